@@ -1,0 +1,177 @@
+/*
+ * cache.c - a bounded cache of path decisions keyed by (op, path).
+ *
+ * All memory is taken at creation: the entries, and an arena from which
+ * uthash takes its table and bucket arrays (through uthash_malloc), so the
+ * notification path does not allocate.  When the arena is spent uthash
+ * stops growing the bucket array (HASH_NONFATAL_OOM) and carries on with
+ * longer chains.  When every entry is in use the cache is emptied: paths
+ * an agent touches come in bursts, and refilling is cheap.
+ */
+#define _GNU_SOURCE
+#include <stddef.h>
+
+struct ward_cache;
+static void *arena_alloc(size_t size);
+/* The cache whose arena uthash allocates from; set while holding its lock. */
+static __thread struct ward_cache *arena_owner;
+#define HASH_NONFATAL_OOM 1
+#define uthash_malloc(sz) arena_alloc(sz)
+#define uthash_free(ptr, sz) ((void)(ptr), (void)(sz))
+
+#include "policy_int.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CACHE_KEY_MAX 256 /* longer paths are decided every time */
+
+struct entry {
+	UT_hash_handle hh;
+	const struct ward_rule *rule;
+	enum ward_action action;
+	int err;
+	bool undecided;
+	size_t keylen;
+	char key[CACHE_KEY_MAX]; /* op byte, then the path */
+};
+
+struct ward_cache {
+	pthread_mutex_t lock;
+	struct entry *table; /* uthash head */
+	struct entry *pool;
+	size_t used, capacity;
+	uint64_t generation;
+	const struct ward_policy *policy;
+	char *arena;
+	size_t arena_used, arena_size;
+};
+
+static void *arena_alloc(size_t size)
+{
+	struct ward_cache *c = arena_owner;
+	size_t at = (c->arena_used + 15) & ~(size_t)15;
+
+	if (at + size > c->arena_size)
+		return NULL;
+	c->arena_used = at + size;
+	return c->arena + at;
+}
+
+struct ward_cache *ward_cache_new(size_t capacity)
+{
+	struct ward_cache *c = calloc(1, sizeof(*c));
+
+	if (c == NULL || capacity == 0)
+		goto fail;
+	c->pool = calloc(capacity, sizeof(*c->pool));
+	if (c->pool == NULL)
+		goto fail;
+	c->capacity = capacity;
+	/*
+	 * uthash doubles its bucket array from 32 while chains pass 10 items;
+	 * room for every array up to one bucket per entry (each doubling keeps
+	 * the old array until the new one is filled) is twice that.
+	 */
+	c->arena_size = sizeof(UT_hash_table) + 4 * capacity * sizeof(UT_hash_bucket) + 4096;
+	c->arena = malloc(c->arena_size);
+	if (c->arena == NULL)
+		goto fail;
+	pthread_mutex_init(&c->lock, NULL);
+	return c;
+fail:
+	if (c != NULL) {
+		free(c->pool);
+		free(c->arena);
+	}
+	free(c);
+	return NULL;
+}
+
+static void clear_locked(struct ward_cache *c)
+{
+	HASH_CLEAR(hh, c->table);
+	c->used = 0;
+	c->arena_used = 0;
+}
+
+void ward_cache_clear(struct ward_cache *c)
+{
+	pthread_mutex_lock(&c->lock);
+	clear_locked(c);
+	pthread_mutex_unlock(&c->lock);
+}
+
+void ward_cache_free(struct ward_cache *c)
+{
+	if (c == NULL)
+		return;
+	pthread_mutex_destroy(&c->lock);
+	free(c->arena);
+	free(c->pool);
+	free(c);
+}
+
+int ward_cache_decide_path(struct ward_cache *c, const struct ward_policy *p,
+			   enum ward_op op, const char *path,
+			   struct ward_verdict *v, bool *by_cache)
+{
+	char key[CACHE_KEY_MAX];
+	size_t len = strlen(path);
+	struct entry *e;
+	int rc;
+
+	*by_cache = false;
+	if (len + 1 > sizeof(key))
+		return ward_decide_path(p, op, path, v);
+	key[0] = (char)__builtin_ctz((unsigned)op);
+	memcpy(key + 1, path, len);
+
+	pthread_mutex_lock(&c->lock);
+	if (c->policy != p || c->generation != ward_policy_generation(p)) {
+		clear_locked(c);
+		c->policy = p;
+		c->generation = ward_policy_generation(p);
+	}
+	HASH_FIND(hh, c->table, key, len + 1, e);
+	if (e != NULL) {
+		v->action = e->action;
+		v->err = e->err;
+		v->undecided = e->undecided;
+		v->rule = e->rule;
+		v->rewrite[0] = '\0';
+		pthread_mutex_unlock(&c->lock);
+		*by_cache = true;
+		if (v->action == WARD_REWRITE)
+			return rule_rewrite(v->rule, path, v->rewrite, sizeof(v->rewrite));
+		return 0;
+	}
+	pthread_mutex_unlock(&c->lock);
+
+	rc = ward_decide_path(p, op, path, v);
+	if (rc < 0)
+		return rc;
+
+	pthread_mutex_lock(&c->lock);
+	if (c->policy == p && c->generation == ward_policy_generation(p)) {
+		HASH_FIND(hh, c->table, key, len + 1, e);
+		if (e == NULL) {
+			if (c->used == c->capacity)
+				clear_locked(c);
+			e = &c->pool[c->used++];
+			memcpy(e->key, key, len + 1);
+			e->keylen = len + 1;
+			e->rule = v->rule;
+			e->action = v->action;
+			e->err = v->err;
+			e->undecided = v->undecided;
+			arena_owner = c;
+			HASH_ADD(hh, c->table, key, e->keylen, e);
+			arena_owner = NULL;
+		}
+	}
+	pthread_mutex_unlock(&c->lock);
+	return 0;
+}

@@ -1,0 +1,36 @@
+/*
+ * glob.h - compiled glob patterns for paths, domains and socket names.
+ *
+ * A pattern compiles to a small program for a Thompson NFA, so that a
+ * match costs O(pattern length × subject length) whatever the pattern:
+ * no backtracking, no blow-up on hostile input.
+ */
+#ifndef WARD_GLOB_H
+#define WARD_GLOB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum glob_flags {
+	GLOB_PATH = 0, /* '*' '?' '[..]' stop at '/', '**' spans components */
+	GLOB_FLAT = 1, /* '*' and '?' match any character, '**' is '*' */
+};
+
+struct glob;
+
+/*
+ * Compile pattern.  Returns NULL with *why set to a static message when
+ * the pattern is malformed (an unterminated class, a trailing '\') or
+ * too long, or on allocation failure.
+ */
+struct glob *glob_compile(const char *pattern, enum glob_flags flags,
+			  const char **why);
+void glob_free(struct glob *g);
+bool glob_match(const struct glob *g, const char *subject);
+
+/* Length of the literal prefix of pattern (before the first glob char). */
+size_t glob_literal_len(const char *pattern);
+/* True when pattern holds a glob character. */
+bool glob_has_magic(const char *pattern);
+
+#endif

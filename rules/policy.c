@@ -1,0 +1,374 @@
+/*
+ * policy.c - the policy object: variables, layers, settings, and the
+ * text forms used by ward check and ward explain.
+ */
+#define _GNU_SOURCE
+#include "policy_int.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <pwd.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int setvar(char *dst, size_t len, struct ward_error *err, const char *what,
+		  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static int setvar(char *dst, size_t len, struct ward_error *err, const char *what,
+		  const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(dst, len, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= len) {
+		if (err)
+			snprintf(err->msg, sizeof(err->msg), "%s is too long", what);
+		return -ENAMETOOLONG;
+	}
+	return 0;
+}
+
+/* An environment variable that holds an absolute path, or NULL. */
+static const char *abs_env(const char *name)
+{
+	const char *v = getenv(name);
+	return v != NULL && v[0] == '/' ? v : NULL;
+}
+
+int ward_vars_from_env(struct ward_vars *v, const char *project_dir,
+		       const char *session_id, struct ward_error *err)
+{
+	uid_t uid = getuid();
+	struct passwd *pw = getpwuid(uid);
+	const char *home = abs_env("HOME"), *s;
+	char cwd[PATH_MAX], real[PATH_MAX];
+	int rc = 0;
+
+	memset(v, 0, sizeof(*v));
+	if (home == NULL)
+		home = pw != NULL && pw->pw_dir[0] == '/' ? pw->pw_dir : "/";
+	rc |= setvar(v->home, sizeof(v->home), err, "HOME", "%s", home);
+	if (project_dir == NULL) {
+		if (getcwd(cwd, sizeof(cwd)) == NULL) {
+			if (err)
+				snprintf(err->msg, sizeof(err->msg),
+					 "cannot get the current directory: %s", strerror(errno));
+			return -errno;
+		}
+		project_dir = cwd;
+	}
+	if (realpath(project_dir, real) == NULL) {
+		if (err)
+			snprintf(err->msg, sizeof(err->msg), "project directory '%s': %s",
+				 project_dir, strerror(errno));
+		return -errno;
+	}
+	rc |= setvar(v->project, sizeof(v->project), err, "PROJECT", "%s", real);
+	s = abs_env("TMPDIR");
+	rc |= setvar(v->tmpdir, sizeof(v->tmpdir), err, "TMPDIR", "%s", s ? s : "/tmp");
+	rc |= setvar(v->uid, sizeof(v->uid), err, "UID", "%u", (unsigned)uid);
+	s = pw != NULL ? pw->pw_name : getenv("USER");
+	rc |= setvar(v->user, sizeof(v->user), err, "USER", "%s", s ? s : v->uid);
+	s = abs_env("XDG_RUNTIME_DIR");
+	if (s != NULL)
+		rc |= setvar(v->xdg_runtime_dir, sizeof(v->xdg_runtime_dir), err,
+			     "XDG_RUNTIME_DIR", "%s", s);
+	else
+		rc |= setvar(v->xdg_runtime_dir, sizeof(v->xdg_runtime_dir), err,
+			     "XDG_RUNTIME_DIR", "/run/user/%u", (unsigned)uid);
+	s = abs_env("XDG_CONFIG_HOME");
+	if (s != NULL)
+		rc |= setvar(v->xdg_config_home, sizeof(v->xdg_config_home), err,
+			     "XDG_CONFIG_HOME", "%s", s);
+	else
+		rc |= setvar(v->xdg_config_home, sizeof(v->xdg_config_home), err,
+			     "XDG_CONFIG_HOME", "%s/.config", strcmp(v->home, "/") ? v->home : "");
+	s = abs_env("XDG_STATE_HOME");
+	if (s != NULL)
+		rc |= setvar(v->xdg_state_home, sizeof(v->xdg_state_home), err,
+			     "XDG_STATE_HOME", "%s", s);
+	else
+		rc |= setvar(v->xdg_state_home, sizeof(v->xdg_state_home), err,
+			     "XDG_STATE_HOME", "%s/.local/state", strcmp(v->home, "/") ? v->home : "");
+	rc |= setvar(v->session, sizeof(v->session), err, "SESSION", "%s/ward-%s/%s",
+		     v->tmpdir, v->uid, session_id ? session_id : "session");
+	return rc ? -ENAMETOOLONG : 0;
+}
+
+struct ward_policy *ward_policy_new(const struct ward_vars *vars)
+{
+	struct ward_policy *p = calloc(1, sizeof(*p));
+	struct ward_error err;
+
+	if (p == NULL)
+		return NULL;
+	p->vars = *vars;
+	p->undecided = WARD_UNDECIDED_ASK;
+	p->ask_timeout = 120;
+	p->root = calloc(1, sizeof(*p->root));
+	if (p->root == NULL)
+		goto fail;
+	if (ward_policy_add_profile(p, "self", &err) < 0)
+		goto fail;
+	return p;
+fail:
+	ward_policy_free(p);
+	return NULL;
+}
+
+void ward_policy_free(struct ward_policy *p)
+{
+	if (p == NULL)
+		return;
+	for (size_t i = 0; i < p->nrules; i++)
+		rule_free(p->rules[i]);
+	free(p->rules);
+	for (size_t i = 0; i < p->nlayers; i++)
+		free(p->layers[i].origin);
+	free(p->layers);
+	index_free(p->root);
+	index_free(p->memfd);
+	index_free(p->net);
+	free(p);
+}
+
+const char *const *ward_profile_names(void)
+{
+	static const char *names[16];
+	size_t n = 0;
+
+	if (names[0] == NULL)
+		for (const struct builtin_profile *b = ward_builtin_profiles;
+		     b->name != NULL && n + 1 < sizeof(names) / sizeof(names[0]); b++)
+			if (strcmp(b->name, "self") != 0)
+				names[n++] = b->name;
+	return names;
+}
+
+int ward_policy_add_profile(struct ward_policy *p, const char *name,
+			    struct ward_error *err)
+{
+	char origin[128];
+	enum ward_layer layer = strcmp(name, "self") == 0 ? WARD_LAYER_SELF
+							   : WARD_LAYER_PROFILE;
+
+	for (const struct builtin_profile *b = ward_builtin_profiles; b->name; b++) {
+		if (strcmp(b->name, name) != 0)
+			continue;
+		if (layer == WARD_LAYER_PROFILE && p->nlayers > 1) {
+			snprintf(err->msg, sizeof(err->msg), "only one profile may be loaded");
+			return -EINVAL;
+		}
+		snprintf(origin, sizeof(origin), "builtin:%s", name);
+		return policy_parse(p, layer, origin, b->text, strlen(b->text), NULL, err);
+	}
+	if (err)
+		snprintf(err->msg, sizeof(err->msg), "unknown profile '%s'", name);
+	return -ENOENT;
+}
+
+int ward_policy_add_file(struct ward_policy *p, enum ward_layer layer,
+			 const char *path, struct ward_error *err)
+{
+	return policy_parse(p, layer, path, NULL, 0, NULL, err);
+}
+
+int ward_policy_add_text(struct ward_policy *p, enum ward_layer layer,
+			 const char *origin, const char *text, size_t len,
+			 struct ward_error *err)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(origin, '/');
+
+	/* Includes are relative to the directory of the origin, when it is a path. */
+	if (slash != NULL && origin[0] == '/' && (size_t)(slash - origin) < sizeof(dir)) {
+		memcpy(dir, origin, (size_t)(slash - origin));
+		dir[slash - origin] = '\0';
+		return policy_parse(p, layer, origin, text, len, dir[0] ? dir : "/", err);
+	}
+	return policy_parse(p, layer, origin, text, len, NULL, err);
+}
+
+int ward_policy_add_rule(struct ward_policy *p, const char *line,
+			 struct ward_error *err)
+{
+	int rc;
+
+	if (strchr(line, '\n') != NULL) {
+		if (err)
+			snprintf(err->msg, sizeof(err->msg),
+				 "--rule:%u: a rule is one line", p->nrule_lines + 1);
+		return -EINVAL;
+	}
+	rc = policy_parse(p, WARD_LAYER_RULE, "--rule", line, strlen(line), NULL, err);
+	if (rc == 0)
+		p->nrule_lines++;
+	return rc;
+}
+
+void ward_policy_set_undecided(struct ward_policy *p, enum ward_undecided u)
+{
+	p->undecided = u;
+	p->undecided_forced = true;
+	p->generation++;
+}
+
+enum ward_undecided ward_policy_undecided(const struct ward_policy *p)
+{
+	return p->undecided;
+}
+
+unsigned ward_policy_ask_timeout(const struct ward_policy *p)
+{
+	return p->ask_timeout;
+}
+
+size_t ward_policy_rule_count(const struct ward_policy *p)
+{
+	return p->nrules;
+}
+
+uint64_t ward_policy_generation(const struct ward_policy *p)
+{
+	return p->generation;
+}
+
+bool ward_policy_restricts(const struct ward_policy *p, enum ward_op op)
+{
+	if (p->undecided != WARD_UNDECIDED_ALLOW)
+		return true;
+	for (size_t i = 0; i < p->nrules; i++)
+		if ((p->rules[i]->ops & op) && p->rules[i]->action != WARD_ALLOW)
+			return true;
+	return false;
+}
+
+const char *ward_rule_location(const struct ward_rule *r)
+{
+	return r ? r->loc : "undecided";
+}
+
+enum ward_layer ward_rule_layer(const struct ward_rule *r)
+{
+	return r->layer;
+}
+
+const char *ward_layer_name(enum ward_layer layer)
+{
+	static const char *const names[WARD_LAYER_COUNT] = {
+		[WARD_LAYER_SELF] = "self",	    [WARD_LAYER_PROFILE] = "profile",
+		[WARD_LAYER_SYSTEM] = "system",	    [WARD_LAYER_USER] = "user",
+		[WARD_LAYER_PROJECT] = "project",   [WARD_LAYER_FILE] = "policy",
+		[WARD_LAYER_RULE] = "rule",
+	};
+	return (unsigned)layer < WARD_LAYER_COUNT ? names[layer] : "?";
+}
+
+static const char *action_word(enum ward_action a)
+{
+	switch (a) {
+	case WARD_ALLOW:
+		return "allow";
+	case WARD_DENY:
+		return "deny";
+	case WARD_DENY_HARD:
+		return "deny!";
+	case WARD_ASK:
+		return "ask";
+	default:
+		return "rewrite";
+	}
+}
+
+static void ops_text(unsigned ops, char *out, size_t len)
+{
+	size_t o = 0;
+
+	out[0] = '\0';
+	for (unsigned bit = 1; bit <= WARD_OP_BIND; bit <<= 1) {
+		if (!(ops & bit))
+			continue;
+		int n = snprintf(out + o, len - o, "%s%s", o ? "," : "",
+				 ward_op_name((enum ward_op)bit));
+		if (n < 0 || (size_t)n >= len - o)
+			return;
+		o += (size_t)n;
+	}
+}
+
+int ward_verdict_format(const struct ward_verdict *v, enum ward_op op,
+			const char *target, char *out, size_t outlen)
+{
+	const char *d;
+	int n;
+
+	switch (v->action) {
+	case WARD_ALLOW:
+		d = "allow";
+		break;
+	case WARD_ASK:
+		d = "ask";
+		break;
+	case WARD_REWRITE:
+		d = "rewrite:";
+		break;
+	default:
+		d = "deny";
+	}
+	n = snprintf(out, outlen, "%s%s %s %s %s", d,
+		     v->action == WARD_REWRITE ? v->rewrite : "", ward_op_name(op),
+		     target, ward_rule_location(v->rule));
+	if (n < 0 || (size_t)n >= outlen)
+		return -ENOSPC;
+	return n;
+}
+
+char *ward_policy_dump(const struct ward_policy *p)
+{
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&buf, &size);
+	size_t layer = 0;
+
+	if (f == NULL)
+		return NULL;
+	for (size_t i = 0; i < p->nrules || layer < p->nlayers; i++) {
+		while (layer < p->nlayers && p->layers[layer].first == i) {
+			fprintf(f, "# layer %s %s\n", ward_layer_name(p->layers[layer].layer),
+				p->layers[layer].origin);
+			layer++;
+		}
+		if (i >= p->nrules)
+			break;
+		const struct ward_rule *r = p->rules[i];
+		char ops[96], act[64];
+		ops_text(r->ops, ops, sizeof(ops));
+		if ((r->action == WARD_DENY || r->action == WARD_DENY_HARD) &&
+		    r->err != EACCES)
+			snprintf(act, sizeof(act), "%s(%s)", action_word(r->action),
+				 strerrorname_np(r->err));
+		else
+			snprintf(act, sizeof(act), "%s", action_word(r->action));
+		fprintf(f, "%-8s %-24s %s", act, ops, r->target);
+		if (r->action == WARD_REWRITE)
+			fprintf(f, " -> %s%s", r->repl,
+				r->repl_tail ? (strcmp(r->repl, "/") ? "/**" : "**") : "");
+		fprintf(f, "    # %s\n", r->loc);
+	}
+	fprintf(f, "set undecided %s\n",
+		p->undecided == WARD_UNDECIDED_ALLOW  ? "allow"
+		: p->undecided == WARD_UNDECIDED_DENY ? "deny"
+						      : "ask");
+	fprintf(f, "set ask-timeout %u\n", p->ask_timeout);
+	if (fclose(f) != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}

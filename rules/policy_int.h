@@ -1,0 +1,115 @@
+/*
+ * policy_int.h - the compiled policy, shared by the files of rules/.
+ */
+#ifndef WARD_POLICY_INT_H
+#define WARD_POLICY_INT_H
+
+#include "glob.h"
+#include "ward_rules.h"
+
+#include <sys/types.h>
+#include <uthash.h>
+
+enum target_kind {
+	T_PATH,		/* glob over a real path */
+	T_FOREIGN_PROC, /* /proc/N[/...] for N outside the session */
+	T_MEMFD,	/* memfd:NAME-GLOB, exec of an anonymous file */
+	T_ANYHOST,	/* '*': any internet address or name */
+	T_CIDR,		/* one or more address prefixes (literal or a group) */
+	T_DOMAIN,	/* a verified host name */
+	T_UNIX,		/* unix:PATH-GLOB */
+	T_ABSTRACT,	/* unix-abstract:NAME-GLOB */
+	T_SESSION,	/* @session */
+};
+
+/* An address prefix in IPv6 space; IPv4 is kept as ::ffff:a.b.c.d. */
+struct cidr {
+	uint8_t addr[16];
+	uint8_t plen;
+};
+
+struct ward_rule {
+	enum ward_action action;
+	enum target_kind kind;
+	enum ward_layer layer;
+	unsigned ops;
+	int err;
+	uint32_t index; /* position in load order */
+	char *loc;	/* "FILE:LINE" */
+	char *target;	/* the target as compiled, for ward check */
+	struct glob *glob;
+	/* rewrite */
+	char *repl;		 /* without a trailing slash-star-star */
+	bool repl_tail;		 /* append the part below the pattern's prefix */
+	struct glob *prefix;	 /* the pattern without its trailing slash-star-star */
+	/* network */
+	const struct cidr *cidrs;
+	int ncidr;
+	struct cidr one; /* storage for a literal address */
+	uint16_t port_lo, port_hi;
+};
+
+/* An index node: one path component, with the rules anchored there. */
+struct node {
+	UT_hash_handle hh;
+	struct node *children;
+	uint32_t *soft, *hard; /* rule indices, ascending */
+	uint32_t nsoft, nhard, capsoft, caphard;
+	size_t namelen;
+	char name[];
+};
+
+struct layer_info {
+	enum ward_layer layer;
+	char *origin;
+	size_t first; /* index of its first rule */
+};
+
+struct ward_policy {
+	struct ward_vars vars;
+	struct ward_rule **rules;
+	size_t nrules, caprules;
+	struct layer_info *layers;
+	size_t nlayers;
+	struct node *root;   /* path index */
+	struct node *memfd;  /* memfd: targets (a node used as a plain list) */
+	struct node *net;    /* network targets (likewise) */
+	enum ward_undecided undecided;
+	bool undecided_forced;
+	unsigned ask_timeout;
+	unsigned nrule_lines; /* --rule counter */
+	uint64_t generation;
+	bool (*in_session)(pid_t pid, void *arg);
+	void *in_session_arg;
+};
+
+/* parse.c */
+int policy_parse(struct ward_policy *p, enum ward_layer layer,
+		 const char *origin, const char *text, size_t len,
+		 const char *basedir, struct ward_error *err);
+
+/* target.c */
+int target_compile(const struct ward_vars *vars, const char *word,
+		   struct ward_rule *r, const char **why);
+int expand_vars(const struct ward_vars *vars, const char *in, char *out,
+		size_t outlen, const char **bad);
+bool net_parse_ports(const char *s, uint16_t *lo, uint16_t *hi);
+bool ip_parse(const char *s, uint8_t addr[16], bool *v4);
+void rule_free(struct ward_rule *r);
+
+/* match.c */
+int index_add(struct ward_policy *p, uint32_t idx);
+void index_free(struct node *n);
+bool rule_match_path(const struct ward_policy *p, const struct ward_rule *r,
+		     const char *path);
+int rule_rewrite(const struct ward_rule *r, const char *path, char *out,
+		 size_t outlen);
+
+/* profiles.c (generated) */
+struct builtin_profile {
+	const char *name;
+	const char *text;
+};
+extern const struct builtin_profile ward_builtin_profiles[];
+
+#endif

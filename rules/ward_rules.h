@@ -1,0 +1,214 @@
+/*
+ * ward_rules.h - the policy language and decision engine (DESIGN.md §3).
+ *
+ * A pure library: it parses policy text, compiles it into an indexed rule
+ * set and decides on (op, target) queries.  The only system calls it makes
+ * are reading policy files and resolving the literal prefixes of their
+ * patterns (realpath), both at load time.
+ *
+ * Conventions: functions return 0 or a negative errno; on a policy error
+ * they also fill a struct ward_error with "FILE:LINE:COL: message".
+ */
+#ifndef WARD_RULES_H
+#define WARD_RULES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Operations.  A rule carries a mask of them. */
+enum ward_op {
+	WARD_OP_READ = 1u << 0,
+	WARD_OP_WRITE = 1u << 1,
+	WARD_OP_CREATE = 1u << 2,
+	WARD_OP_DELETE = 1u << 3,
+	WARD_OP_EXEC = 1u << 4,
+	WARD_OP_STAT = 1u << 5,
+	WARD_OP_CONNECT = 1u << 6,
+	WARD_OP_BIND = 1u << 7,
+};
+#define WARD_OPS_PATH                                                          \
+	(WARD_OP_READ | WARD_OP_WRITE | WARD_OP_CREATE | WARD_OP_DELETE |      \
+	 WARD_OP_EXEC | WARD_OP_STAT)
+#define WARD_OPS_NET (WARD_OP_CONNECT | WARD_OP_BIND)
+#define WARD_OPS_ALL (WARD_OPS_PATH | WARD_OPS_NET)
+
+enum ward_action {
+	WARD_ALLOW,
+	WARD_DENY,
+	WARD_DENY_HARD, /* deny!: wins over every other matching rule */
+	WARD_ASK,
+	WARD_REWRITE,
+};
+
+enum ward_undecided { WARD_UNDECIDED_ASK, WARD_UNDECIDED_DENY, WARD_UNDECIDED_ALLOW };
+
+/* Layers in load order (DESIGN.md §3).  SELF holds the built-in deny! rules. */
+enum ward_layer {
+	WARD_LAYER_SELF,
+	WARD_LAYER_PROFILE,
+	WARD_LAYER_SYSTEM,
+	WARD_LAYER_USER,
+	WARD_LAYER_PROJECT,
+	WARD_LAYER_FILE,
+	WARD_LAYER_RULE,
+	WARD_LAYER_COUNT
+};
+
+/*
+ * The values of the policy variables.  Every field must be set (absolute
+ * paths, or the decimal uid / user name); ward_vars_from_env() fills them the
+ * way `ward run` does.  session is the session's scratch directory.
+ */
+struct ward_vars {
+	char home[4096];
+	char project[4096];
+	char tmpdir[4096];
+	char session[4096];
+	char xdg_runtime_dir[4096];
+	char xdg_config_home[4096];
+	char xdg_state_home[4096];
+	char uid[16];
+	char user[256];
+};
+
+struct ward_error {
+	char msg[1024];
+};
+
+struct ward_policy;
+
+/*
+ * Fill vars from the environment: HOME (else the passwd entry), PROJECT
+ * (project_dir, or the current directory when NULL), TMPDIR (else /tmp),
+ * XDG_RUNTIME_DIR (else /run/user/UID), XDG_CONFIG_HOME, XDG_STATE_HOME
+ * (else ~/.config, ~/.local/state), SESSION = TMPDIR/ward-UID/SESSION_ID.
+ */
+int ward_vars_from_env(struct ward_vars *vars, const char *project_dir,
+		       const char *session_id, struct ward_error *err);
+
+struct ward_policy *ward_policy_new(const struct ward_vars *vars);
+void ward_policy_free(struct ward_policy *p);
+
+/* Names of the built-in profiles, NULL-terminated. */
+const char *const *ward_profile_names(void);
+
+/*
+ * Add a layer.  Each call either adds every rule of its input or nothing:
+ * on error the policy is unchanged and err says FILE:LINE:COL and the
+ * offending word.  ward_policy_add_self() adds the self-protection rules
+ * and is done by ward_policy_new() already.
+ */
+int ward_policy_add_profile(struct ward_policy *p, const char *name,
+			    struct ward_error *err);
+int ward_policy_add_file(struct ward_policy *p, enum ward_layer layer,
+			 const char *path, struct ward_error *err);
+int ward_policy_add_text(struct ward_policy *p, enum ward_layer layer,
+			 const char *origin, const char *text, size_t len,
+			 struct ward_error *err);
+/* One --rule LINE; its location is "--rule:N" for the Nth such rule. */
+int ward_policy_add_rule(struct ward_policy *p, const char *line,
+			 struct ward_error *err);
+
+/* Override every layer's `set undecided` (the --undecided option). */
+void ward_policy_set_undecided(struct ward_policy *p, enum ward_undecided u);
+enum ward_undecided ward_policy_undecided(const struct ward_policy *p);
+unsigned ward_policy_ask_timeout(const struct ward_policy *p);
+size_t ward_policy_rule_count(const struct ward_policy *p);
+/* Bumped by every change; caches compare it to drop stale decisions. */
+uint64_t ward_policy_generation(const struct ward_policy *p);
+/* True when some rule, or `set undecided`, can refuse `op` somewhere. */
+bool ward_policy_restricts(const struct ward_policy *p, enum ward_op op);
+
+/* ---- queries ---- */
+
+enum ward_net_kind {
+	WARD_NET_INET,	   /* addr/port, optionally with a verified host name */
+	WARD_NET_NAME,	   /* a host name only, no address (ward explain) */
+	WARD_NET_UNIX,	   /* a unix socket path */
+	WARD_NET_ABSTRACT, /* an abstract unix socket name */
+};
+
+struct ward_net_target {
+	enum ward_net_kind kind;
+	uint8_t addr[16]; /* IPv4 as ::ffff:a.b.c.d, IPv6 as is */
+	uint16_t port;
+	const char *host; /* verified name for INET, the name for NAME, or NULL */
+	const char *path; /* UNIX path or ABSTRACT name */
+	bool session;	  /* the destination was bound by a session process */
+};
+
+/* The outcome of a decision. */
+struct ward_verdict {
+	enum ward_action action; /* WARD_ALLOW, WARD_DENY, WARD_ASK or WARD_REWRITE */
+	int err;		 /* the errno for a denial (EACCES by default) */
+	bool undecided;		 /* no rule matched: action comes from `set undecided` */
+	const struct ward_rule *rule; /* the deciding rule, NULL when undecided */
+	char rewrite[4096];	      /* the replacement path for WARD_REWRITE */
+};
+
+/*
+ * Decide op on an absolute path (which the caller has already made real
+ * or, for ward explain, lexically normal).  "memfd:NAME" names an
+ * anonymous executable.  Returns 0, or -ENAMETOOLONG when a rewrite does
+ * not fit, or -EINVAL for an op that does not apply to paths.
+ */
+int ward_decide_path(const struct ward_policy *p, enum ward_op op,
+		     const char *path, struct ward_verdict *v);
+int ward_decide_net(const struct ward_policy *p, enum ward_op op,
+		    const struct ward_net_target *t, struct ward_verdict *v);
+
+/* The location of a rule: "FILE:LINE", "builtin:PROFILE:LINE" or "--rule:N". */
+const char *ward_rule_location(const struct ward_rule *r);
+enum ward_layer ward_rule_layer(const struct ward_rule *r);
+
+/* ---- text helpers used by ward check and ward explain ---- */
+
+/* Parse "read", "connect"... into one op; 0 when unknown. */
+enum ward_op ward_op_parse(const char *word);
+const char *ward_op_name(enum ward_op op);
+const char *ward_layer_name(enum ward_layer layer);
+
+/*
+ * Parse a network target as ward explain takes it: "HOST:PORT",
+ * "[V6]:PORT", "unix:PATH", "unix-abstract:NAME".  HOST may be an address
+ * or a name.  The strings in *t point into buf, which must outlive t.
+ */
+int ward_net_target_parse(const char *text, struct ward_net_target *t,
+			  char *buf, size_t buflen);
+
+/*
+ * Make an absolute, lexically normal path from path (relative to cwd):
+ * no "." or ".." components, no repeated or trailing slashes.
+ */
+int ward_path_normalize(const char *cwd, const char *path, char *out,
+			size_t outlen);
+
+/*
+ * ward explain's line: "DECISION OP TARGET RULE-LOCATION" where DECISION
+ * is allow, deny, ask or rewrite:PATH and the location is "undecided"
+ * when no rule matched.  Returns the length or -ENOSPC.
+ */
+int ward_verdict_format(const struct ward_verdict *v, enum ward_op op,
+			const char *target, char *out, size_t outlen);
+
+/* The merged, compiled policy as text (ward check).  Caller frees. */
+char *ward_policy_dump(const struct ward_policy *p);
+
+/* ---- decision cache ---- */
+
+/*
+ * A bounded, thread-safe cache of verdicts keyed by (op, target).  It
+ * allocates all its memory at creation; a full cache is emptied and
+ * refilled.  Entries made under an older policy generation are ignored.
+ */
+struct ward_cache;
+struct ward_cache *ward_cache_new(size_t capacity);
+void ward_cache_free(struct ward_cache *c);
+/* Decide through the cache.  by_cache tells whether the answer was cached. */
+int ward_cache_decide_path(struct ward_cache *c, const struct ward_policy *p,
+			   enum ward_op op, const char *path,
+			   struct ward_verdict *v, bool *by_cache);
+void ward_cache_clear(struct ward_cache *c);
+
+#endif

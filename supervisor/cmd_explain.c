@@ -1,0 +1,101 @@
+/*
+ * cmd_explain.c - ward explain: which rule decides OP on TARGET.
+ *
+ * The target is judged lexically: a path is made absolute and normal
+ * against the current directory but not resolved (it need not exist), and
+ * a host name is not looked up.
+ */
+#include "ward.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char help[] =
+	"usage: ward explain [--profile NAME] [-p FILE]... [-r LINE]... [--project DIR]\n"
+	"                    [--undecided ask|deny|allow] OP TARGET\n"
+	"\n"
+	"Print 'DECISION OP TARGET RULE-LOCATION': DECISION is allow, deny, ask or\n"
+	"rewrite:PATH; RULE-LOCATION is FILE:LINE, builtin:PROFILE:LINE, --rule:N, or\n"
+	"'undecided' when no rule matches.  OP is read, write, create, delete, exec,\n"
+	"stat, connect or bind.  A path TARGET is taken lexically (it need not exist);\n"
+	"a network TARGET is HOST:PORT, [IPV6]:PORT, unix:PATH or unix-abstract:NAME,\n"
+	"and a host name is matched by domain rules only, without being resolved.\n";
+
+int cmd_explain(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		POLICY_LONGOPTS,
+		{ "help", no_argument, 0, 'h' },
+		{ 0, 0, 0, 0 },
+	};
+	struct policy_opts o = { .undecided = -1 };
+	struct ward_verdict v;
+	struct ward_error err;
+	struct ward_vars vars;
+	char target[PATH_MAX], cwd[PATH_MAX], line[2 * PATH_MAX];
+	int opt, rc;
+
+	while ((opt = getopt_long(argc, argv, "+p:r:hq", longopts, NULL)) != -1) {
+		if (policy_opt(&o, opt, optarg))
+			continue;
+		if (opt == 'h') {
+			fputs(help, stdout);
+			return 0;
+		}
+		if (opt == 'q') {
+			o.quiet = true;
+			continue;
+		}
+		fputs(help, stderr);
+		return WARD_EXIT_USAGE;
+	}
+	if (argc - optind != 2) {
+		fputs(help, stderr);
+		return WARD_EXIT_USAGE;
+	}
+	enum ward_op op = ward_op_parse(argv[optind]);
+	const char *arg = argv[optind + 1];
+	if (op == 0)
+		die(WARD_EXIT_USAGE, "unknown op '%s'", argv[optind]);
+
+	struct ward_policy *p = policy_load(&o, NULL, &vars, &err);
+	if (p == NULL)
+		die(WARD_EXIT_FAILURE, "%s", err.msg);
+
+	if (op & WARD_OPS_NET) {
+		struct ward_net_target t;
+		if (ward_net_target_parse(arg, &t, target, sizeof(target)) < 0)
+			die(WARD_EXIT_USAGE,
+			    "'%s' is not HOST:PORT, [IPV6]:PORT, unix:PATH or unix-abstract:NAME",
+			    arg);
+		rc = ward_decide_net(p, op, &t, &v);
+		if (rc == 0)
+			rc = ward_verdict_format(&v, op, arg, line, sizeof(line));
+	} else {
+		if (strncmp(arg, "memfd:", 6) == 0) {
+			if (op != WARD_OP_EXEC)
+				die(WARD_EXIT_USAGE, "memfd: targets take only the exec op");
+			snprintf(target, sizeof(target), "%s", arg);
+		} else {
+			if (getcwd(cwd, sizeof(cwd)) == NULL)
+				die(WARD_EXIT_FAILURE, "cannot get the current directory: %m");
+			if (ward_path_normalize(cwd, arg, target, sizeof(target)) < 0)
+				die(WARD_EXIT_USAGE, "path too long: '%s'", arg);
+		}
+		rc = ward_decide_path(p, op, target, &v);
+		if (rc == 0)
+			rc = ward_verdict_format(&v, op, target, line, sizeof(line));
+	}
+	if (rc < 0)
+		die(WARD_EXIT_FAILURE, "cannot decide: %s", strerror(-rc));
+	puts(line);
+	ward_policy_free(p);
+	free(o.files);
+	free(o.rules);
+	return 0;
+}
