@@ -1,0 +1,69 @@
+# A thin wrapper over CMake.  See README.md.
+#   make deps   install the build and test dependencies (Debian/Ubuntu, apt-get)
+#   make        build into build/
+#   make check  deps, build, every test, an ASan+UBSan build of the tests, the fuzzer
+#   make demo   deps, build, then show ward deciding on a few telling targets
+#   make bench  deps, build, then the benchmarks
+
+BUILD      ?= build
+ASAN_BUILD ?= build-asan
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 60
+JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
+
+# Debian package names; `make deps` installs whichever are missing.
+DEPS = cmake make gcc clang pkg-config libclang-rt-14-dev llvm \
+       libseccomp-dev libunwind-dev libelf-dev uthash-dev libcmocka-dev nettle-dev \
+       util-linux
+
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: all build deps check test asan fuzz demo bench clean
+
+all: build
+
+deps:
+	@missing=$$(for p in $(DEPS); do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; \
+	done); \
+	if [ -n "$$missing" ]; then \
+		echo "make deps: installing" $$missing; \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+$(BUILD)/Makefile:
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo
+
+build: $(BUILD)/Makefile
+	cmake --build $(BUILD) -j $(JOBS)
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure
+
+asan:
+	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=clang \
+		-DWARD_SANITIZE=ON -DWARD_BENCH=OFF
+	cmake --build $(ASAN_BUILD) -j $(JOBS)
+	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+		ctest --output-on-failure
+
+fuzz:
+	cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
+		-DWARD_FUZZ=ON -DWARD_BENCH=OFF
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_policy
+	tests/fuzz/run.sh $(FUZZ_BUILD)/tests/fuzz_policy $(FUZZ_SECONDS)
+
+check: deps
+	$(MAKE) test
+	$(MAKE) asan
+	$(MAKE) fuzz
+
+demo: deps build
+	@sh tests/demo.sh $(BUILD)/ward
+
+bench: deps build
+	$(BUILD)/bench/bench_rules
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)
