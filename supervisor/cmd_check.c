@@ -8,13 +8,14 @@
 #include <stdlib.h>
 
 static const char help[] =
-	"usage: ward check [--profile NAME] [-p FILE]... [-r LINE]... [--project DIR] [POLICY...]\n"
+	"usage: ward check [--profile NAME] [-p FILE]... [-r LINE]... [--project DIR]\n"
+	"                  [--undecided ask|deny|allow] [-q] [POLICY...]\n"
 	"\n"
 	"Load the policy layers as 'ward run' would (built-in rules, the profile,\n"
 	"/etc/ward/policy, ~/.config/ward/policy, the trusted project policy), then\n"
 	"each POLICY file and --policy FILE, then each --rule LINE.  Print the merged,\n"
 	"compiled policy, each rule with the place it came from.  Exit 1 on an error,\n"
-	"which names FILE:LINE:COLUMN.\n";
+	"which names FILE:LINE:COLUMN.  -q: no warnings (an untrusted project policy).\n";
 
 int cmd_check(int argc, char **argv)
 {
@@ -28,7 +29,8 @@ int cmd_check(int argc, char **argv)
 	struct ward_vars vars;
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "+p:r:hq", longopts, NULL)) != -1) {
+	argv[0] = "ward"; /* getopt's messages then read "ward: ..." */
+	while ((opt = getopt_long(argc, argv, "p:r:hq", longopts, NULL)) != -1) {
 		if (policy_opt(&o, opt, optarg))
 			continue;
 		if (opt == 'h') {

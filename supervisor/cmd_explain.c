@@ -17,7 +17,7 @@
 
 static const char help[] =
 	"usage: ward explain [--profile NAME] [-p FILE]... [-r LINE]... [--project DIR]\n"
-	"                    [--undecided ask|deny|allow] OP TARGET\n"
+	"                    [--undecided ask|deny|allow] [-q] OP TARGET\n"
 	"\n"
 	"Print 'DECISION OP TARGET RULE-LOCATION': DECISION is allow, deny, ask or\n"
 	"rewrite:PATH; RULE-LOCATION is FILE:LINE, builtin:PROFILE:LINE, --rule:N, or\n"
@@ -40,7 +40,8 @@ int cmd_explain(int argc, char **argv)
 	char target[PATH_MAX], cwd[PATH_MAX], line[2 * PATH_MAX];
 	int opt, rc;
 
-	while ((opt = getopt_long(argc, argv, "+p:r:hq", longopts, NULL)) != -1) {
+	argv[0] = "ward"; /* getopt's messages then read "ward: ..." */
+	while ((opt = getopt_long(argc, argv, "p:r:hq", longopts, NULL)) != -1) {
 		if (policy_opt(&o, opt, optarg))
 			continue;
 		if (opt == 'h') {
@@ -55,13 +56,15 @@ int cmd_explain(int argc, char **argv)
 		return WARD_EXIT_USAGE;
 	}
 	if (argc - optind != 2) {
-		fputs(help, stderr);
+		fprintf(stderr, "ward: explain takes OP and TARGET\n%s", help);
 		return WARD_EXIT_USAGE;
 	}
 	enum ward_op op = ward_op_parse(argv[optind]);
 	const char *arg = argv[optind + 1];
 	if (op == 0)
 		die(WARD_EXIT_USAGE, "unknown op '%s'", argv[optind]);
+	if (arg[0] == '\0')
+		die(WARD_EXIT_USAGE, "empty target");
 
 	struct ward_policy *p = policy_load(&o, NULL, &vars, &err);
 	if (p == NULL)

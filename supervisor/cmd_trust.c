@@ -3,6 +3,7 @@
  */
 #include "ward.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,13 +12,37 @@ static const char help[] =
 	"usage: ward trust [DIR]\n"
 	"\n"
 	"Check DIR/.ward/policy (DIR defaults to the current directory) and record\n"
-	"its SHA-256 in ~/.config/ward/trusted.  'ward run' loads a project's policy\n"
-	"only while its content is the one trusted; any change untrusts it.\n";
+	"its SHA-256 in $XDG_CONFIG_HOME/ward/trusted (~/.config/ward/trusted).\n"
+	"'ward run' loads a project's policy only while its content is the one\n"
+	"trusted; any change untrusts it.  A project policy may not include other\n"
+	"files, since the trust covers one file.\n";
+
+struct validation {
+	const struct ward_vars *vars;
+	struct ward_error err;
+};
+
+/* Never trust a policy that does not load. */
+static int validate(const char *real, const char *text, size_t len, void *arg)
+{
+	struct validation *v = arg;
+	struct ward_policy *p = ward_policy_new(v->vars);
+	int rc;
+
+	if (p == NULL) {
+		snprintf(v->err.msg, sizeof(v->err.msg), "cannot build the built-in rules");
+		return -ENOMEM;
+	}
+	rc = ward_policy_add_text(p, WARD_LAYER_PROJECT, real, text, len, &v->err);
+	ward_policy_free(p);
+	return rc;
+}
 
 int cmd_trust(int argc, char **argv)
 {
 	struct ward_vars vars;
 	struct ward_error err;
+	struct validation val = { .vars = &vars };
 	char path[PATH_MAX];
 	const char *dir = ".";
 	int rc;
@@ -35,15 +60,11 @@ int cmd_trust(int argc, char **argv)
 	if (ward_vars_from_env(&vars, dir, NULL, &err) < 0)
 		die(1, "%s", err.msg);
 	snprintf(path, sizeof(path), "%s/.ward/policy", vars.project);
-
-	/* Never trust a policy that does not load. */
-	struct ward_policy *p = ward_policy_new(&vars);
-	if (p == NULL)
-		die(WARD_EXIT_FAILURE, "cannot build the built-in rules");
-	if (ward_policy_add_file(p, WARD_LAYER_PROJECT, path, &err) < 0)
-		die(1, "%s", err.msg);
-	ward_policy_free(p);
-	if ((rc = trust_add(&vars, path)) < 0)
-		die(1, "cannot record trust for %s: %s", path, strerror(-rc));
+	val.err.msg[0] = '\0';
+	if ((rc = trust_add(&vars, path, validate, &val)) < 0) {
+		if (val.err.msg[0] != '\0')
+			die(1, "%s", val.err.msg);
+		die(1, "cannot trust %s: %s", path, strerror(-rc));
+	}
 	return 0;
 }

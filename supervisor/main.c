@@ -40,7 +40,7 @@ static const char usage[] =
 	"Run a command under a syscall policy, and explain or audit what it did.\n"
 	"\n"
 	"commands:\n"
-	"  run [OPTIONS] -- COMMAND [ARG...]  run COMMAND under supervision (not built yet)\n"
+	"  run [OPTIONS] -- COMMAND [ARG...]  run COMMAND under supervision\n"
 	"  check [OPTIONS] [POLICY...]        validate policies; print the merged, compiled policy\n"
 	"  explain [OPTIONS] OP TARGET        which rule decides OP on TARGET, and why\n"
 	"  trust [DIR]                        trust DIR's .ward/policy as it is now\n"
@@ -68,7 +68,9 @@ int main(int argc, char **argv)
 		return cmd_explain(argc - 1, argv + 1);
 	if (strcmp(cmd, "trust") == 0)
 		return cmd_trust(argc - 1, argv + 1);
-	if (strcmp(cmd, "run") == 0 || strcmp(cmd, "report") == 0 ||
+	if (strcmp(cmd, "run") == 0)
+		return cmd_run(argc - 1, argv + 1);
+	if (strcmp(cmd, "report") == 0 ||
 	    strcmp(cmd, "learn") == 0 || strcmp(cmd, "approve") == 0)
 		die(WARD_EXIT_FAILURE, "%s: not implemented in this version", cmd);
 	fprintf(stderr, "ward: unknown command '%s'\n%s", cmd, usage);

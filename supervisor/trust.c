@@ -118,7 +118,9 @@ out:
 	return rc;
 }
 
-int trust_add(const struct ward_vars *vars, const char *path)
+int trust_add(const struct ward_vars *vars, const char *path,
+	      int (*validate)(const char *real, const char *text, size_t len, void *arg),
+	      void *arg)
 {
 	char store[PATH_MAX], tmp[PATH_MAX + 8], real[PATH_MAX], hex[65];
 	char line[PATH_MAX + 80], *text;
@@ -130,6 +132,11 @@ int trust_add(const struct ward_vars *vars, const char *path)
 		return -errno;
 	if ((rc = slurp(real, &text, &len)) < 0)
 		return rc;
+	/* Validate and hash the same bytes: what is trusted is what was checked. */
+	if ((rc = validate(real, text, len, arg)) < 0) {
+		free(text);
+		return rc;
+	}
 	hash_hex(text, len, hex);
 	free(text);
 	store_path(vars, store, sizeof(store));

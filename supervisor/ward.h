@@ -70,10 +70,17 @@ struct ward_policy *policy_load(const struct policy_opts *o,
  */
 int trust_check(const struct ward_vars *vars, const char *path, char **text,
 		size_t *len);
-int trust_add(const struct ward_vars *vars, const char *path);
+/*
+ * Trust path's current content, after validate() accepted that same
+ * content (it returns 0 or a negative errno).
+ */
+int trust_add(const struct ward_vars *vars, const char *path,
+	      int (*validate)(const char *real, const char *text, size_t len, void *arg),
+	      void *arg);
 
 int cmd_check(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_trust(int argc, char **argv);
+int cmd_run(int argc, char **argv);
 
 #endif

@@ -1,0 +1,210 @@
+/*
+ * cmd_run.c - ward run: the session from start to end.
+ */
+#include "sup.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <limits.h>
+#include <linux/filter.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/syscall.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+
+struct session *S;
+struct sock_fprog ward_filter;
+
+static const char help[] =
+	"usage: ward run [OPTIONS] -- COMMAND [ARG...]\n"
+	"\n"
+	"Run COMMAND under supervision: every file access and exec it (and every\n"
+	"process it starts) makes is decided by the policy and logged.\n"
+	"\n"
+	"  --profile NAME        built-in profile: default, strict, audit\n"
+	"  -p, --policy FILE     add a policy file (repeatable)\n"
+	"  -r, --rule LINE       add a rule (repeatable)\n"
+	"  --undecided ask|deny|allow   when no rule matches (ask: deny, until prompting)\n"
+	"  --mode enforce|shadow shadow: decide and log, deny nothing\n"
+	"  --log FILE            the audit log (default $XDG_STATE_HOME/ward/sessions/ID.jsonl)\n"
+	"  --project DIR         the project directory (default: the current one)\n"
+	"  --ephemeral           remove the session's scratch directory at the end\n"
+	"  --no-preload          do not load libward-preload.so (it is not built yet)\n"
+	"  -q                    no messages from ward\n"
+	"  -v                    print each decision to stderr\n"
+	"\n"
+	"Exit status: COMMAND's (128+N when killed by signal N); 125 when ward fails;\n"
+	"126 when COMMAND cannot be run; 127 when it is not found.\n";
+
+enum { OPT_MODE = 0x200, OPT_LOG, OPT_EPHEMERAL, OPT_NO_PRELOAD, OPT_DEGRADED, OPT_BACKTRACE };
+
+static int mkdirs(const char *path, mode_t mode)
+{
+	char buf[PATH_MAX];
+
+	if (strlen(path) >= sizeof(buf))
+		return -ENAMETOOLONG;
+	strcpy(buf, path);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, mode) < 0 && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(buf, mode) < 0 && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+static void remove_tree(const char *path)
+{
+	char cmd[PATH_MAX + 32];
+	/* Only ever the session's own scratch directory, made by this run. */
+	snprintf(cmd, sizeof(cmd), "rm -rf -- '%s'", path);
+	if (system(cmd) != 0)
+		warnx_("could not remove %s", path);
+}
+
+int cmd_run(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		POLICY_LONGOPTS,
+		{ "mode", required_argument, 0, OPT_MODE },
+		{ "log", required_argument, 0, OPT_LOG },
+		{ "ephemeral", no_argument, 0, OPT_EPHEMERAL },
+		{ "no-preload", no_argument, 0, OPT_NO_PRELOAD },
+		{ "degraded", no_argument, 0, OPT_DEGRADED },
+		{ "backtrace", no_argument, 0, OPT_BACKTRACE },
+		{ "help", no_argument, 0, 'h' },
+		{ 0, 0, 0, 0 },
+	};
+	static struct session session;
+	struct policy_opts o = { .undecided = -1 };
+	struct ward_error err;
+	const char *log_path = NULL;
+	bool ephemeral = false;
+	char why[256] = "", path[PATH_MAX];
+	int opt, rc, status;
+
+	S = &session;
+	argv[0] = "ward";
+	while ((opt = getopt_long(argc, argv, "+p:r:hqv", longopts, NULL)) != -1) {
+		if (policy_opt(&o, opt, optarg))
+			continue;
+		switch (opt) {
+		case 'h':
+			fputs(help, stdout);
+			return 0;
+		case 'q':
+			o.quiet = S->quiet = true;
+			break;
+		case 'v':
+			S->verbose++;
+			break;
+		case OPT_MODE:
+			if (strcmp(optarg, "shadow") == 0)
+				S->shadow = true;
+			else if (strcmp(optarg, "enforce") != 0)
+				die(WARD_EXIT_USAGE, "--mode takes enforce or shadow, not '%s'", optarg);
+			break;
+		case OPT_LOG:
+			log_path = optarg;
+			break;
+		case OPT_EPHEMERAL:
+			ephemeral = true;
+			break;
+		case OPT_NO_PRELOAD:
+			break; /* there is no preload library yet: nothing to leave out */
+		case OPT_DEGRADED:
+			die(WARD_EXIT_FAILURE, "--degraded needs the preload library, which this version lacks");
+		case OPT_BACKTRACE:
+			die(WARD_EXIT_FAILURE, "--backtrace is not available in this version");
+		default:
+			fputs(help, stderr);
+			return WARD_EXIT_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "ward: run needs a command\n%s", help);
+		return WARD_EXIT_USAGE;
+	}
+
+	if ((rc = features_detect(&S->feat, why, sizeof(why))) < 0)
+		die(WARD_EXIT_FAILURE, "%s", why);
+
+	uint32_t rnd;
+	if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd))
+		die(WARD_EXIT_FAILURE, "getrandom: %m");
+	snprintf(S->id, sizeof(S->id), "%08x", rnd);
+
+	S->policy = policy_load(&o, S->id, &S->vars, &err);
+	if (S->policy == NULL)
+		die(WARD_EXIT_FAILURE, "%s", err.msg);
+	S->cache = ward_cache_new(16384);
+	if (S->cache == NULL)
+		die(WARD_EXIT_FAILURE, "out of memory");
+	if ((rc = filter_build(S->policy, &ward_filter, why, sizeof(why))) < 0)
+		die(WARD_EXIT_FAILURE, "%s", why);
+
+	struct seccomp_notif_sizes sizes;
+	if (syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sizes) < 0)
+		die(WARD_EXIT_FAILURE, "SECCOMP_GET_NOTIF_SIZES: %m");
+	S->notify_size = sizes.seccomp_notif > sizeof(struct seccomp_notif)
+				 ? sizes.seccomp_notif : (int)sizeof(struct seccomp_notif);
+	S->resp_size = sizes.seccomp_notif_resp > sizeof(struct seccomp_notif_resp)
+			       ? sizes.seccomp_notif_resp : (int)sizeof(struct seccomp_notif_resp);
+
+	/* The session's scratch directory, private to the user. */
+	if ((rc = mkdirs(S->vars.session, 0700)) < 0)
+		die(WARD_EXIT_FAILURE, "cannot make %s: %s", S->vars.session, strerror(-rc));
+
+	if (log_path == NULL) {
+		snprintf(path, sizeof(path), "%s/ward/sessions", S->vars.xdg_state_home);
+		if ((rc = mkdirs(path, 0700)) < 0)
+			die(WARD_EXIT_FAILURE, "cannot make %s: %s", path, strerror(-rc));
+		snprintf(path, sizeof(path), "%s/ward/sessions/%s.jsonl", S->vars.xdg_state_home,
+			 S->id);
+		log_path = path;
+	}
+	if ((rc = log_open(log_path)) < 0)
+		die(WARD_EXIT_FAILURE, "cannot open the log %s: %s", log_path, strerror(-rc));
+
+	json_t *jargv = json_array();
+	for (int i = optind; i < argc; i++)
+		json_array_append_new(jargv, jpath(argv[i]));
+	char cwd[PATH_MAX];
+	if (getcwd(cwd, sizeof(cwd)) == NULL)
+		strcpy(cwd, "?");
+	json_t *jpol = json_array();
+	for (int i = 0; i < o.nfiles; i++)
+		json_array_append_new(jpol, jpath(o.files[i]));
+	log_event("session-start", 0,
+		  "{s:o, s:s, s:s, s:s, s:o, s:s, s:s, s:{s:s, s:b, s:b, s:b}}", "argv", jargv,
+		  "cwd", cwd, "project", S->vars.project, "profile",
+		  o.profile ? o.profile : "default", "policy", jpol, "mode",
+		  S->shadow ? "shadow" : "enforce", "version", WARD_VERSION, "kernel", "release",
+		  S->feat.kernel, "addfd_send", S->feat.addfd_send, "wait_killable_recv",
+		  S->feat.wait_killable, "sync_wake_up", S->feat.sync_wake_up);
+
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	tracer_run(argv + optind, &status);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	log_event("session-end", 0, "{s:i, s:f}", "status", status, "duration", secs);
+	log_close();
+	if (!S->quiet)
+		fprintf(stderr, "ward: session %s: log %s\n", S->id, log_path);
+	if (ephemeral)
+		remove_tree(S->vars.session);
+	return status;
+}

@@ -1,0 +1,73 @@
+/*
+ * decide.c - one decision on the notification path: the cached policy
+ * verdict, then shadow mode and the undecided setting applied to it.
+ */
+#include "sup.h"
+
+#include <errno.h>
+
+/*
+ * Decide op on path (a real path, or "memfd:NAME").  Returns 0 to allow,
+ * 1 to rewrite (to v->rewrite), or a negative errno to deny.  Sets the
+ * request's log fields.
+ */
+static int decide_inner(struct req *r, enum ward_op op, const char *path,
+			struct ward_verdict *v);
+
+int decide_path(struct req *r, enum ward_op op, const char *path,
+		struct ward_verdict *v)
+{
+	int rc;
+
+	rc = decide_inner(r, op, path, v);
+	r->decided = rc;
+	/* The log line is written after the handler returns: keep what it needs. */
+	r->vcopy = *v;
+	r->verdict = &r->vcopy;
+	if (r->log_to == v->rewrite)
+		r->log_to = r->vcopy.rewrite;
+	return rc;
+}
+
+static int decide_inner(struct req *r, enum ward_op op, const char *path,
+			struct ward_verdict *v)
+{
+	bool cached;
+	int rc;
+
+	r->op = ward_op_name(op);
+	r->log_path = path;
+	r->verdict = v;
+	rc = ward_cache_decide_path(S->cache, S->policy, op, path, v, &cached);
+	if (rc < 0) {
+		/* A rewrite that does not fit, or a path the engine refuses: deny. */
+		r->by = "policy";
+		return rc == -ENAMETOOLONG ? -ENAMETOOLONG : -EACCES;
+	}
+	r->by = v->undecided ? "undecided" : cached ? "cache" : "policy";
+
+	switch (v->action) {
+	case WARD_ALLOW:
+		return 0;
+	case WARD_REWRITE:
+		r->log_to = v->rewrite;
+		return 1;
+	case WARD_ASK:
+		/*
+		 * Until prompting exists, a question is answered as `set undecided`
+		 * would be without a terminal: allow only if that says allow.
+		 */
+		r->by = "undecided";
+		if (ward_policy_undecided(S->policy) == WARD_UNDECIDED_ALLOW)
+			return 0;
+		rc = -EACCES;
+		break;
+	default:
+		rc = -v->err;
+	}
+	if (S->shadow) {
+		r->denied_by_shadow = true;
+		return 0;
+	}
+	return rc;
+}

@@ -1,0 +1,147 @@
+/*
+ * filter.c - the seccomp filter, generated with libseccomp from the
+ * syscall table and the policy.
+ *
+ * libseccomp builds the program; ward loads it itself with seccomp(2),
+ * because the libseccomp in Debian 12 cannot ask for
+ * SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV.
+ */
+#include "sup.h"
+
+#include <errno.h>
+#include <linux/filter.h>
+#include <seccomp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#ifndef TIOCSTI
+#define TIOCSTI 0x5412
+#endif
+#ifndef TIOCLINUX
+#define TIOCLINUX 0x541C
+#endif
+
+struct row {
+	const char *name;
+	enum family family;
+};
+
+#define ROW(name, family, handler) { #name, family },
+static const struct row table[] = { WARD_SYSCALLS(ROW) };
+#undef ROW
+
+/*
+ * Build the filter for policy p into a BPF program (malloc'd into *prog).
+ * Runs in the parent, before fork, so that errors are reported cleanly.
+ */
+int filter_build(const struct ward_policy *p, struct sock_fprog *prog, char *why,
+		 size_t len)
+{
+	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+	bool stat_notify = ward_policy_restricts(p, WARD_OP_STAT);
+	int rc = -ENOMEM, mfd = -1;
+
+	if (ctx == NULL)
+		goto out;
+	/* Other ABIs (i386 int 0x80, x32) kill the process. */
+	if ((rc = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS)) < 0)
+		goto out;
+	if ((rc = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 0)) < 0)
+		goto out;
+
+	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
+		int nr = seccomp_syscall_resolve_name(table[i].name);
+		uint32_t act;
+		if (nr == __NR_SCMP_ERROR) {
+			snprintf(why, len, "libseccomp does not know the syscall %s", table[i].name);
+			rc = -EINVAL;
+			goto out;
+		}
+		switch (table[i].family) {
+		case FAM_STAT:
+			if (!stat_notify)
+				continue;
+			act = SCMP_ACT_NOTIFY;
+			break;
+		case FAM_ENOSYS:
+			act = SCMP_ACT_ERRNO(ENOSYS);
+			break;
+		case FAM_EPERM:
+			act = SCMP_ACT_ERRNO(EPERM);
+			break;
+		default:
+			act = SCMP_ACT_NOTIFY;
+		}
+		if ((rc = seccomp_rule_add(ctx, act, nr, 0)) < 0)
+			goto out;
+	}
+	/*
+	 * ioctl(fd, TIOCSTI/TIOCLINUX): the kernel looks at the low 32 bits of
+	 * the request only, so compare those and ignore the high ones.
+	 */
+	if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 1,
+				   SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, TIOCSTI))) < 0)
+		goto out;
+	if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 1,
+				   SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, TIOCLINUX))) < 0)
+		goto out;
+	/* A second listener would let the agent answer its own calls. */
+	if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(seccomp), 2,
+				   SCMP_A0(SCMP_CMP_EQ, SECCOMP_SET_MODE_FILTER),
+				   SCMP_A1(SCMP_CMP_MASKED_EQ, SECCOMP_FILTER_FLAG_NEW_LISTENER,
+					   SECCOMP_FILTER_FLAG_NEW_LISTENER))) < 0)
+		goto out;
+
+	mfd = memfd_create("ward-filter", MFD_CLOEXEC);
+	if (mfd < 0 || (rc = seccomp_export_bpf(ctx, mfd)) < 0) {
+		rc = mfd < 0 ? -errno : rc;
+		goto out;
+	}
+	struct stat st;
+	if (fstat(mfd, &st) < 0 || st.st_size <= 0 || st.st_size % sizeof(struct sock_filter)) {
+		rc = -EINVAL;
+		goto out;
+	}
+	prog->len = (unsigned short)(st.st_size / sizeof(struct sock_filter));
+	prog->filter = malloc((size_t)st.st_size);
+	if (prog->filter == NULL) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	if (pread(mfd, prog->filter, (size_t)st.st_size, 0) != st.st_size) {
+		free(prog->filter);
+		rc = -EIO;
+		goto out;
+	}
+	rc = 0;
+out:
+	if (rc < 0 && why[0] == '\0')
+		snprintf(why, len, "cannot build the seccomp filter: %s", strerror(-rc));
+	if (mfd >= 0)
+		close(mfd);
+	seccomp_release(ctx);
+	return rc;
+}
+
+/* In the child: load the filter and return the listener fd. */
+int filter_install(struct sock_fprog *prog)
+{
+	return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+			    SECCOMP_FILTER_FLAG_NEW_LISTENER |
+				    SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV,
+			    prog);
+}
+
+const char *family_name(enum family f)
+{
+	static const char *const names[] = { "open", "stat", "change", "exec",
+					     "signal", "enosys", "eperm" };
+	return (unsigned)f < sizeof(names) / sizeof(names[0]) ? names[f] : "?";
+}
+

@@ -1,0 +1,468 @@
+/*
+ * handlers/change.c - mkdir, mknod, unlink, rmdir, rename, link, symlink,
+ * chmod, chown, truncate, utime(s), xattr changes, and their *at and f*
+ * forms.
+ *
+ * decode -> resolve -> decide -> emulate -> reply.  A name that is made
+ * or removed is judged as its parent's real path plus the name, and the
+ * change is made relative to the parent fd the supervisor opened.  A
+ * change to an existing object is judged on the real path of the object
+ * the supervisor opened (O_PATH), and made through that fd, never by
+ * looking the name up again.
+ */
+#include "../sup.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/xattr.h>
+#include <linux/limits.h>
+#include <unistd.h>
+#include <utime.h>
+
+#ifndef RENAME_NOREPLACE
+#define RENAME_NOREPLACE (1 << 0)
+#define RENAME_EXCHANGE (1 << 1)
+#define RENAME_WHITEOUT (1 << 2)
+#endif
+
+/* A name to create or remove: its parent fd, decided on as parent/name. */
+struct target {
+	int parent;
+	const char *name;
+	char name_buf[NAME_MAX + 1];
+};
+
+static int read_path(struct req *r, uint64_t addr, char *buf, size_t len)
+{
+	int rc = mem_read_str(r, addr, buf, len);
+	return rc < 0 ? rc : 0;
+}
+
+/* Resolve path's parent and decide op on parent/name; real gets that path. */
+static int name_target(struct req *r, int dirfd, const char *path, enum ward_op op,
+		       struct target *t, char *real, char *parent_real, int *decided)
+{
+	struct ward_verdict v;
+	const char *name;
+	int rc;
+
+	t->parent = -1;
+	rc = resolve(r, dirfd, path, RES_PARENT, &t->parent, parent_real, PATH_MAX, &name);
+	if (rc == -EXDEV) {
+		/* In another process's /proc: decided lexically, and denied. */
+		rc = decide_path(r, op, parent_real, &v);
+		return rc < 0 ? rc : -EACCES;
+	}
+	if (rc < 0)
+		return rc;
+	snprintf(t->name_buf, sizeof(t->name_buf), "%s", name);
+	t->name = t->name_buf;
+	if ((rc = join_path(parent_real, t->name, real, PATH_MAX)) < 0)
+		return rc;
+	rc = decide_path(r, op, real, &v);
+	if (decided)
+		*decided = rc;
+	if (rc == 1)
+		return -EACCES; /* rewrites are for opens; a change elsewhere is refused */
+	return rc;
+}
+
+/* An existing object: resolve, decide op on its real path. */
+static int object_target(struct req *r, int dirfd, uint64_t path_addr, bool empty_ok,
+			 bool follow, enum ward_op op, int *fd)
+{
+	struct ward_verdict v;
+	int rc;
+
+	*fd = -1;
+	if (path_addr == 0 && empty_ok) {
+		r->path[0] = '\0';
+	} else if ((rc = read_path(r, path_addr, r->path, sizeof(r->path))) < 0) {
+		return rc;
+	}
+	r->log_path = r->path;
+	if (r->path[0] == '\0' && empty_ok) {
+		rc = agent_fd(r, dirfd, fd);
+		if (rc == 0)
+			rc = fd_real_path(*fd, r->real, sizeof(r->real));
+	} else {
+		rc = resolve(r, dirfd, r->path, follow ? RES_FINAL : RES_FINAL_NOFOLLOW, fd,
+			     r->real, sizeof(r->real), NULL);
+	}
+	if (rc == -EXDEV) {
+		rc = decide_path(r, op, r->real, &v);
+		return rc < 0 ? rc : -EACCES;
+	}
+	if (rc < 0)
+		return rc;
+	if (r->real[0] != '/') {
+		/* A pipe or socket reached through /proc/self/fd: the agent's own. */
+		r->op = ward_op_name(op);
+		r->log_path = r->real;
+		r->decided = 0;
+		return 0;
+	}
+	rc = decide_path(r, op, r->real, &v);
+	if (rc == 1)
+		rc = -EACCES;
+	if (rc < 0) {
+		close(*fd);
+		*fd = -1;
+	}
+	return rc;
+}
+
+static void magic(int fd, char *buf, size_t len)
+{
+	snprintf(buf, len, "/proc/self/fd/%d", fd);
+}
+
+static int done(int rc)
+{
+	return rc < 0 ? -errno : 1;
+}
+
+static int do_create(struct req *r, int dirfd, uint64_t path, int kind, mode_t mode, dev_t dev)
+{
+	struct target t;
+	mode_t um;
+	int rc;
+
+	if ((rc = read_path(r, path, r->path, sizeof(r->path))) < 0)
+		return rc;
+	r->log_path = r->path;
+	rc = name_target(r, dirfd, r->path, WARD_OP_CREATE, &t, r->real, r->real2, NULL);
+	if (rc < 0)
+		goto out;
+	if ((rc = agent_umask(r, &um)) < 0)
+		goto out;
+	if (kind == 'd')
+		rc = done(mkdirat(t.parent, t.name, mode & 07777 & ~um));
+	else
+		rc = done(mknodat(t.parent, t.name, (mode & S_IFMT) | (mode & 07777 & ~um), dev));
+out:
+	if (t.parent >= 0)
+		close(t.parent);
+	return rc == -EINVAL && kind == 'd' ? -EEXIST : rc;
+}
+
+static int do_unlink(struct req *r, int dirfd, uint64_t path, int flags)
+{
+	struct target t;
+	int rc;
+
+	if (flags & ~AT_REMOVEDIR)
+		return -EINVAL;
+	if ((rc = read_path(r, path, r->path, sizeof(r->path))) < 0)
+		return rc;
+	r->log_path = r->path;
+	rc = name_target(r, dirfd, r->path, WARD_OP_DELETE, &t, r->real, r->real2, NULL);
+	if (rc == 0)
+		rc = done(unlinkat(t.parent, t.name, flags));
+	if (t.parent >= 0)
+		close(t.parent);
+	if (rc == -EINVAL && !(flags & AT_REMOVEDIR))
+		rc = -EISDIR;
+	return rc;
+}
+
+/* rename = delete at the source + create at the target (both ways for EXCHANGE). */
+static int do_rename(struct req *r, int olddir, uint64_t oldp, int newdir, uint64_t newp,
+		     unsigned flags)
+{
+	struct target from = { .parent = -1 }, to = { .parent = -1 };
+	char from_real[PATH_MAX];
+	int rc;
+
+	if (flags & ~(RENAME_NOREPLACE | RENAME_EXCHANGE | RENAME_WHITEOUT))
+		return -EINVAL;
+	if ((rc = read_path(r, oldp, r->path, sizeof(r->path))) < 0 ||
+	    (rc = read_path(r, newp, r->path2, sizeof(r->path2))) < 0)
+		return rc;
+	r->log_path = r->path;
+	rc = name_target(r, olddir, r->path, WARD_OP_DELETE, &from, from_real, r->real2, NULL);
+	if (rc < 0)
+		goto out;
+	if (flags & RENAME_EXCHANGE) {
+		if ((rc = log_request(r, 0)) < 0)
+			goto out;
+		r->log_path = r->path;
+		rc = decide_path(r, WARD_OP_CREATE, from_real, &(struct ward_verdict){ 0 });
+		if (rc != 0) {
+			rc = rc < 0 ? rc : -EACCES;
+			goto out;
+		}
+	}
+	if ((rc = log_request(r, 0)) < 0)
+		goto out;
+	r->log_path = r->path2;
+	rc = name_target(r, newdir, r->path2, WARD_OP_CREATE, &to, r->real, r->real2, NULL);
+	if (rc < 0)
+		goto out;
+	if (flags & RENAME_EXCHANGE) {
+		if ((rc = log_request(r, 0)) < 0)
+			goto out;
+		rc = decide_path(r, WARD_OP_DELETE, r->real, &(struct ward_verdict){ 0 });
+		if (rc != 0) {
+			rc = rc < 0 ? rc : -EACCES;
+			goto out;
+		}
+	}
+	rc = done((int)syscall(SYS_renameat2, from.parent, from.name, to.parent, to.name, flags));
+out:
+	if (from.parent >= 0)
+		close(from.parent);
+	if (to.parent >= 0)
+		close(to.parent);
+	return rc;
+}
+
+/* link = read at the source + create at the target. */
+static int do_link(struct req *r, int olddir, uint64_t oldp, int newdir, uint64_t newp, int flags)
+{
+	struct target to = { .parent = -1 };
+	char link[64];
+	int src = -1, rc;
+
+	if (flags & ~(AT_SYMLINK_FOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	rc = object_target(r, olddir, oldp, flags & AT_EMPTY_PATH, flags & AT_SYMLINK_FOLLOW,
+			   WARD_OP_READ, &src);
+	if (rc < 0)
+		goto out;
+	if ((rc = log_request(r, 0)) < 0)
+		goto out;
+	if ((rc = read_path(r, newp, r->path2, sizeof(r->path2))) < 0)
+		goto out;
+	r->log_path = r->path2;
+	rc = name_target(r, newdir, r->path2, WARD_OP_CREATE, &to, r->real, r->real2, NULL);
+	if (rc < 0)
+		goto out;
+	/* Link the object that was decided on, through its fd. */
+	magic(src, link, sizeof(link));
+	rc = done(linkat(AT_FDCWD, link, to.parent, to.name, AT_SYMLINK_FOLLOW));
+out:
+	if (src >= 0)
+		close(src);
+	if (to.parent >= 0)
+		close(to.parent);
+	return rc;
+}
+
+static int do_symlink(struct req *r, uint64_t target, int newdir, uint64_t linkp)
+{
+	struct target t = { .parent = -1 };
+	int rc;
+
+	/* The link's text is only a string; opens through it are judged on their own. */
+	if ((rc = read_path(r, target, r->path2, sizeof(r->path2))) < 0 ||
+	    (rc = read_path(r, linkp, r->path, sizeof(r->path))) < 0)
+		return rc;
+	r->log_path = r->path;
+	rc = name_target(r, newdir, r->path, WARD_OP_CREATE, &t, r->real, r->real2, NULL);
+	if (rc == 0)
+		rc = done(symlinkat(r->path2, t.parent, t.name));
+	if (t.parent >= 0)
+		close(t.parent);
+	return rc;
+}
+
+/* Times for utime, utimes, futimesat, utimensat as two timespecs (NULL: now). */
+static int read_times(struct req *r, int nr, uint64_t addr, struct timespec ts[2], bool *null)
+{
+	int rc;
+
+	*null = addr == 0;
+	if (*null)
+		return 0;
+	if (nr == SYS_utime) {
+		struct utimbuf u;
+		if ((rc = mem_read(r, addr, &u, sizeof(u))) < 0)
+			return rc;
+		ts[0] = (struct timespec){ u.actime, 0 };
+		ts[1] = (struct timespec){ u.modtime, 0 };
+	} else if (nr == SYS_utimes || nr == SYS_futimesat) {
+		struct timeval tv[2];
+		if ((rc = mem_read(r, addr, tv, sizeof(tv))) < 0)
+			return rc;
+		for (int i = 0; i < 2; i++) {
+			if (tv[i].tv_usec < 0 || tv[i].tv_usec >= 1000000)
+				return -EINVAL;
+			ts[i] = (struct timespec){ tv[i].tv_sec, tv[i].tv_usec * 1000 };
+		}
+	} else if ((rc = mem_read(r, addr, ts, 2 * sizeof(ts[0]))) < 0) {
+		return rc;
+	}
+	return 0;
+}
+
+int h_change(struct req *r)
+{
+	const __u64 *a = r->n->data.args;
+	int nr = r->n->data.nr, fd = -1, rc;
+	char link[64], name[XATTR_NAME_MAX + 1];
+	static __thread char value[XATTR_SIZE_MAX];
+	struct timespec ts[2];
+	bool now;
+
+	switch (nr) {
+	case SYS_mkdir:
+		return do_create(r, AT_FDCWD, a[0], 'd', (mode_t)a[1], 0);
+	case SYS_mkdirat:
+		return do_create(r, (int)a[0], a[1], 'd', (mode_t)a[2], 0);
+	case SYS_mknod:
+		return do_create(r, AT_FDCWD, a[0], 'n', (mode_t)a[1], (dev_t)a[2]);
+	case SYS_mknodat:
+		return do_create(r, (int)a[0], a[1], 'n', (mode_t)a[2], (dev_t)a[3]);
+	case SYS_unlink:
+		return do_unlink(r, AT_FDCWD, a[0], 0);
+	case SYS_rmdir:
+		return do_unlink(r, AT_FDCWD, a[0], AT_REMOVEDIR);
+	case SYS_unlinkat:
+		return do_unlink(r, (int)a[0], a[1], (int)a[2]);
+	case SYS_rename:
+		return do_rename(r, AT_FDCWD, a[0], AT_FDCWD, a[1], 0);
+	case SYS_renameat:
+		return do_rename(r, (int)a[0], a[1], (int)a[2], a[3], 0);
+	case SYS_renameat2:
+		return do_rename(r, (int)a[0], a[1], (int)a[2], a[3], (unsigned)a[4]);
+	case SYS_link:
+		return do_link(r, AT_FDCWD, a[0], AT_FDCWD, a[1], 0);
+	case SYS_linkat:
+		return do_link(r, (int)a[0], a[1], (int)a[2], a[3], (int)a[4]);
+	case SYS_symlink:
+		return do_symlink(r, a[0], AT_FDCWD, a[1]);
+	case SYS_symlinkat:
+		return do_symlink(r, a[0], (int)a[1], a[2]);
+
+	case SYS_chmod:
+	case SYS_fchmodat:
+	case SYS_fchmod: {
+		mode_t mode = (mode_t)(nr == SYS_fchmodat ? a[2] : a[1]);
+		if (nr == SYS_fchmod) {
+			rc = object_target(r, (int)a[0], 0, true, true, WARD_OP_WRITE, &fd);
+		} else {
+			int dirfd = nr == SYS_chmod ? AT_FDCWD : (int)a[0];
+			rc = object_target(r, dirfd, nr == SYS_chmod ? a[0] : a[1], false, true,
+					   WARD_OP_WRITE, &fd);
+		}
+		if (rc < 0)
+			return rc;
+		/* chmod through the fd's magic link acts on the object decided on. */
+		magic(fd, link, sizeof(link));
+		rc = done(fchmodat(AT_FDCWD, link, mode & 07777, 0));
+		break;
+	}
+	case SYS_chown:
+	case SYS_lchown:
+	case SYS_fchown:
+	case SYS_fchownat: {
+		uid_t uid;
+		gid_t gid;
+		if (nr == SYS_fchown) {
+			uid = (uid_t)a[1];
+			gid = (gid_t)a[2];
+			rc = object_target(r, (int)a[0], 0, true, true, WARD_OP_WRITE, &fd);
+		} else if (nr == SYS_fchownat) {
+			int flags = (int)a[4];
+			if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+				return -EINVAL;
+			uid = (uid_t)a[2];
+			gid = (gid_t)a[3];
+			rc = object_target(r, (int)a[0], a[1], flags & AT_EMPTY_PATH,
+					   !(flags & AT_SYMLINK_NOFOLLOW), WARD_OP_WRITE, &fd);
+		} else {
+			uid = (uid_t)a[1];
+			gid = (gid_t)a[2];
+			rc = object_target(r, AT_FDCWD, a[0], false, nr == SYS_chown, WARD_OP_WRITE,
+					   &fd);
+		}
+		if (rc < 0)
+			return rc;
+		rc = done(fchownat(fd, "", uid, gid, AT_EMPTY_PATH));
+		break;
+	}
+	case SYS_truncate: {
+		struct stat st;
+		if ((rc = object_target(r, AT_FDCWD, a[0], false, true, WARD_OP_WRITE, &fd)) < 0)
+			return rc;
+		if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+			rc = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+			break;
+		}
+		magic(fd, link, sizeof(link));
+		int w = open(link, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+		if (w < 0) {
+			rc = -errno;
+			break;
+		}
+		rc = done(ftruncate(w, (off_t)a[1]));
+		close(w);
+		break;
+	}
+	case SYS_utime:
+	case SYS_utimes:
+	case SYS_futimesat:
+	case SYS_utimensat: {
+		int dirfd = (nr == SYS_futimesat || nr == SYS_utimensat) ? (int)a[0] : AT_FDCWD;
+		uint64_t path = (nr == SYS_futimesat || nr == SYS_utimensat) ? a[1] : a[0];
+		uint64_t times = (nr == SYS_futimesat || nr == SYS_utimensat) ? a[2] : a[1];
+		int flags = nr == SYS_utimensat ? (int)a[3] : 0;
+		if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+			return -EINVAL;
+		if ((rc = read_times(r, nr, times, ts, &now)) < 0)
+			return rc;
+		/* utimensat(fd, NULL, ...) is futimens: the fd itself. */
+		bool fdform = nr == SYS_utimensat && path == 0;
+		rc = object_target(r, dirfd, path, fdform || (flags & AT_EMPTY_PATH),
+				   !(flags & AT_SYMLINK_NOFOLLOW), WARD_OP_WRITE, &fd);
+		if (rc < 0)
+			return rc;
+		magic(fd, link, sizeof(link));
+		rc = done(utimensat(AT_FDCWD, link, now ? NULL : ts, 0));
+		break;
+	}
+	case SYS_setxattr:
+	case SYS_lsetxattr:
+	case SYS_fsetxattr:
+	case SYS_removexattr:
+	case SYS_lremovexattr:
+	case SYS_fremovexattr: {
+		bool set = nr == SYS_setxattr || nr == SYS_lsetxattr || nr == SYS_fsetxattr;
+		bool byfd = nr == SYS_fsetxattr || nr == SYS_fremovexattr;
+		bool follow = nr == SYS_setxattr || nr == SYS_removexattr || byfd;
+		size_t size = set ? (size_t)a[3] : 0;
+		if (size > sizeof(value))
+			return -E2BIG;
+		rc = mem_read_str(r, a[1], name, sizeof(name));
+		if (rc < 0)
+			return rc == -ENAMETOOLONG ? -ERANGE : rc;
+		if (set && size > 0 && (rc = mem_read(r, a[2], value, size)) < 0)
+			return rc;
+		rc = byfd ? object_target(r, (int)a[0], 0, true, true, WARD_OP_WRITE, &fd)
+			  : object_target(r, AT_FDCWD, a[0], false, follow, WARD_OP_WRITE, &fd);
+		if (rc < 0)
+			return rc;
+		struct stat st;
+		if (fstat(fd, &st) == 0 && S_ISLNK(st.st_mode)) {
+			rc = -EPERM; /* user xattrs are not allowed on symlinks */
+			break;
+		}
+		magic(fd, link, sizeof(link));
+		rc = set ? done(setxattr(link, name, value, size, (int)a[4]))
+			 : done(removexattr(link, name));
+		break;
+	}
+	default:
+		return -ENOSYS;
+	}
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}

@@ -1,0 +1,167 @@
+/*
+ * handlers/stat.c - stat, lstat, newfstatat, statx, access, faccessat(2),
+ * readlink(at), getxattr, lgetxattr, listxattr, llistxattr.
+ *
+ * Notified only when the policy restricts `stat`.  The supervisor opens
+ * the object O_PATH by its own walk, decides on its real path, asks the
+ * kernel about that fd, and writes the answer into the agent's buffer.
+ */
+#include "../sup.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/xattr.h>
+#include <linux/limits.h>
+#include <unistd.h>
+
+static int object(struct req *r, int dirfd, uint64_t path, int flags, int *fd)
+{
+	struct ward_verdict v;
+	int rc;
+
+	*fd = -1;
+	if ((rc = mem_read_str(r, path, r->path, sizeof(r->path))) < 0)
+		return rc;
+	r->log_path = r->path;
+	r->op = "stat";
+	if (r->path[0] == '\0') {
+		if (!(flags & AT_EMPTY_PATH))
+			return -ENOENT;
+		rc = agent_fd(r, dirfd, fd);
+		if (rc == 0)
+			rc = fd_real_path(*fd, r->real, sizeof(r->real));
+	} else {
+		rc = resolve(r, dirfd, r->path,
+			     (flags & AT_SYMLINK_NOFOLLOW) ? RES_FINAL_NOFOLLOW : RES_FINAL, fd,
+			     r->real, sizeof(r->real), NULL);
+	}
+	if (rc == -EXDEV) {
+		rc = decide_path(r, WARD_OP_STAT, r->real, &v);
+		return rc < 0 ? rc : -EACCES;
+	}
+	if (rc < 0)
+		return rc;
+	if (r->real[0] != '/') {
+		r->log_path = r->real;
+		r->decided = 0; /* a pipe or socket of the agent's own */
+		return 0;
+	}
+	rc = decide_path(r, WARD_OP_STAT, r->real, &v);
+	if (rc == 1)
+		rc = -EACCES; /* a rewritten stat would describe another file: refuse */
+	if (rc < 0) {
+		close(*fd);
+		*fd = -1;
+	}
+	return rc;
+}
+
+int h_stat(struct req *r)
+{
+	const __u64 *a = r->n->data.args;
+	int nr = r->n->data.nr, fd = -1, rc;
+	char link[64];
+	static __thread char buf[65536];
+
+	switch (nr) {
+	case SYS_stat:
+	case SYS_lstat:
+	case SYS_newfstatat: {
+		struct stat st;
+		int flags = nr == SYS_newfstatat ? (int)a[3] : nr == SYS_lstat ? AT_SYMLINK_NOFOLLOW : 0;
+		if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH | AT_NO_AUTOMOUNT))
+			return -EINVAL;
+		rc = object(r, nr == SYS_newfstatat ? (int)a[0] : AT_FDCWD,
+			    nr == SYS_newfstatat ? a[1] : a[0], flags, &fd);
+		if (rc < 0)
+			return rc;
+		if (fstat(fd, &st) < 0)
+			rc = -errno;
+		else
+			rc = mem_write(r, nr == SYS_newfstatat ? a[2] : a[1], &st, sizeof(st));
+		break;
+	}
+	case SYS_statx: {
+		struct statx stx;
+		int flags = (int)a[2];
+		if ((rc = object(r, (int)a[0], a[1], flags, &fd)) < 0)
+			return rc;
+		if (statx(fd, "", (flags & ~AT_SYMLINK_NOFOLLOW) | AT_EMPTY_PATH, (unsigned)a[3],
+			  &stx) < 0)
+			rc = -errno;
+		else
+			rc = mem_write(r, a[4], &stx, sizeof(stx));
+		break;
+	}
+	case SYS_access:
+	case SYS_faccessat:
+	case SYS_faccessat2: {
+		int flags = nr == SYS_faccessat2 ? (int)a[3] : 0;
+		int mode = (int)(nr == SYS_access ? a[1] : a[2]);
+		if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EACCESS | AT_EMPTY_PATH))
+			return -EINVAL;
+		if ((rc = object(r, nr == SYS_access ? AT_FDCWD : (int)a[0],
+				 nr == SYS_access ? a[0] : a[1], flags, &fd)) < 0)
+			return rc;
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+		rc = faccessat(AT_FDCWD, link, mode, flags & AT_EACCESS) < 0 ? -errno : 0;
+		break;
+	}
+	case SYS_readlink:
+	case SYS_readlinkat: {
+		bool at = nr == SYS_readlinkat;
+		size_t size = (size_t)(at ? a[3] : a[2]);
+		if ((int)size <= 0)
+			return -EINVAL;
+		if ((rc = object(r, at ? (int)a[0] : AT_FDCWD, at ? a[1] : a[0],
+				 AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH, &fd)) < 0)
+			return rc;
+		ssize_t n = readlinkat(fd, "", buf, sizeof(buf));
+		if (n < 0) {
+			rc = errno == ENOENT ? -EINVAL : -errno; /* not a symlink */
+			break;
+		}
+		if ((size_t)n > size)
+			n = (ssize_t)size;
+		rc = mem_write(r, at ? a[2] : a[1], buf, (size_t)n);
+		r->result = n;
+		break;
+	}
+	case SYS_getxattr:
+	case SYS_lgetxattr:
+	case SYS_listxattr:
+	case SYS_llistxattr: {
+		bool list = nr == SYS_listxattr || nr == SYS_llistxattr;
+		bool nofollow = nr == SYS_lgetxattr || nr == SYS_llistxattr;
+		char name[XATTR_NAME_MAX + 1];
+		size_t size = (size_t)(list ? a[2] : a[3]);
+		if (size > sizeof(buf))
+			size = sizeof(buf);
+		if (!list && (rc = mem_read_str(r, a[1], name, sizeof(name))) < 0)
+			return rc == -ENAMETOOLONG ? -ERANGE : rc;
+		if ((rc = object(r, AT_FDCWD, a[0], nofollow ? AT_SYMLINK_NOFOLLOW : 0, &fd)) < 0)
+			return rc;
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+		ssize_t n = list ? listxattr(link, buf, size) : getxattr(link, name, buf, size);
+		if (n < 0) {
+			rc = -errno;
+			break;
+		}
+		if (size > 0 && n > 0)
+			rc = mem_write(r, list ? a[1] : a[2], buf, (size_t)n);
+		r->result = n;
+		break;
+	}
+	default:
+		return -ENOSYS;
+	}
+	if (fd >= 0)
+		close(fd);
+	if (rc < 0)
+		return rc;
+	return 1;
+}

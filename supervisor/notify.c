@@ -1,0 +1,191 @@
+/*
+ * notify.c - the notification workers: RECV -> dispatch -> reply.
+ *
+ * A pool of threads, one per CPU, all receive from the one listener.  The
+ * worker that receives a notification answers it; nothing is handed off.
+ */
+#include "sup.h"
+
+#include <assert.h>
+#include <linux/audit.h>
+#include <errno.h>
+#include <seccomp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#define NONE NULL
+#define MAX_NR 512
+
+static const struct dispatch {
+	const char *name;
+	enum family family;
+	handler_fn fn;
+} dispatch[MAX_NR] = {
+#define ROW(name, fam, h) [SYS_##name] = { #name, fam, h },
+	WARD_SYSCALLS(ROW)
+#undef ROW
+};
+
+static pthread_t *workers;
+static int nworkers;
+
+bool req_valid(struct req *r)
+{
+	return ioctl(S->listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &r->n->id) == 0;
+}
+
+int mem_read(struct req *r, uint64_t addr, void *buf, size_t len)
+{
+	struct iovec local = { buf, len }, remote = { (void *)(uintptr_t)addr, len };
+	ssize_t n = process_vm_readv(r->tid, &local, 1, &remote, 1, 0);
+
+	if (n != (ssize_t)len)
+		return -EFAULT;
+	/* The thread may have died and its id been reused: check after reading. */
+	return req_valid(r) ? 0 : -ESRCH;
+}
+
+int mem_read_str(struct req *r, uint64_t addr, char *buf, size_t len)
+{
+	/*
+	 * One read of up to len bytes, split at the page boundary so that a
+	 * string ending just before an unmapped page is still read whole.
+	 */
+	size_t first = 4096 - (addr & 4095);
+	struct iovec local = { buf, len - 1 }, remote[2];
+	int nr = 1;
+	ssize_t n;
+
+	if (addr == 0)
+		return -EFAULT;
+	if (first >= len - 1) {
+		remote[0] = (struct iovec){ (void *)(uintptr_t)addr, len - 1 };
+	} else {
+		remote[0] = (struct iovec){ (void *)(uintptr_t)addr, first };
+		remote[1] = (struct iovec){ (void *)(uintptr_t)(addr + first), len - 1 - first };
+		nr = 2;
+	}
+	n = process_vm_readv(r->tid, &local, 1, remote, (unsigned long)nr, 0);
+	if (n <= 0)
+		return -EFAULT;
+	char *nul = memchr(buf, '\0', (size_t)n);
+	if (!req_valid(r))
+		return -ESRCH;
+	if (nul == NULL)
+		return (size_t)n == len - 1 ? -ENAMETOOLONG : -EFAULT;
+	return (int)(nul - buf);
+}
+
+int mem_write(struct req *r, uint64_t addr, const void *buf, size_t len)
+{
+	struct iovec local = { (void *)buf, len }, remote = { (void *)(uintptr_t)addr, len };
+
+	if (!req_valid(r))
+		return -ESRCH;
+	return process_vm_writev(r->tid, &local, 1, &remote, 1, 0) == (ssize_t)len ? 0 : -EFAULT;
+}
+
+static void reply(struct req *r, int rc)
+{
+	struct seccomp_notif_resp *resp = r->resp;
+
+	memset(resp, 0, (size_t)S->resp_size);
+	resp->id = r->n->id;
+	if (rc < 0) {
+		resp->error = rc;
+	} else if (rc == 0) {
+		resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+	} else {
+		resp->val = r->result;
+	}
+	/* ENOENT: the caller died or was interrupted meanwhile; nothing to answer. */
+	ioctl(S->listener, SECCOMP_IOCTL_NOTIF_SEND, resp);
+}
+
+static void serve(struct req *r)
+{
+	int nr = r->n->data.nr, rc;
+	const struct dispatch *d = nr >= 0 && nr < MAX_NR ? &dispatch[nr] : NULL;
+
+	r->tid = (pid_t)r->n->pid;
+	if (!proc_info(r->tid, &r->tgid, &r->ppid, r->exe, sizeof(r->exe)))
+		r->tgid = r->tid;
+	r->sysname = d && d->name ? d->name : "unknown";
+	r->op = NULL;
+	r->log_path = r->log_to = NULL;
+	r->verdict = NULL;
+	r->by = NULL;
+	r->result = 0;
+	r->replied = r->logged = r->denied_by_shadow = false;
+	r->decided = 2;
+	r->event = "access";
+
+	if (d == NULL || d->fn == NULL || r->n->data.arch != AUDIT_ARCH_X86_64) {
+		/* The filter notifies only what the table lists: anything else is denied. */
+		rc = -ENOSYS;
+	} else {
+		r->family = d->family;
+		rc = d->fn(r);
+	}
+	if (r->replied)
+		return;
+	if (!r->logged && log_request(r, rc < 0 ? -rc : 0) < 0 && rc >= 0)
+		rc = -EACCES; /* an event that cannot be logged is denied */
+	reply(r, rc);
+}
+
+static void *worker(void *arg)
+{
+	struct req *r = arg;
+
+	for (;;) {
+		memset(r->n, 0, (size_t)S->notify_size);
+		if (ioctl(S->listener, SECCOMP_IOCTL_NOTIF_RECV, r->n) < 0) {
+			if (errno == EINTR || errno == ENOENT)
+				continue;
+			break; /* the listener is gone: the session is over */
+		}
+		serve(r);
+	}
+	return NULL;
+}
+
+int notify_start(int n)
+{
+	workers = calloc((size_t)n, sizeof(*workers));
+	if (workers == NULL)
+		return -ENOMEM;
+	for (int i = 0; i < n; i++) {
+		struct req *r = calloc(1, sizeof(*r));
+		pthread_attr_t attr;
+		if (r == NULL)
+			return -ENOMEM;
+		r->n = calloc(1, (size_t)S->notify_size);
+		r->resp = calloc(1, (size_t)S->resp_size);
+		if (r->n == NULL || r->resp == NULL)
+			return -ENOMEM;
+		pthread_attr_init(&attr);
+		pthread_attr_setstacksize(&attr, 1 << 20);
+		if (pthread_create(&workers[i], &attr, worker, r) != 0)
+			return -EAGAIN;
+		pthread_attr_destroy(&attr);
+		nworkers++;
+	}
+	return 0;
+}
+
+void notify_stop(void)
+{
+	/* Closing the listener ends every RECV with an error. */
+	for (int i = 0; i < nworkers; i++)
+		pthread_cancel(workers[i]);
+	for (int i = 0; i < nworkers; i++)
+		pthread_join(workers[i], NULL);
+	free(workers);
+	workers = NULL;
+	nworkers = 0;
+}

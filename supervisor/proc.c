@@ -1,0 +1,138 @@
+/*
+ * proc.c - the session's process table: which threads belong to the
+ * session, their thread group, parent and executable, and the exec each
+ * was allowed.  The tracer thread writes it; notification workers read it.
+ */
+#include "sup.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <uthash.h>
+
+struct proc {
+	UT_hash_handle hh;
+	pid_t tid, tgid, ppid;
+	char exe[256];
+	struct exec_grant grant;
+};
+
+static struct proc *table;
+static pthread_rwlock_t lock = PTHREAD_RWLOCK_INITIALIZER;
+
+int proc_add(pid_t tid, pid_t tgid, pid_t ppid)
+{
+	struct proc *p, *leader;
+
+	pthread_rwlock_wrlock(&lock);
+	HASH_FIND_INT(table, &tid, p);
+	if (p == NULL) {
+		p = calloc(1, sizeof(*p));
+		if (p == NULL) {
+			pthread_rwlock_unlock(&lock);
+			return -ENOMEM;
+		}
+		p->tid = tid;
+		HASH_ADD_INT(table, tid, p);
+	}
+	p->tgid = tgid;
+	p->ppid = ppid;
+	/* A new thread runs its group's executable; a new process its parent's. */
+	HASH_FIND_INT(table, tid == tgid ? &ppid : &tgid, leader);
+	if (leader != NULL && p->exe[0] == '\0')
+		memcpy(p->exe, leader->exe, sizeof(p->exe));
+	pthread_rwlock_unlock(&lock);
+	return 0;
+}
+
+void proc_remove(pid_t tid)
+{
+	struct proc *p;
+
+	pthread_rwlock_wrlock(&lock);
+	HASH_FIND_INT(table, &tid, p);
+	if (p != NULL) {
+		HASH_DEL(table, p);
+		free(p);
+	}
+	pthread_rwlock_unlock(&lock);
+}
+
+bool proc_in_session(pid_t pid)
+{
+	struct proc *p;
+
+	pthread_rwlock_rdlock(&lock);
+	HASH_FIND_INT(table, &pid, p);
+	pthread_rwlock_unlock(&lock);
+	return p != NULL;
+}
+
+bool proc_info(pid_t tid, pid_t *tgid, pid_t *ppid, char *exe, size_t len)
+{
+	struct proc *p;
+
+	pthread_rwlock_rdlock(&lock);
+	HASH_FIND_INT(table, &tid, p);
+	if (p != NULL) {
+		*tgid = p->tgid;
+		*ppid = p->ppid;
+		snprintf(exe, len, "%s", p->exe);
+	}
+	pthread_rwlock_unlock(&lock);
+	return p != NULL;
+}
+
+void proc_set_exe(pid_t tgid, const char *exe)
+{
+	struct proc *p, *tmp;
+
+	pthread_rwlock_wrlock(&lock);
+	HASH_ITER(hh, table, p, tmp)
+		if (p->tgid == tgid)
+			snprintf(p->exe, sizeof(p->exe), "%s", exe);
+	pthread_rwlock_unlock(&lock);
+}
+
+void proc_set_grant(pid_t tid, const struct exec_grant *g)
+{
+	struct proc *p;
+
+	pthread_rwlock_wrlock(&lock);
+	HASH_FIND_INT(table, &tid, p);
+	if (p != NULL)
+		p->grant = *g;
+	pthread_rwlock_unlock(&lock);
+}
+
+bool proc_take_grant(pid_t tid, struct exec_grant *g)
+{
+	struct proc *p;
+	bool ok = false;
+
+	pthread_rwlock_wrlock(&lock);
+	HASH_FIND_INT(table, &tid, p);
+	if (p != NULL && p->grant.set) {
+		*g = p->grant;
+		p->grant.set = false;
+		ok = true;
+	}
+	pthread_rwlock_unlock(&lock);
+	return ok;
+}
+
+size_t proc_count(void)
+{
+	size_t n;
+
+	pthread_rwlock_rdlock(&lock);
+	n = HASH_COUNT(table);
+	pthread_rwlock_unlock(&lock);
+	return n;
+}
+
+bool proc_pgrp_in_session(pid_t pgrp)
+{
+	return pgrp != S->own_pgrp && proc_in_session(pgrp);
+}

@@ -1,0 +1,392 @@
+/*
+ * resolve.c - paths in the agent's context (DESIGN.md invariant 3).
+ *
+ * The supervisor walks the agent's path itself, one component at a time,
+ * from the agent's root, cwd or dirfd (taken through /proc/TID/...), with
+ * openat(O_PATH | O_NOFOLLOW) for each component.  Symlinks are read and
+ * followed by the supervisor, one hop at a time, so no lookup the agent
+ * can race ever runs with side effects; what is decided on is the real
+ * path of the object that was opened.
+ *
+ * procfs needs care: "self" and "thread-self" must mean the agent, not
+ * the supervisor, and the magic links under /proc/PID/ (fd/N, cwd, root,
+ * exe) are followed by the kernel, but only for processes of the session.
+ */
+#include "sup.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/magic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <linux/openat2.h>
+
+#define MAX_HOPS 40
+
+int fd_real_path(int fd, char *out, size_t len)
+{
+	char link[64];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, out, len - 1);
+	if (n < 0)
+		return -errno;
+	if ((size_t)n >= len - 1)
+		return -ENAMETOOLONG;
+	out[n] = '\0';
+	return 0;
+}
+
+int agent_fd(struct req *r, int n, int *fd)
+{
+	char path[64];
+
+	if (n == AT_FDCWD)
+		snprintf(path, sizeof(path), "/proc/%d/cwd", r->tid);
+	else if (n < 0)
+		return -EBADF;
+	else
+		snprintf(path, sizeof(path), "/proc/%d/fd/%d", r->tid, n);
+	*fd = open(path, O_PATH | O_CLOEXEC);
+	if (*fd < 0)
+		return errno == ENOENT ? -EBADF : -errno;
+	/* The thread id could name another thread by now: check it is still ours. */
+	if (!req_valid(r)) {
+		close(*fd);
+		return -ESRCH;
+	}
+	return 0;
+}
+
+static int agent_root(struct req *r, int *fd)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/root", r->tid);
+	*fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (*fd < 0)
+		return -errno;
+	if (!req_valid(r)) {
+		close(*fd);
+		return -ESRCH;
+	}
+	return 0;
+}
+
+static bool is_procfs(int fd)
+{
+	struct statfs sfs;
+	return fstatfs(fd, &sfs) == 0 && sfs.f_type == PROC_SUPER_MAGIC;
+}
+
+/* True for fd being the root directory of a procfs mount. */
+static bool is_proc_root(int fd)
+{
+	struct stat st;
+	return is_procfs(fd) && fstat(fd, &st) == 0 && st.st_ino == 1;
+}
+
+static bool all_digits(const char *s, size_t n)
+{
+	if (n == 0)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!isdigit((unsigned char)s[i]))
+			return false;
+	return true;
+}
+
+/*
+ * The work buffer holds the path still to walk.  Prepending a symlink's
+ * target replaces the consumed part.
+ */
+struct walk {
+	char buf[2 * PATH_MAX];
+	size_t pos; /* start of what remains */
+};
+
+static int walk_prepend(struct walk *w, const char *target)
+{
+	size_t tl = strlen(target), rest = strlen(w->buf + w->pos);
+
+	if (tl + 1 + rest + 1 > sizeof(w->buf))
+		return -ENAMETOOLONG;
+	char tmp[2 * PATH_MAX];
+	memcpy(tmp, target, tl);
+	tmp[tl] = '/';
+	memcpy(tmp + tl + 1, w->buf + w->pos, rest + 1);
+	memcpy(w->buf, tmp, tl + 1 + rest + 1);
+	w->pos = 0;
+	return 0;
+}
+
+/* Take the next component; returns its length, 0 at the end. */
+static size_t walk_next(struct walk *w, const char **comp, bool *last)
+{
+	while (w->buf[w->pos] == '/')
+		w->pos++;
+	*comp = w->buf + w->pos;
+	size_t n = strcspn(*comp, "/");
+	w->pos += n;
+	/* Last unless a non-slash character follows. */
+	size_t p = w->pos;
+	while (w->buf[p] == '/')
+		p++;
+	*last = w->buf[p] == '\0';
+	return n;
+}
+
+static void replace(int *cur, int next)
+{
+	close(*cur);
+	*cur = next;
+}
+
+int resolve(struct req *r, int dirfd, const char *path, enum resolve_mode mode,
+	    int *out, char *real, size_t reallen, const char **name)
+{
+	return resolve_from(r, dirfd, -1, path, mode, out, real, reallen, name);
+}
+
+int resolve_from(struct req *r, int dirfd, int base, const char *path,
+		 enum resolve_mode mode, int *out, char *real, size_t reallen,
+		 const char **name)
+{
+	static __thread struct walk w;
+	static __thread char comp_buf[NAME_MAX + 1];
+	int cur = -1, rc, hops = 0;
+	const char *comp;
+	bool last;
+	size_t n;
+
+	*out = -1;
+	if (name != NULL)
+		*name = NULL;
+	if (path[0] == '\0')
+		return -ENOENT;
+	if (strlen(path) >= PATH_MAX)
+		return -ENAMETOOLONG;
+	strcpy(w.buf, path);
+	w.pos = 0;
+
+	if (path[0] == '/') {
+		rc = agent_root(r, &cur);
+	} else if (base >= 0) {
+		cur = fcntl(base, F_DUPFD_CLOEXEC, 0);
+		rc = cur < 0 ? -errno : 0;
+	} else {
+		rc = agent_fd(r, dirfd, &cur);
+	}
+	if (rc < 0)
+		return rc;
+
+	/* A path of slashes only, or empty after them: the start itself. */
+	for (;;) {
+		n = walk_next(&w, &comp, &last);
+		if (n == 0)
+			break;
+		if (n > NAME_MAX) {
+			rc = -ENAMETOOLONG;
+			goto fail;
+		}
+		memcpy(comp_buf, comp, n);
+		comp_buf[n] = '\0';
+
+		if (last && mode == RES_PARENT) {
+			if (strcmp(comp_buf, ".") == 0 || strcmp(comp_buf, "..") == 0) {
+				rc = -EINVAL;
+				goto fail;
+			}
+			*name = comp_buf;
+			break;
+		}
+		if (strcmp(comp_buf, ".") == 0)
+			continue;
+
+		/* /proc/self and /proc/thread-self mean the agent. */
+		if (is_proc_root(cur)) {
+			char sub[64];
+			if (strcmp(comp_buf, "self") == 0)
+				snprintf(sub, sizeof(sub), "%d", r->tgid);
+			else if (strcmp(comp_buf, "thread-self") == 0)
+				snprintf(sub, sizeof(sub), "%d/task/%d", r->tgid, r->tid);
+			else
+				sub[0] = '\0';
+			if (sub[0] != '\0') {
+				if ((rc = walk_prepend(&w, sub)) < 0)
+					goto fail;
+				continue;
+			}
+			/* Another process's /proc entry: judged lexically, never walked. */
+			if (all_digits(comp_buf, n) && !proc_in_session(atoi(comp_buf))) {
+				rc = snprintf(real, reallen, "/proc/%s%s%s", comp_buf,
+					      w.buf[w.pos] ? "/" : "",
+					      w.buf[w.pos] ? w.buf + w.pos + strspn(w.buf + w.pos, "/") : "");
+				rc = -EXDEV;
+				goto fail;
+			}
+		}
+
+		int next = openat(cur, comp_buf, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (next < 0) {
+			rc = -errno;
+			goto fail;
+		}
+		struct stat st;
+		if (fstat(next, &st) < 0) {
+			rc = -errno;
+			close(next);
+			goto fail;
+		}
+		if (!S_ISLNK(st.st_mode)) {
+			if (!last && !S_ISDIR(st.st_mode)) {
+				close(next);
+				rc = -ENOTDIR;
+				goto fail;
+			}
+			replace(&cur, next);
+			continue;
+		}
+		/* A symlink. */
+		if (last && mode == RES_FINAL_NOFOLLOW) {
+			replace(&cur, next);
+			break;
+		}
+		if (++hops > MAX_HOPS) {
+			close(next);
+			rc = -ELOOP;
+			goto fail;
+		}
+		char target[PATH_MAX];
+		ssize_t tl = readlinkat(next, "", target, sizeof(target) - 1);
+		if (tl < 0) {
+			rc = -errno;
+			close(next);
+			goto fail;
+		}
+		target[tl] = '\0';
+		if (is_procfs(cur) && (target[0] == '/' || strchr(target, ':') != NULL)) {
+			/*
+			 * A magic link of a session process (the walk refused other
+			 * processes above): let the kernel follow it to the object,
+			 * which is then judged by its own real path.
+			 */
+			close(next);
+			next = openat(cur, comp_buf, O_PATH | O_CLOEXEC);
+			if (next < 0) {
+				rc = -errno;
+				goto fail;
+			}
+			if (!last && (fstat(next, &st) < 0 || !S_ISDIR(st.st_mode))) {
+				close(next);
+				rc = -ENOTDIR;
+				goto fail;
+			}
+			replace(&cur, next);
+			continue;
+		}
+		close(next);
+		if (target[0] == '/') {
+			int root;
+			if ((rc = agent_root(r, &root)) < 0)
+				goto fail;
+			replace(&cur, root);
+		}
+		if ((rc = walk_prepend(&w, target)) < 0)
+			goto fail;
+	}
+	if (mode == RES_PARENT && *name == NULL) {
+		/* "/" or "dir/." : there is no final name to create or remove. */
+		rc = -EINVAL;
+		goto fail;
+	}
+	if (real != NULL && (rc = fd_real_path(cur, real, reallen)) < 0)
+		goto fail;
+	*out = cur;
+	return 0;
+fail:
+	if (cur >= 0)
+		close(cur);
+	return rc;
+}
+
+int agent_umask(struct req *r, mode_t *mask)
+{
+	char path[64], line[256];
+	FILE *f;
+	int rc = -EIO;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", r->tid);
+	f = fopen(path, "re");
+	if (f == NULL)
+		return -errno;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (strncmp(line, "Umask:", 6) == 0) {
+			*mask = (mode_t)strtoul(line + 6, NULL, 8) & 0777;
+			rc = 0;
+			break;
+		}
+	}
+	fclose(f);
+	return rc == 0 && !req_valid(r) ? -ESRCH : rc;
+}
+
+int join_path(const char *dir, const char *name, char *out, size_t len)
+{
+	int n = snprintf(out, len, "%s/%s", strcmp(dir, "/") == 0 ? "" : dir, name);
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+int open_rewrite(const char *path, int flags, mode_t mode, int *fd)
+{
+	struct open_how how = {
+		.flags = (uint64_t)(flags | O_CLOEXEC | O_NOCTTY),
+		.mode = (flags & (O_CREAT | O_TMPFILE)) ? mode : 0,
+		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+	};
+	char dir[PATH_MAX];
+
+	*fd = (int)syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof(how));
+	if (*fd >= 0)
+		return 0;
+	if (errno != ENOENT || !(flags & O_CREAT))
+		return -errno;
+	/* Create the missing parents, one directory at a time, following nothing. */
+	if (strlen(path) >= sizeof(dir))
+		return -ENAMETOOLONG;
+	strcpy(dir, path);
+	for (char *p = dir + 1; (p = strchr(p, '/')) != NULL; p++) {
+		*p = '\0';
+		if (mkdir(dir, 0700) < 0 && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	*fd = (int)syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof(how));
+	return *fd >= 0 ? 0 : -errno;
+}
+
+int reply_fd(struct req *r, int fd, bool cloexec)
+{
+	struct seccomp_notif_addfd a = {
+		.id = r->n->id,
+		.flags = SECCOMP_ADDFD_FLAG_SEND,
+		.srcfd = (uint32_t)fd,
+		.newfd_flags = cloexec ? O_CLOEXEC : 0,
+	};
+	int rc = ioctl(S->listener, SECCOMP_IOCTL_NOTIF_ADDFD, &a);
+
+	rc = rc < 0 ? -errno : 0;
+	close(fd);
+	if (rc == 0 || rc == -ENOENT)
+		r->replied = true; /* answered, or the caller is gone */
+	return rc;
+}

@@ -1,0 +1,200 @@
+/*
+ * sup.h - the supervisor's shared state: the session, the process table,
+ * requests on the notification path, and the parts that serve them.
+ */
+#ifndef WARD_SUP_H
+#define WARD_SUP_H
+
+#include "syscalls.h"
+#include "ward.h"
+
+#include <linux/seccomp.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#ifndef SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV
+#define SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV (1UL << 5)
+#endif
+#ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
+#define SECCOMP_IOCTL_NOTIF_SET_FLAGS SECCOMP_IOW(4, __u64)
+#endif
+#ifndef SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP
+#define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (1UL << 0)
+#endif
+
+/* Kernel features, detected at start (features.c). */
+struct features {
+	bool addfd_send;      /* 5.14, required */
+	bool wait_killable;   /* 5.19, required */
+	bool sync_wake_up;    /* 6.6, used when present */
+	bool openat2;	      /* 5.6, required */
+	bool pidfd_getfd;     /* 5.6 */
+	char kernel[128];
+};
+int features_detect(struct features *f, char *why, size_t len);
+
+/* ---- the process table (proc.c) ---- */
+
+/* What the tracer allowed a thread to exec, checked at PTRACE_EVENT_EXEC. */
+struct exec_grant {
+	bool set;
+	bool script;	    /* run through "#!": the kernel rewrote argv's head */
+	bool is_static;	    /* the program has no interpreter */
+	dev_t dev;	    /* the file /proc/PID/exe must be */
+	ino_t ino;
+	uint64_t argv_hash; /* FNV-1a over argv, NULs included */
+	uint64_t tail_hash; /* the same over argv[1..] */
+	size_t argv_len;
+	int argc;
+};
+#define FNV_INIT 0xcbf29ce484222325ull
+uint64_t fnv1a(uint64_t h, const void *data, size_t len);
+
+struct proc;
+/* Add tid (a thread of tgid, child of ppid) to the session. */
+int proc_add(pid_t tid, pid_t tgid, pid_t ppid);
+void proc_remove(pid_t tid);
+bool proc_in_session(pid_t pid);
+/* Copy what the log needs about tid: its tgid, ppid, exe. */
+bool proc_info(pid_t tid, pid_t *tgid, pid_t *ppid, char *exe, size_t len);
+void proc_set_exe(pid_t tgid, const char *exe);
+void proc_set_grant(pid_t tid, const struct exec_grant *g);
+bool proc_take_grant(pid_t tid, struct exec_grant *g);
+size_t proc_count(void);
+/* The pids of processes whose thread group leader is pid (for kill(-pgrp)). */
+bool proc_pgrp_in_session(pid_t pgrp);
+
+/* ---- the session ---- */
+
+struct session {
+	struct ward_policy *policy;
+	struct ward_cache *cache;
+	struct ward_vars vars;
+	struct features feat;
+	char id[17];
+	int listener;
+	int log_fd;
+	bool shadow;
+	bool backtrace;
+	int verbose; /* -v: print decisions to stderr */
+	bool quiet;
+	pid_t child;
+	pid_t own_pgrp;
+	int notify_size, resp_size;
+	volatile int stopping;
+};
+extern struct session *S;
+
+/* ---- a notification being served ---- */
+
+struct req {
+	struct seccomp_notif *n;
+	struct seccomp_notif_resp *resp;
+	const char *sysname;
+	enum family family;
+	pid_t tid, tgid, ppid;
+	char exe[256];
+	bool logged;
+	/* scratch for the handler, so the path needs no malloc */
+	char path[4096];
+	char path2[4096];
+	char real[4096];
+	char real2[4096];
+	/* what the log line says */
+	const char *op;
+	const char *log_path;
+	const char *log_to;
+	const struct ward_verdict *verdict;
+	const char *by;
+	int64_t result; /* the value returned when > 0 is returned by a handler */
+	bool replied;	/* the handler sent the reply itself (ADDFD_FLAG_SEND) */
+	bool denied_by_shadow;
+	int decided; /* decide_path's answer: 0 allow, 1 rewrite, <0 deny; 2 none yet */
+	const char *event; /* "access" unless a handler says otherwise */
+	struct ward_verdict vcopy; /* the last verdict, kept for the log line */
+	int sig_target, sig_num;
+};
+
+/*
+ * A handler serves one notification.  It returns
+ *   < 0  deny: the call fails with that errno (negated),
+ *   0    continue: the kernel runs the call itself; only where the
+ *        decision depended on registers alone, said in a comment there,
+ *   > 0  handled: the call was emulated; r->result is its return value,
+ *        or r->replied says the reply is already sent.
+ */
+typedef int (*handler_fn)(struct req *r);
+int h_open(struct req *r);
+int h_stat(struct req *r);
+int h_change(struct req *r);
+int h_exec(struct req *r);
+int h_signal(struct req *r);
+
+/* notify.c: reading the agent's memory and checking the request is alive */
+int mem_read(struct req *r, uint64_t addr, void *buf, size_t len);
+/* Read a NUL-terminated string: -EFAULT, -ENAMETOOLONG, or its length. */
+int mem_read_str(struct req *r, uint64_t addr, char *buf, size_t len);
+int mem_write(struct req *r, uint64_t addr, const void *buf, size_t len);
+bool req_valid(struct req *r);
+int notify_start(int nworkers);
+void notify_stop(void);
+
+/* decide.c: policy + cache + shadow mode + the log */
+int decide_path(struct req *r, enum ward_op op, const char *path,
+		struct ward_verdict *v);
+
+/* resolve.c: paths in the agent's context */
+enum resolve_mode {
+	RES_FINAL,	    /* the object itself, following a final symlink */
+	RES_FINAL_NOFOLLOW, /* the object itself, a final symlink as is */
+	RES_PARENT,	    /* the parent directory; the final name is returned */
+};
+/*
+ * Resolve path (relative to dirfd in the agent, or its cwd for AT_FDCWD)
+ * to an O_PATH fd in the supervisor.  For RES_PARENT *name points into
+ * r's scratch at the final component ("." or ".." are refused).
+ * real receives the real path of the returned fd.
+ */
+int resolve(struct req *r, int dirfd, const char *path, enum resolve_mode mode,
+	    int *fd, char *real, size_t reallen, const char **name);
+/* The same, a relative path starting from base, an fd of the supervisor's. */
+int resolve_from(struct req *r, int dirfd, int base, const char *path,
+		 enum resolve_mode mode, int *fd, char *real, size_t reallen,
+		 const char **name);
+/*
+ * Read the agent's umask (from /proc/TID/status); the supervisor runs with
+ * umask 0 and applies the agent's itself.
+ */
+int agent_umask(struct req *r, mode_t *mask);
+/* Hand fd to the agent as the call's result (ADDFD | SEND); closes fd. */
+int reply_fd(struct req *r, int fd, bool cloexec);
+/* Open (creating parents as needed) a rewrite target; no symlink is followed. */
+int open_rewrite(const char *path, int flags, mode_t mode, int *fd);
+/* Join a parent's real path and a name into out. */
+int join_path(const char *dir, const char *name, char *out, size_t len);
+/* The real path of an fd of ours, as the policy sees it. */
+int fd_real_path(int fd, char *out, size_t len);
+/* An O_PATH fd for the agent's fd n (AT_FDCWD: its cwd). */
+int agent_fd(struct req *r, int n, int *fd);
+
+/* log.c */
+int log_open(const char *path);
+int log_request(struct req *r, int err);
+int log_event(const char *event, pid_t pid, const char *fmt, ...);
+/* A JSON string for bytes that may not be UTF-8 (they are escaped). */
+struct json_t;
+struct json_t *jpath(const char *s);
+void log_close(void);
+
+/* filter.c */
+struct sock_fprog;
+int filter_build(const struct ward_policy *p, struct sock_fprog *prog, char *why, size_t len);
+int filter_install(struct sock_fprog *prog);
+extern struct sock_fprog ward_filter;
+
+/* tracer.c */
+int tracer_run(char **argv, int *status);
+const char *family_name(enum family f);
+
+#endif

@@ -1,0 +1,354 @@
+/*
+ * tracer.c - spawning the agent and tracing its process tree.
+ *
+ * The main thread is the tracer: it forks the child, PTRACE_SEIZEs it,
+ * and then makes every ptrace call of the session from its wait loop, as
+ * ptrace requires.  It keeps the process table (who belongs to the
+ * session) and verifies every exec against the grant the exec handler
+ * recorded.
+ */
+#include "sup.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/filter.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <sys/ioctl.h>
+#include <termios.h>
+#include <jansson.h>
+#include <unistd.h>
+
+
+static volatile sig_atomic_t pending_signal;
+
+static void on_signal(int sig)
+{
+	pending_signal = sig;
+}
+
+static int send_fd(int sock, int fd)
+{
+	char byte = 0, ctrl[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = { &byte, 1 };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctrl,
+			      .msg_controllen = sizeof(ctrl) };
+	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &fd, sizeof(int));
+	return sendmsg(sock, &msg, 0) == 1 ? 0 : -1;
+}
+
+static int recv_fd(int sock)
+{
+	char byte, ctrl[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = { &byte, 1 };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctrl,
+			      .msg_controllen = sizeof(ctrl) };
+	int fd;
+
+	if (recvmsg(sock, &msg, MSG_CMSG_CLOEXEC) != 1)
+		return -1;
+	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+	if (c == NULL || c->cmsg_type != SCM_RIGHTS)
+		return -1;
+	memcpy(&fd, CMSG_DATA(c), sizeof(int));
+	return fd;
+}
+
+/* The child: become the agent, under the filter, once the parent says go. */
+static noreturn void child(int sock, struct sock_fprog *prog, char **argv, mode_t umask_)
+{
+	char go;
+	int listener;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() == 1)
+		_exit(WARD_EXIT_FAILURE);
+	/* Its own process group, in the terminal's foreground, so ^C reaches it, not ward. */
+	setpgid(0, 0);
+	if (isatty(STDIN_FILENO)) {
+		signal(SIGTTOU, SIG_IGN);
+		tcsetpgrp(STDIN_FILENO, getpid());
+		signal(SIGTTOU, SIG_DFL);
+	}
+	sigset_t none;
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	umask(umask_);
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		_exit(WARD_EXIT_FAILURE);
+	listener = filter_install(prog);
+	if (listener < 0 || send_fd(sock, listener) < 0)
+		_exit(WARD_EXIT_FAILURE);
+	close(listener);
+	if (read(sock, &go, 1) != 1)
+		_exit(WARD_EXIT_FAILURE);
+	close(sock);
+	execvp(argv[0], argv);
+	int e = errno;
+	dprintf(STDERR_FILENO, "ward: %s: %s\n", argv[0], strerror(e));
+	_exit(e == ENOENT ? WARD_EXIT_NOTFOUND : WARD_EXIT_NOEXEC);
+}
+
+/* Thread group and parent of a task, from /proc. */
+static void task_ids(pid_t tid, pid_t *tgid, pid_t *ppid)
+{
+	char path[64], line[256];
+	FILE *f;
+
+	*tgid = tid;
+	*ppid = 0;
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	f = fopen(path, "re");
+	if (f == NULL)
+		return;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (strncmp(line, "Tgid:", 5) == 0)
+			*tgid = atoi(line + 5);
+		else if (strncmp(line, "PPid:", 5) == 0)
+			*ppid = atoi(line + 5);
+	}
+	fclose(f);
+}
+
+static void add_task(pid_t tid)
+{
+	pid_t tgid, ppid;
+
+	if (proc_in_session(tid))
+		return;
+	task_ids(tid, &tgid, &ppid);
+	proc_add(tid, tgid, ppid);
+	if (tid == tgid)
+		log_event("spawn", tid, "{}");
+}
+
+/* argv of a process as one blob of NUL-terminated strings. */
+static ssize_t read_cmdline(pid_t pid, char *buf, size_t len)
+{
+	char path[64];
+	ssize_t n, got = 0;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	while ((size_t)got < len && (n = read(fd, buf + got, len - (size_t)got)) > 0)
+		got += n;
+	close(fd);
+	return got;
+}
+
+/*
+ * At PTRACE_EVENT_EXEC: the process must run the file that was allowed,
+ * with the argv that was read.  Returns true when it does.
+ */
+static bool verify_exec(pid_t pid, pid_t former, struct exec_grant *g, char *exe, size_t exelen)
+{
+	static char cmd[2 * 1024 * 1024 + 1];
+	char link[64];
+	struct stat st;
+	ssize_t n;
+
+	if (!proc_take_grant(former, g))
+		return false;
+	snprintf(link, sizeof(link), "/proc/%d/exe", pid);
+	if (stat(link, &st) < 0 || st.st_dev != g->dev || st.st_ino != g->ino)
+		return false;
+	n = readlink(link, exe, exelen - 1);
+	exe[n > 0 ? n : 0] = '\0';
+	n = read_cmdline(pid, cmd, sizeof(cmd) - 1);
+	if (n < 0 || (size_t)n == sizeof(cmd) - 1)
+		return false;
+	if (!g->script)
+		return (size_t)n == g->argv_len && fnv1a(FNV_INIT, cmd, (size_t)n) == g->argv_hash;
+	/* "#!" scripts: the kernel put the interpreter first; the tail is argv[1..]. */
+	int k = g->argc > 0 ? g->argc - 1 : 0;
+	ssize_t at = n;
+	for (int i = 0; i < k; i++) {
+		if (at <= 0)
+			return false;
+		at--; /* this string's NUL */
+		while (at > 0 && cmd[at - 1] != '\0')
+			at--;
+	}
+	return fnv1a(FNV_INIT, cmd + at, (size_t)(n - at)) == g->tail_hash;
+}
+
+static void on_exec(pid_t pid)
+{
+	unsigned long msg = 0;
+	struct exec_grant g = { 0 };
+	char exe[PATH_MAX];
+
+	ptrace(PTRACE_GETEVENTMSG, pid, 0, &msg);
+	pid_t former = (pid_t)msg;
+	if (former != pid) {
+		/* A thread exec'd: it now has the leader's id; the other threads are gone. */
+		proc_remove(former);
+	}
+	if (!verify_exec(pid, former ? former : pid, &g, exe, sizeof(exe))) {
+		kill(pid, SIGKILL);
+		log_event("exec", pid, "{s:s, s:s}", "decision", "kill", "reason",
+			  "the program or argv differs from what was allowed");
+		return;
+	}
+	proc_set_exe(pid, exe);
+	/* The argv the process runs with, for the log (at most 64 strings of it). */
+	static char cmd[65536];
+	json_t *argv = json_array();
+	ssize_t n = read_cmdline(pid, cmd, sizeof(cmd) - 1);
+	for (ssize_t at = 0; argv && at < n && json_array_size(argv) < 64;) {
+		cmd[n] = '\0';
+		json_array_append_new(argv, jpath(cmd + at));
+		at += (ssize_t)strlen(cmd + at) + 1;
+	}
+	log_event("exec", pid, "{s:s, s:o, s:b}", "path", exe, "argv", argv ? argv : json_array(),
+		  "static", g.is_static);
+}
+
+static int exit_status(int st)
+{
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+int tracer_run(char **argv, int *status)
+{
+	int sv[2], rc;
+	mode_t umask_ = umask(0);
+	pid_t pid;
+
+	umask(umask_);
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
+		die(WARD_EXIT_FAILURE, "socketpair: %m");
+	pid = fork();
+	if (pid < 0)
+		die(WARD_EXIT_FAILURE, "fork: %m");
+	if (pid == 0) {
+		close(sv[0]);
+		child(sv[1], &ward_filter, argv, umask_);
+	}
+	close(sv[1]);
+	S->child = pid;
+	S->listener = recv_fd(sv[0]);
+	if (S->listener < 0) {
+		waitpid(pid, NULL, 0);
+		die(WARD_EXIT_FAILURE, "the child could not install the seccomp filter");
+	}
+	if (S->feat.sync_wake_up)
+		ioctl(S->listener, SECCOMP_IOCTL_NOTIF_SET_FLAGS, SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP);
+	if (ptrace(PTRACE_SEIZE, pid, 0,
+		   PTRACE_O_EXITKILL | PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK |
+			   PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC) < 0) {
+		kill(pid, SIGKILL);
+		die(WARD_EXIT_FAILURE, "cannot trace the child (PTRACE_SEIZE): %m");
+	}
+	/* From here on ward serves the agent; its own files stay its own. */
+	prctl(PR_SET_DUMPABLE, 0);
+	umask(0);
+	proc_add(pid, pid, getpid());
+	log_event("spawn", pid, "{}");
+
+	/* Workers must not take ward's signals: block them before they start. */
+	sigset_t sigs, old;
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGTERM);
+	sigaddset(&sigs, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &sigs, &old);
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	if ((rc = notify_start(ncpu > 0 ? (int)ncpu : 2)) < 0) {
+		kill(pid, SIGKILL);
+		die(WARD_EXIT_FAILURE, "cannot start the notification workers: %s", strerror(-rc));
+	}
+	struct sigaction sa = { .sa_handler = on_signal }; /* no SA_RESTART: waitpid returns */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+
+	if (write(sv[0], "g", 1) != 1) {
+		kill(pid, SIGKILL);
+		die(WARD_EXIT_FAILURE, "cannot start the child");
+	}
+	close(sv[0]);
+
+	*status = WARD_EXIT_FAILURE;
+	for (;;) {
+		int st;
+		pid_t w = waitpid(-1, &st, __WALL);
+		if (w < 0) {
+			if (errno == EINTR) {
+				int sig = pending_signal;
+				pending_signal = 0;
+				/* Signals sent to ward go to the agent's process group. */
+				if (sig != 0)
+					kill(-pid, sig);
+				continue;
+			}
+			break; /* ECHILD: nothing left */
+		}
+		if (WIFEXITED(st) || WIFSIGNALED(st)) {
+			if (proc_in_session(w))
+				log_event("exit", w, "{s:i}", "status", exit_status(st));
+			proc_remove(w);
+			if (w == pid) {
+				*status = exit_status(st);
+				break;
+			}
+			continue;
+		}
+		if (!WIFSTOPPED(st))
+			continue;
+		add_task(w);
+		int event = st >> 16, sig = WSTOPSIG(st);
+		switch (event) {
+		case PTRACE_EVENT_FORK:
+		case PTRACE_EVENT_VFORK:
+		case PTRACE_EVENT_CLONE: {
+			unsigned long msg = 0;
+			if (ptrace(PTRACE_GETEVENTMSG, w, 0, &msg) == 0)
+				add_task((pid_t)msg);
+			ptrace(PTRACE_CONT, w, 0, 0);
+			break;
+		}
+		case PTRACE_EVENT_EXEC:
+			on_exec(w);
+			ptrace(PTRACE_CONT, w, 0, 0);
+			break;
+		case PTRACE_EVENT_STOP:
+			if (sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU)
+				ptrace(PTRACE_LISTEN, w, 0, 0); /* a group-stop */
+			else
+				ptrace(PTRACE_CONT, w, 0, 0);
+			break;
+		default:
+			/* A signal on its way to the tracee: deliver it. */
+			ptrace(PTRACE_CONT, w, 0, sig);
+		}
+	}
+	/* Take the terminal back for ward's process group. */
+	if (isatty(STDIN_FILENO)) {
+		signal(SIGTTOU, SIG_IGN);
+		tcsetpgrp(STDIN_FILENO, getpgrp());
+		signal(SIGTTOU, SIG_DFL);
+	}
+	return 0;
+}
