@@ -124,7 +124,17 @@ int ward_cache_decide_path(struct ward_cache *c, const struct ward_policy *p,
 	int rc;
 
 	*by_cache = false;
-	if (len + 1 > sizeof(key))
+	/*
+	 * The key holds one op: a verdict for "read or write" stored under
+	 * read would answer later questions about read alone.
+	 */
+	if (!(op & WARD_OPS_PATH) || (op & (op - 1)) != 0)
+		return -EINVAL;
+	/*
+	 * /proc/PID decisions depend on who is in the session, which changes
+	 * as processes come and go (and ids are reused): never cached.
+	 */
+	if (len + 1 > sizeof(key) || strncmp(path, "/proc/", 6) == 0)
 		return ward_decide_path(p, op, path, v);
 	key[0] = (char)__builtin_ctz((unsigned)op);
 	memcpy(key + 1, path, len);

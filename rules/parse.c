@@ -39,6 +39,7 @@ struct pctx {
 	unsigned timeout;
 	char *stack[MAX_INCLUDE_DEPTH + 1]; /* real paths of open files */
 	int depth;
+	int includes; /* how deep in includes: a top-level file is not one */
 	struct ward_error *err;
 };
 
@@ -259,7 +260,11 @@ static char *read_whole(const char *path, size_t *len, int *rc)
 		*rc = -errno;
 		return NULL;
 	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+	if (fstat(fd, &st) < 0) {
+		*rc = -errno;
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
 		*rc = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
 		goto out;
 	}
@@ -308,7 +313,11 @@ static int parse_file(struct pctx *c, const char *path, const char *from,
 	size_t len;
 	int rc;
 
-	if (c->depth >= MAX_INCLUDE_DEPTH)
+	/*
+	 * Count includes, not files, so that the limit is the same whether
+	 * the top level is a file (on the stack) or a text (not on it).
+	 */
+	if (from != NULL && c->includes >= MAX_INCLUDE_DEPTH)
 		return fail(c, from, line, col, "includes nested deeper than %d at '%s'",
 			    MAX_INCLUDE_DEPTH, path);
 	if (realpath(path, real) == NULL) {
@@ -334,9 +343,13 @@ static int parse_file(struct pctx *c, const char *path, const char *from,
 		return -ENOMEM;
 	}
 	c->depth++;
+	if (from != NULL)
+		c->includes++;
 	strcpy(dir, real);
 	*strrchr(dir, '/') = '\0';
 	rc = parse_text(c, path, text, len, dir[0] ? dir : "/", 0);
+	if (from != NULL)
+		c->includes--;
 	c->depth--;
 	free(c->stack[c->depth]);
 	free(text);
@@ -385,9 +398,13 @@ static int compile_replacement(struct pctx *c, const char *origin, int line,
 {
 	char exp[PATH_MAX], norm[PATH_MAX];
 	const char *bad;
-	size_t n;
+	size_t n, o = 0;
+	int rc;
 
-	if (expand_vars(&c->p->vars, w->text, exp, sizeof(exp), &bad) < 0)
+	rc = expand_vars(&c->p->vars, w->text, exp, sizeof(exp), true, &bad);
+	if (rc == -ENAMETOOLONG)
+		return fail(c, origin, line, w->col, "path too long: '%s'", w->text);
+	if (rc < 0)
 		return fail(c, origin, line, w->col, "unknown variable in '%s'", w->text);
 	if (exp[0] != '/')
 		return fail(c, origin, line, w->col,
@@ -396,10 +413,21 @@ static int compile_replacement(struct pctx *c, const char *origin, int line,
 	*tail = n >= 3 && strcmp(exp + n - 3, "/**") == 0;
 	if (*tail)
 		exp[n - 3] = '\0';
-	if (glob_has_magic(exp))
-		return fail(c, origin, line, w->col,
-			    "rewrite replacement may hold no glob but a final '/**': '%s'",
-			    w->text);
+	/*
+	 * The rest is a plain path.  Variables' values come with their glob
+	 * characters escaped, and so may the user's: unescape; any glob
+	 * character left is an error.
+	 */
+	for (size_t i = 0; exp[i] != '\0'; i++) {
+		if (exp[i] == '\\' && exp[i + 1] != '\0')
+			i++;
+		else if (strchr("*?[\\", exp[i]) != NULL)
+			return fail(c, origin, line, w->col,
+				    "rewrite replacement may hold no glob but a final '/**': '%s'",
+				    w->text);
+		exp[o++] = exp[i];
+	}
+	exp[o] = '\0';
 	if (ward_path_normalize("/", exp[0] ? exp : "/", norm, sizeof(norm)) < 0)
 		return fail(c, origin, line, w->col, "path too long: '%s'", w->text);
 	*repl = strdup(norm);
@@ -412,7 +440,7 @@ static int parse_rule(struct pctx *c, const char *origin, int line,
 	enum ward_action action;
 	int err, badcol = 0, ntargets = n - 2, rc;
 	bool bad_errno, tail = false, any = false;
-	unsigned ops;
+	unsigned ops, used = 0;
 	char bad[64], *repl = NULL, loc[PATH_MAX + 32];
 	const struct word *replw = NULL;
 
@@ -480,18 +508,21 @@ static int parse_rule(struct pctx *c, const char *origin, int line,
 			free(repl);
 			return fail(c, origin, line, w[i].col, "%s: '%s'", why, w[i].text);
 		}
+		/*
+		 * Each target takes the ops that apply to its kind
+		 * (`allow read,connect /srv example.com:443`).  A target
+		 * that takes none of them is a mistake, and so is an op that
+		 * no target takes (checked after the loop).
+		 */
 		unsigned fits = ops_for_kind(r->kind);
-		if (any) {
-			r->ops = ops & fits;
-		} else if ((ops & fits) != ops) {
-			unsigned badop = ops & ~fits;
-			badop &= -badop;
+		r->ops = ops & fits;
+		used |= r->ops;
+		if (!any && r->ops == 0) {
+			unsigned badop = ops & -ops;
 			rule_free(r);
 			free(repl);
 			return fail(c, origin, line, w[i].col, "op '%s' does not apply to '%s'",
 				    ward_op_name(badop), w[i].text);
-		} else {
-			r->ops = ops;
 		}
 		if (action == WARD_REWRITE) {
 			size_t tl = strlen(r->target);
@@ -530,6 +561,13 @@ static int parse_rule(struct pctx *c, const char *origin, int line,
 		}
 	}
 	free(repl);
+	if (!any && (ops & ~used) != 0) {
+		/* No target takes it, so the first one is as good as any to name. */
+		unsigned badop = ops & ~used;
+		badop &= -badop;
+		return fail(c, origin, line, w[2].col, "op '%s' does not apply to '%s'",
+			    ward_op_name(badop), w[2].text);
+	}
 	return 0;
 nomem:
 	free(repl);
@@ -544,7 +582,19 @@ static int parse_line(struct pctx *c, const char *origin, int line,
 		const char *bad;
 		if (n != 2)
 			return fail(c, origin, line, w[0].col, "'include' takes one path");
-		if (expand_vars(&c->p->vars, w[1].text, exp, sizeof(exp), &bad) < 0)
+		/*
+		 * A project policy is trusted by the hash of its one file; a file
+		 * it included could change (the agent may write in the project)
+		 * without untrusting it.
+		 */
+		if (c->layer == WARD_LAYER_PROJECT)
+			return fail(c, origin, line, w[0].col,
+				    "'include' is not allowed in a project policy (trust covers one file): '%s'",
+				    w[1].text);
+		int rc = expand_vars(&c->p->vars, w[1].text, exp, sizeof(exp), false, &bad);
+		if (rc == -ENAMETOOLONG)
+			return fail(c, origin, line, w[1].col, "path too long: '%s'", w[1].text);
+		if (rc < 0)
 			return fail(c, origin, line, w[1].col, "unknown variable in '%s'",
 				    w[1].text);
 		if (exp[0] == '\0')

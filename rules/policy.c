@@ -101,6 +101,9 @@ int ward_vars_from_env(struct ward_vars *v, const char *project_dir,
 	return rc ? -ENAMETOOLONG : 0;
 }
 
+static int add_builtin(struct ward_policy *p, const char *name, enum ward_layer layer,
+		       struct ward_error *err);
+
 struct ward_policy *ward_policy_new(const struct ward_vars *vars)
 {
 	struct ward_policy *p = calloc(1, sizeof(*p));
@@ -114,7 +117,7 @@ struct ward_policy *ward_policy_new(const struct ward_vars *vars)
 	p->root = calloc(1, sizeof(*p->root));
 	if (p->root == NULL)
 		goto fail;
-	if (ward_policy_add_profile(p, "self", &err) < 0)
+	if (add_builtin(p, "self", WARD_LAYER_SELF, &err) < 0)
 		goto fail;
 	return p;
 fail:
@@ -151,18 +154,18 @@ const char *const *ward_profile_names(void)
 	return names;
 }
 
-int ward_policy_add_profile(struct ward_policy *p, const char *name,
-			    struct ward_error *err)
+/* Load a built-in policy text: the self layer, or a profile. */
+static int add_builtin(struct ward_policy *p, const char *name, enum ward_layer layer,
+		       struct ward_error *err)
 {
 	char origin[128];
-	enum ward_layer layer = strcmp(name, "self") == 0 ? WARD_LAYER_SELF
-							   : WARD_LAYER_PROFILE;
 
 	for (const struct builtin_profile *b = ward_builtin_profiles; b->name; b++) {
 		if (strcmp(b->name, name) != 0)
 			continue;
 		if (layer == WARD_LAYER_PROFILE && p->nlayers > 1) {
-			snprintf(err->msg, sizeof(err->msg), "only one profile may be loaded");
+			if (err) /* err may be NULL, as everywhere else */
+				snprintf(err->msg, sizeof(err->msg), "only one profile may be loaded");
 			return -EINVAL;
 		}
 		snprintf(origin, sizeof(origin), "builtin:%s", name);
@@ -171,6 +174,22 @@ int ward_policy_add_profile(struct ward_policy *p, const char *name,
 	if (err)
 		snprintf(err->msg, sizeof(err->msg), "unknown profile '%s'", name);
 	return -ENOENT;
+}
+
+int ward_policy_add_profile(struct ward_policy *p, const char *name,
+			    struct ward_error *err)
+{
+	/*
+	 * The self-protection rules are not a profile (ward_profile_names
+	 * leaves them out): ward_policy_new() has loaded them already, and
+	 * `--profile self` must not stand for "no profile".
+	 */
+	if (strcmp(name, "self") == 0) {
+		if (err)
+			snprintf(err->msg, sizeof(err->msg), "unknown profile '%s'", name);
+		return -ENOENT;
+	}
+	return add_builtin(p, name, WARD_LAYER_PROFILE, err);
 }
 
 int ward_policy_add_file(struct ward_policy *p, enum ward_layer layer,
@@ -241,12 +260,29 @@ uint64_t ward_policy_generation(const struct ward_policy *p)
 
 bool ward_policy_restricts(const struct ward_policy *p, enum ward_op op)
 {
-	if (p->undecided != WARD_UNDECIDED_ALLOW)
-		return true;
-	for (size_t i = 0; i < p->nrules; i++)
-		if ((p->rules[i]->ops & op) && p->rules[i]->action != WARD_ALLOW)
+	/*
+	 * `set undecided` matters only when a path can go undecided: not when
+	 * an "allow OP" rule on the whole tree covers every path.
+	 */
+	bool covered = p->undecided == WARD_UNDECIDED_ALLOW;
+	for (size_t i = 0; i < p->nrules; i++) {
+		const struct ward_rule *r = p->rules[i];
+		if (!(r->ops & op))
+			continue;
+		if (r->action != WARD_ALLOW)
 			return true;
-	return false;
+		if (r->kind == T_PATH && strcmp(r->target, "/**") == 0)
+			covered = true;
+	}
+	return !covered;
+}
+
+void ward_policy_set_session(struct ward_policy *p, bool (*in_session)(pid_t, void *),
+			     void *arg)
+{
+	p->in_session = in_session;
+	p->in_session_arg = arg;
+	p->generation++;
 }
 
 const char *ward_rule_location(const struct ward_rule *r)

@@ -92,7 +92,7 @@ int policy_parse(struct ward_policy *p, enum ward_layer layer,
 int target_compile(const struct ward_vars *vars, const char *word,
 		   struct ward_rule *r, const char **why);
 int expand_vars(const struct ward_vars *vars, const char *in, char *out,
-		size_t outlen, const char **bad);
+		size_t outlen, bool escape, const char **bad);
 bool net_parse_ports(const char *s, uint16_t *lo, uint16_t *hi);
 bool ip_parse(const char *s, uint8_t addr[16], bool *v4);
 void rule_free(struct ward_rule *r);

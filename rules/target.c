@@ -51,12 +51,36 @@ static int append(char *out, size_t outlen, size_t *o, const char *s, size_t n)
 }
 
 /*
+ * Append a variable's value.  In a glob its characters are literal: a
+ * project directory named "a [1]" must not turn into a class, or a deny
+ * rule below it would silently match nothing.
+ */
+static int append_value(char *out, size_t outlen, size_t *o, const char *val,
+			bool escape)
+{
+	int rc;
+
+	if (!escape)
+		return append(out, outlen, o, val, strlen(val));
+	for (; *val != '\0'; val++) {
+		if (strchr("*?[\\", *val) != NULL &&
+		    (rc = append(out, outlen, o, "\\", 1)) < 0)
+			return rc;
+		if ((rc = append(out, outlen, o, val, 1)) < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/*
  * Expand '~' (at the start) and $NAME / ${NAME} anywhere.  A backslash
  * pair is copied as it is, so "\$" stays a literal dollar for the glob.
- * On an unknown variable returns -EINVAL and points *bad at its '$'.
+ * With escape, the values' glob characters are escaped (for patterns).
+ * On an unknown variable returns -EINVAL and points *bad at its '$';
+ * when the result does not fit, -ENAMETOOLONG.
  */
 int expand_vars(const struct ward_vars *vars, const char *in, char *out,
-		size_t outlen, const char **bad)
+		size_t outlen, bool escape, const char **bad)
 {
 	size_t o = 0;
 	const char *s = in;
@@ -64,7 +88,7 @@ int expand_vars(const struct ward_vars *vars, const char *in, char *out,
 
 	out[0] = '\0';
 	if (s[0] == '~' && (s[1] == '/' || s[1] == '\0')) {
-		if ((rc = append(out, outlen, &o, vars->home, strlen(vars->home))) < 0)
+		if ((rc = append_value(out, outlen, &o, vars->home, escape)) < 0)
 			return rc;
 		s++;
 	}
@@ -93,7 +117,7 @@ int expand_vars(const struct ward_vars *vars, const char *in, char *out,
 			*bad = s;
 			return -EINVAL;
 		}
-		if ((rc = append(out, outlen, &o, val, strlen(val))) < 0)
+		if ((rc = append_value(out, outlen, &o, val, escape)) < 0)
 			return rc;
 		s = end + (braced ? 1 : 0);
 	}
@@ -212,19 +236,38 @@ static int canonical_pattern(const char *pattern, char *out, size_t outlen)
 		return -ENAMETOOLONG;
 	strcpy(norm, pattern);
 	normalize_in_place(norm);
-	lit = glob_literal_len(norm);
-	if (norm[lit] == '\0') {
-		dirlen = lit; /* no glob: resolve the whole path */
-	} else {
-		dirlen = lit;
-		while (dirlen > 0 && norm[dirlen - 1] != '/')
-			dirlen--;
-		if (dirlen > 1)
-			dirlen--; /* without the trailing '/' */
+	/*
+	 * The literal prefix ends at the first glob character; an escaped
+	 * character is literal (it may come from a variable's value), so it
+	 * is unescaped into dir for realpath.  dirlen counts bytes of norm,
+	 * dl bytes of dir, at the last '/' seen.
+	 */
+	size_t i = 0, d = 0, dl = 0;
+	lit = 0;
+	for (;;) {
+		char ch = norm[i];
+		if (ch == '\\' && norm[i + 1] != '\0') {
+			dir[d++] = norm[i + 1];
+			i += 2;
+			continue;
+		}
+		if (ch == '\0' || strchr("*?[\\", ch) != NULL)
+			break;
+		if (ch == '/') {
+			lit = i;
+			dl = d;
+		}
+		dir[d++] = ch;
+		i++;
 	}
-	memcpy(dir, norm, dirlen);
-	dir[dirlen] = '\0';
-	if (dirlen == 0)
+	if (norm[i] == '\0') {
+		dirlen = i; /* no glob: resolve the whole path */
+		dl = d;
+	} else {
+		dirlen = lit; /* without the '/' before the first glob component */
+	}
+	dir[dl] = '\0';
+	if (dl == 0)
 		strcpy(dir, "/");
 	if ((rc = canonical_dir(dir, real, sizeof(real))) < 0)
 		return rc;
@@ -462,7 +505,20 @@ static int host_compile(struct ward_rule *r, const char *word, const char **why)
 		r->ncidr = 1;
 		return 0;
 	}
-	if (strchr(host, ':') != NULL || strchr(host, '/') != NULL ||
+	/*
+	 * A slash after something that is not an address ("./x", "src/a")
+	 * is a relative path, and the message should say so.
+	 */
+	const char *slash = strchr(host, '/');
+	if (slash != NULL) {
+		size_t al = (size_t)(slash - host);
+		if (al == 0 || strspn(host, "0123456789abcdefABCDEF.:") < al ||
+		    strcspn(host, "0123456789:") >= al) {
+			*why = "not an absolute path";
+			return -EINVAL;
+		}
+	}
+	if (strchr(host, ':') != NULL || slash != NULL ||
 	    (host[0] != '\0' && isdigit((unsigned char)host[strlen(host) - 1]) &&
 	     strspn(host, "0123456789./") == strlen(host))) {
 		*why = "bad address or prefix";
@@ -510,14 +566,30 @@ int target_compile(const struct ward_vars *vars, const char *word,
 	const char *bad;
 	int rc;
 
-	rc = expand_vars(vars, word, exp, sizeof(exp), &bad);
+	/* The path of unix: is a path target of its own, so '~' may start it. */
+	bool unix_path = strncmp(word, "unix:", 5) == 0;
+	if (unix_path) {
+		memcpy(exp, word, 5);
+		rc = expand_vars(vars, word + 5, exp + 5, sizeof(exp) - 5, true, &bad);
+	} else {
+		rc = expand_vars(vars, word, exp, sizeof(exp), true, &bad);
+	}
 	if (rc < 0) {
 		*why = rc == -EINVAL ? "unknown variable" : "target too long";
 		return -EINVAL;
 	}
 
-	if (strncmp(exp, "unix:", 5) == 0) {
+	if (unix_path) {
 		r->kind = T_UNIX;
+		/* Socket paths are absolute: "unix:**" is every socket path. */
+		if (strncmp(exp + 5, "**", 2) == 0 && (exp[7] == '\0' || exp[7] == '/')) {
+			if (strlen(exp) + 1 >= sizeof(exp)) {
+				*why = "target too long";
+				return -EINVAL;
+			}
+			memmove(exp + 6, exp + 5, strlen(exp + 5) + 1);
+			exp[5] = '/';
+		}
 		if ((rc = path_compile(r, exp + 5, why, canon, sizeof(canon))) < 0)
 			return rc;
 		memmove(canon + 5, canon, strlen(canon) + 1);
@@ -648,4 +720,11 @@ int ward_net_target_parse(const char *text, struct ward_net_target *t,
 	t->kind = WARD_NET_NAME;
 	t->host = buf;
 	return 0;
+}
+
+int ward_path_canonical(const char *path, char *out, size_t outlen)
+{
+	if (path[0] != '/')
+		return -EINVAL;
+	return canonical_dir(path, out, outlen);
 }

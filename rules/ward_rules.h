@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 /* Operations.  A rule carries a mask of them. */
 enum ward_op {
@@ -96,8 +97,8 @@ const char *const *ward_profile_names(void);
 /*
  * Add a layer.  Each call either adds every rule of its input or nothing:
  * on error the policy is unchanged and err says FILE:LINE:COL and the
- * offending word.  ward_policy_add_self() adds the self-protection rules
- * and is done by ward_policy_new() already.
+ * offending word.  ward_policy_new() has added the self-protection rules
+ * already; they are not a profile ("self" is an unknown profile).
  */
 int ward_policy_add_profile(struct ward_policy *p, const char *name,
 			    struct ward_error *err);
@@ -119,6 +120,18 @@ size_t ward_policy_rule_count(const struct ward_policy *p);
 uint64_t ward_policy_generation(const struct ward_policy *p);
 /* True when some rule, or `set undecided`, can refuse `op` somewhere. */
 bool ward_policy_restricts(const struct ward_policy *p, enum ward_op op);
+/*
+ * Tell the policy which processes belong to the session, for the
+ * @foreign-proc group (/proc/PID/... of processes outside it).  Without
+ * it every /proc/PID is foreign (ward explain).
+ */
+void ward_policy_set_session(struct ward_policy *p, bool (*in_session)(pid_t, void *),
+			     void *arg);
+/*
+ * Make path (absolute, lexically normal) real the way rule prefixes are:
+ * its longest existing ancestor is resolved and the rest appended.
+ */
+int ward_path_canonical(const char *path, char *out, size_t outlen);
 
 /* ---- queries ---- */
 

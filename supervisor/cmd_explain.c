@@ -22,9 +22,11 @@ static const char help[] =
 	"Print 'DECISION OP TARGET RULE-LOCATION': DECISION is allow, deny, ask or\n"
 	"rewrite:PATH; RULE-LOCATION is FILE:LINE, builtin:PROFILE:LINE, --rule:N, or\n"
 	"'undecided' when no rule matches.  OP is read, write, create, delete, exec,\n"
-	"stat, connect or bind.  A path TARGET is taken lexically (it need not exist);\n"
-	"a network TARGET is HOST:PORT, [IPV6]:PORT, unix:PATH or unix-abstract:NAME,\n"
-	"and a host name is matched by domain rules only, without being resolved.\n";
+	"stat, connect or bind.  A path TARGET is made absolute lexically (it need not\n"
+	"exist), and the part of it that exists is resolved to a real path, as 'ward\n"
+	"run' would see it; a network TARGET is HOST:PORT, [IPV6]:PORT, unix:PATH or\n"
+	"unix-abstract:NAME, and a host name is matched by domain rules only, without\n"
+	"being resolved.\n";
 
 int cmd_explain(int argc, char **argv)
 {
@@ -87,8 +89,15 @@ int cmd_explain(int argc, char **argv)
 		} else {
 			if (getcwd(cwd, sizeof(cwd)) == NULL)
 				die(WARD_EXIT_FAILURE, "cannot get the current directory: %m");
-			if (ward_path_normalize(cwd, arg, target, sizeof(target)) < 0)
+			char norm[PATH_MAX];
+			if (ward_path_normalize(cwd, arg, norm, sizeof(norm)) < 0)
 				die(WARD_EXIT_USAGE, "path too long: '%s'", arg);
+			/*
+			 * Rules are matched on real paths, so resolve what exists of the
+			 * target the same way rule prefixes are; the rest stays lexical.
+			 */
+			if (ward_path_canonical(norm, target, sizeof(target)) < 0)
+				snprintf(target, sizeof(target), "%s", norm);
 		}
 		rc = ward_decide_path(p, op, target, &v);
 		if (rc == 0)

@@ -45,6 +45,12 @@ static const char help[] =
 
 enum { OPT_MODE = 0x200, OPT_LOG, OPT_EPHEMERAL, OPT_NO_PRELOAD, OPT_DEGRADED, OPT_BACKTRACE };
 
+static bool session_pred(pid_t pid, void *arg)
+{
+	(void)arg;
+	return proc_in_session(pid);
+}
+
 static int mkdirs(const char *path, mode_t mode)
 {
 	char buf[PATH_MAX];
@@ -149,6 +155,7 @@ int cmd_run(int argc, char **argv)
 	S->policy = policy_load(&o, S->id, &S->vars, &err);
 	if (S->policy == NULL)
 		die(WARD_EXIT_FAILURE, "%s", err.msg);
+	ward_policy_set_session(S->policy, session_pred, NULL);
 	S->cache = ward_cache_new(16384);
 	if (S->cache == NULL)
 		die(WARD_EXIT_FAILURE, "out of memory");
