@@ -93,7 +93,7 @@ int filter_build(const struct ward_policy *p, struct sock_fprog *prog, char *why
 		goto out;
 	/* A second listener would let the agent answer its own calls. */
 	if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(seccomp), 2,
-				   SCMP_A0(SCMP_CMP_EQ, SECCOMP_SET_MODE_FILTER),
+				   (struct scmp_arg_cmp){ 0, SCMP_CMP_EQ, SECCOMP_SET_MODE_FILTER, 0 },
 				   SCMP_A1(SCMP_CMP_MASKED_EQ, SECCOMP_FILTER_FLAG_NEW_LISTENER,
 					   SECCOMP_FILTER_FLAG_NEW_LISTENER))) < 0)
 		goto out;

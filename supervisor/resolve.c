@@ -67,19 +67,27 @@ int agent_fd(struct req *r, int n, int *fd)
 	return 0;
 }
 
+/*
+ * The agent's root directory is ward's: the filter refuses chroot,
+ * pivot_root, unshare, setns and the mount calls, so no process of the
+ * session can have another.  One O_PATH fd to "/" serves every walk.
+ */
+static int root_fd = -1;
+static pthread_once_t root_once = PTHREAD_ONCE_INIT;
+
+static void open_root(void)
+{
+	root_fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+}
+
 static int agent_root(struct req *r, int *fd)
 {
-	char path[64];
-
-	snprintf(path, sizeof(path), "/proc/%d/root", r->tid);
-	*fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (*fd < 0)
-		return -errno;
-	if (!req_valid(r)) {
-		close(*fd);
-		return -ESRCH;
-	}
-	return 0;
+	(void)r;
+	pthread_once(&root_once, open_root);
+	if (root_fd < 0)
+		return -EACCES;
+	*fd = fcntl(root_fd, F_DUPFD_CLOEXEC, 0);
+	return *fd < 0 ? -errno : 0;
 }
 
 static bool is_procfs(int fd)
@@ -151,6 +159,77 @@ static void replace(int *cur, int next)
 	*cur = next;
 }
 
+static bool has_dotdot(const char *p)
+{
+	for (const char *c = p; (c = strstr(c, "..")) != NULL; c += 2)
+		if ((c == p || c[-1] == '/') && (c[2] == '/' || c[2] == '\0'))
+			return true;
+	return false;
+}
+
+/*
+ * The fast path: one openat2 with RESOLVE_NO_SYMLINKS from the start
+ * directory.  When it succeeds no symlink (and so no magic link, nor
+ * /proc/self) was on the way: the kernel's walk went through real
+ * directories only, exactly as the component-by-component walk would, and
+ * the object it opened (O_PATH: no side effect) is what gets decided on.
+ * Any symlink makes it fail with ELOOP, and the slow walk takes over.
+ * Returns -EAGAIN for "take the slow walk".
+ */
+static int fast_path(int start, const char *path, enum resolve_mode mode, int *out,
+		     char *real, size_t reallen, const char **name)
+{
+	static __thread char dir[PATH_MAX];
+	static __thread char final[NAME_MAX + 1];
+	const char *target = path;
+	int fd, rc;
+
+	if (mode == RES_PARENT) {
+		size_t len = strlen(path), s;
+		while (len > 1 && path[len - 1] == '/')
+			len--;
+		for (s = len; s > 0 && path[s - 1] != '/'; s--)
+			;
+		if (len - s == 0)
+			return -EINVAL; /* "/": no name */
+		if (len - s > NAME_MAX)
+			return -ENAMETOOLONG;
+		memcpy(final, path + s, len - s);
+		final[len - s] = '\0';
+		if (strcmp(final, ".") == 0 || strcmp(final, "..") == 0)
+			return -EINVAL;
+		if (s == 0) {
+			target = ".";
+		} else {
+			memcpy(dir, path, s);
+			dir[s] = '\0';
+			target = dir;
+		}
+	}
+	struct open_how how = {
+		.flags = O_PATH | O_CLOEXEC | (mode == RES_FINAL_NOFOLLOW ? O_NOFOLLOW : 0),
+		.resolve = RESOLVE_NO_SYMLINKS,
+	};
+	fd = (int)syscall(SYS_openat2, start, target, &how, sizeof(how));
+	if (fd < 0)
+		return errno == ELOOP || errno == EXDEV || errno == EAGAIN ? -EAGAIN : -errno;
+	if (real != NULL) {
+		/* Absolute, no symlink, no "..": the path itself, made normal, is real. */
+		if (target[0] == '/' && !has_dotdot(target))
+			rc = ward_path_normalize("/", target, real, reallen);
+		else
+			rc = fd_real_path(fd, real, reallen);
+		if (rc < 0) {
+			close(fd);
+			return rc;
+		}
+	}
+	if (name != NULL)
+		*name = mode == RES_PARENT ? final : NULL;
+	*out = fd;
+	return 0;
+}
+
 int resolve(struct req *r, int dirfd, const char *path, enum resolve_mode mode,
 	    int *out, char *real, size_t reallen, const char **name)
 {
@@ -179,6 +258,13 @@ int resolve_from(struct req *r, int dirfd, int base, const char *path,
 	w.pos = 0;
 
 	if (path[0] == '/') {
+		/* Absolute: the fast path starts at the shared root fd itself. */
+		pthread_once(&root_once, open_root);
+		if (root_fd < 0)
+			return -EACCES;
+		rc = fast_path(root_fd, path, mode, out, real, reallen, name);
+		if (rc != -EAGAIN)
+			return rc;
 		rc = agent_root(r, &cur);
 	} else if (base >= 0) {
 		cur = fcntl(base, F_DUPFD_CLOEXEC, 0);
@@ -188,6 +274,14 @@ int resolve_from(struct req *r, int dirfd, int base, const char *path,
 	}
 	if (rc < 0)
 		return rc;
+
+	if (path[0] != '/') {
+		rc = fast_path(cur, path, mode, out, real, reallen, name);
+		if (rc != -EAGAIN) {
+			close(cur);
+			return rc;
+		}
+	}
 
 	/* A path of slashes only, or empty after them: the start itself. */
 	for (;;) {
@@ -213,7 +307,9 @@ int resolve_from(struct req *r, int dirfd, int base, const char *path,
 			continue;
 
 		/* /proc/self and /proc/thread-self mean the agent. */
-		if (is_proc_root(cur)) {
+		if ((strcmp(comp_buf, "self") == 0 || strcmp(comp_buf, "thread-self") == 0 ||
+		     all_digits(comp_buf, n)) &&
+		    is_proc_root(cur)) {
 			char sub[64];
 			if (strcmp(comp_buf, "self") == 0)
 				snprintf(sub, sizeof(sub), "%d", r->tgid);

@@ -273,7 +273,7 @@ int tracer_run(char **argv, int *status)
 	sigaddset(&sigs, SIGTERM);
 	sigaddset(&sigs, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &sigs, &old);
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	long ncpu = getenv("WARD_WORKERS") ? atol(getenv("WARD_WORKERS")) : sysconf(_SC_NPROCESSORS_ONLN);
 	if ((rc = notify_start(ncpu > 0 ? (int)ncpu : 2)) < 0) {
 		kill(pid, SIGKILL);
 		die(WARD_EXIT_FAILURE, "cannot start the notification workers: %s", strerror(-rc));

@@ -1,0 +1,126 @@
+/*
+ * notify_rtt.c - the bare cost of a seccomp user-notification round trip:
+ * a child whose getppid is notified to a parent that answers CONTINUE at
+ * once.  Nothing is decided, read or logged: the gap between this and
+ * ward's per-call latency is ward's own cost.
+ *
+ *   notify_rtt N      prints "rtt median_ns" (and uses SYNC_WAKE_UP when present)
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
+#define SECCOMP_IOCTL_NOTIF_SET_FLAGS SECCOMP_IOW(4, __u64)
+#endif
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static int cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static void send_fd(int sock, int fd)
+{
+	char c = 0, ctrl[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = { &c, 1 };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctrl,
+			    .msg_controllen = sizeof(ctrl) };
+	struct cmsghdr *h = CMSG_FIRSTHDR(&m);
+	h->cmsg_level = SOL_SOCKET;
+	h->cmsg_type = SCM_RIGHTS;
+	h->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(h), &fd, sizeof(int));
+	sendmsg(sock, &m, 0);
+}
+
+static int recv_fd(int sock)
+{
+	char c, ctrl[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = { &c, 1 };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctrl,
+			    .msg_controllen = sizeof(ctrl) };
+	int fd;
+	if (recvmsg(sock, &m, 0) != 1)
+		return -1;
+	memcpy(&fd, CMSG_DATA(CMSG_FIRSTHDR(&m)), sizeof(int));
+	return fd;
+}
+
+int main(int argc, char **argv)
+{
+	long n = argc > 1 ? atol(argv[1]) : 20000;
+	int sv[2];
+
+	socketpair(AF_UNIX, SOCK_STREAM, 0, sv);
+	pid_t pid = fork();
+	if (pid == 0) {
+		struct sock_filter f[] = {
+			BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_getppid, 0, 1),
+			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF),
+			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		};
+		struct sock_fprog prog = { 4, f };
+		prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+		int fd = (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+				      SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
+		send_fd(sv[1], fd);
+		close(fd);
+		char go;
+		if (read(sv[1], &go, 1) != 1)
+			_exit(1);
+		double batch[5];
+		for (int b = 0; b < 5; b++) {
+			double t0 = now();
+			for (long i = 0; i < n; i++)
+				syscall(SYS_getppid);
+			batch[b] = (now() - t0) / (double)n;
+		}
+		qsort(batch, 5, sizeof(double), cmp);
+		printf("rtt %.0f\n", batch[2]);
+		fflush(stdout);
+		_exit(0);
+	}
+	int fd = recv_fd(sv[0]);
+	ioctl(fd, SECCOMP_IOCTL_NOTIF_SET_FLAGS, 1); /* SYNC_WAKE_UP, when the kernel has it */
+	if (write(sv[0], "g", 1) != 1)
+		return 1;
+	struct seccomp_notif req;
+	struct seccomp_notif_resp resp;
+	for (;;) {
+		memset(&req, 0, sizeof(req));
+		if (ioctl(fd, SECCOMP_IOCTL_NOTIF_RECV, &req) < 0) {
+			if (errno == EINTR || errno == ENOENT)
+				continue;
+			break;
+		}
+		memset(&resp, 0, sizeof(resp));
+		resp.id = req.id;
+		resp.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+		ioctl(fd, SECCOMP_IOCTL_NOTIF_SEND, &resp);
+		if (waitpid(pid, NULL, WNOHANG) == pid)
+			break;
+	}
+	waitpid(pid, NULL, 0);
+	return 0;
+}
