@@ -9,6 +9,7 @@
 #include "sup.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/filter.h>
 #include <seccomp.h>
 #include <stdio.h>
@@ -77,6 +78,25 @@ int filter_build(const struct ward_policy *p, struct sock_fprog *prog, char *why
 			break;
 		default:
 			act = SCMP_ACT_NOTIFY;
+		}
+		/*
+		 * open/openat with O_PATH: such an fd can be used for nothing but
+		 * fstat and as a starting point for other calls, each of which is
+		 * judged on its own.  When the policy allows stat everywhere there
+		 * is nothing to decide, so they are not notified at all (ADDFD
+		 * could not pass an O_PATH fd back anyway).  O_PATH makes the
+		 * kernel ignore every other flag but O_DIRECTORY, O_NOFOLLOW and
+		 * O_CLOEXEC, so no such call creates or truncates anything.
+		 */
+		int flags_arg = strcmp(table[i].name, "open") == 0	 ? 1
+				: strcmp(table[i].name, "openat") == 0 ? 2
+								       : -1;
+		if (flags_arg >= 0 && !stat_notify) {
+			struct scmp_arg_cmp no_path = { (unsigned)flags_arg, SCMP_CMP_MASKED_EQ,
+							O_PATH, 0 };
+			if ((rc = seccomp_rule_add_array(ctx, act, nr, 1, &no_path)) < 0)
+				goto out;
+			continue;
 		}
 		if ((rc = seccomp_rule_add(ctx, act, nr, 0)) < 0)
 			goto out;

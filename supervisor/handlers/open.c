@@ -180,8 +180,22 @@ static int open_existing(struct req *r, const struct open_args *a, mode_t mode)
 		}
 	}
 	if (a->flags & O_PATH) {
-		rc = finish(r, opath, a->flags);
-		opath = -1;
+		/*
+		 * ADDFD cannot pass an O_PATH fd (the kernel refuses them), so
+		 * the agent gets the object opened for reading: a directory or a
+		 * regular file only, never a device whose open could do something.
+		 */
+		if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode)) {
+			rc = -EACCES;
+			goto out;
+		}
+		fd = reopen(opath, O_RDONLY | O_NONBLOCK | (a->flags & O_CLOEXEC) |
+					   (S_ISDIR(st.st_mode) ? O_DIRECTORY : 0));
+		if (fd < 0) {
+			rc = fd;
+			goto out;
+		}
+		rc = finish(r, fd, a->flags);
 		goto out;
 	}
 	fd = reopen(opath, a->flags);
@@ -318,6 +332,18 @@ int h_open(struct req *r)
 			return rc;
 	}
 	mode_t mode = a.mode & 07777 & ~umask_;
+	if ((a.flags & O_PATH) && !ward_policy_restricts(S->policy, WARD_OP_STAT)) {
+		/*
+		 * CONTINUE: an O_PATH open (openat2 reaches here; open and openat
+		 * with O_PATH are not even notified then) is judged as stat, and
+		 * the policy allows stat on every path, so the decision does not
+		 * depend on the path in the agent's memory at all.  O_PATH makes
+		 * the kernel ignore all other flags but O_DIRECTORY, O_NOFOLLOW and
+		 * O_CLOEXEC: nothing is created or truncated.
+		 */
+		r->decided = 0;
+		return 0;
+	}
 	if ((a.flags & O_TMPFILE) == O_TMPFILE)
 		return open_tmpfile(r, &a, mode);
 	if (a.flags & O_CREAT)
