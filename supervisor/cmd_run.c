@@ -51,6 +51,51 @@ static bool session_pred(pid_t pid, void *arg)
 	return proc_in_session(pid);
 }
 
+/*
+ * Protect the log whatever --log names: a deny! rule for it, like ward's
+ * other built-in ones.  The path is written as a quoted literal word.
+ */
+static void protect_log(const char *path)
+{
+	char rule[3 * PATH_MAX], *o = rule;
+	struct ward_error err;
+
+	o += sprintf(o, "deny! read,write,create,delete,exec \"");
+	for (const char *c = path; *c && o < rule + sizeof(rule) - 8; c++) {
+		if (strchr("*?[$", *c)) {
+			*o++ = '\\';
+			*o++ = '\\';
+		} else if (*c == '\\') {
+			o += sprintf(o, "\\\\\\\\");
+			continue;
+		} else if (*c == '"') {
+			*o++ = '\\';
+		}
+		*o++ = *c;
+	}
+	*o++ = '"';
+	*o = '\0';
+	if (ward_policy_add_text(S->policy, WARD_LAYER_SELF, "builtin:log", rule, strlen(rule),
+				 &err) < 0)
+		die(WARD_EXIT_FAILURE, "cannot protect the log: %s", err.msg);
+}
+
+/*
+ * The parent of session scratch directories, $TMPDIR/ward-UID, is shared
+ * by the user's sessions: it must be a real directory of the user's, 0700,
+ * or another user on the host could have planted it.
+ */
+static int check_private_dir(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) < 0)
+		return -errno;
+	if (!S_ISDIR(st.st_mode) || st.st_uid != getuid() || (st.st_mode & 077))
+		return -EPERM;
+	return 0;
+}
+
 static int mkdirs(const char *path, mode_t mode)
 {
 	char buf[PATH_MAX];
@@ -102,6 +147,7 @@ int cmd_run(int argc, char **argv)
 	int opt, rc, status;
 
 	S = &session;
+	S->own_pgrp = getpgrp();
 	argv[0] = "ward";
 	while ((opt = getopt_long(argc, argv, "+p:r:hqv", longopts, NULL)) != -1) {
 		if (policy_opt(&o, opt, optarg))
@@ -151,6 +197,8 @@ int cmd_run(int argc, char **argv)
 	if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd))
 		die(WARD_EXIT_FAILURE, "getrandom: %m");
 	snprintf(S->id, sizeof(S->id), "%08x", rnd);
+	if (getrandom(S->exec_key, sizeof(S->exec_key), 0) != sizeof(S->exec_key))
+		die(WARD_EXIT_FAILURE, "getrandom: %m");
 
 	S->policy = policy_load(&o, S->id, &S->vars, &err);
 	if (S->policy == NULL)
@@ -173,6 +221,11 @@ int cmd_run(int argc, char **argv)
 	/* The session's scratch directory, private to the user. */
 	if ((rc = mkdirs(S->vars.session, 0700)) < 0)
 		die(WARD_EXIT_FAILURE, "cannot make %s: %s", S->vars.session, strerror(-rc));
+	char parent[PATH_MAX];
+	snprintf(parent, sizeof(parent), "%s", S->vars.session);
+	*strrchr(parent, '/') = '\0';
+	if ((rc = check_private_dir(parent)) < 0 || (rc = check_private_dir(S->vars.session)) < 0)
+		die(WARD_EXIT_FAILURE, "%s is not a private directory of this user (0700)", parent);
 
 	if (log_path == NULL) {
 		snprintf(path, sizeof(path), "%s/ward/sessions", S->vars.xdg_state_home);
@@ -184,6 +237,10 @@ int cmd_run(int argc, char **argv)
 	}
 	if ((rc = log_open(log_path)) < 0)
 		die(WARD_EXIT_FAILURE, "cannot open the log %s: %s", log_path, strerror(-rc));
+	char log_real[PATH_MAX];
+	if (realpath(log_path, log_real) == NULL)
+		die(WARD_EXIT_FAILURE, "cannot resolve the log %s: %m", log_path);
+	protect_log(log_real);
 
 	json_t *jargv = json_array();
 	for (int i = optind; i < argc; i++)
@@ -213,5 +270,7 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "ward: session %s: log %s\n", S->id, log_path);
 	if (ephemeral)
 		remove_tree(S->vars.session);
+	else
+		rmdir(S->vars.session); /* only if the session left nothing there */
 	return status;
 }

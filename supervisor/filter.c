@@ -19,6 +19,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <linux/sockios.h>
 #include <unistd.h>
 
 #ifndef TIOCSTI
@@ -30,12 +31,15 @@
 
 struct row {
 	const char *name;
+	int nr;
 	enum family family;
 };
 
-#define ROW(name, family, handler) { #name, family },
-static const struct row table[] = { WARD_SYSCALLS(ROW) };
+#define ROW(name, family, handler) { #name, SYS_##name, family },
+#define NEWROW(nr, name, family) { #name, nr, family },
+static const struct row table[] = { WARD_SYSCALLS(ROW) WARD_NEW_SYSCALLS(NEWROW) };
 #undef ROW
+#undef NEWROW
 
 /*
  * Build the filter for policy p into a BPF program (malloc'd into *prog).
@@ -57,13 +61,8 @@ int filter_build(const struct ward_policy *p, struct sock_fprog *prog, char *why
 		goto out;
 
 	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
-		int nr = seccomp_syscall_resolve_name(table[i].name);
+		int nr = table[i].nr;
 		uint32_t act;
-		if (nr == __NR_SCMP_ERROR) {
-			snprintf(why, len, "libseccomp does not know the syscall %s", table[i].name);
-			rc = -EINVAL;
-			goto out;
-		}
 		switch (table[i].family) {
 		case FAM_STAT:
 			if (!stat_notify)
@@ -91,6 +90,19 @@ int filter_build(const struct ward_policy *p, struct sock_fprog *prog, char *why
 		int flags_arg = strcmp(table[i].name, "open") == 0	 ? 1
 				: strcmp(table[i].name, "openat") == 0 ? 2
 								       : -1;
+		if (table[i].family == FAM_PID &&
+		    (strcmp(table[i].name, "fcntl") == 0 || strcmp(table[i].name, "ioctl") == 0)) {
+			/* Only the commands that aim signals at a process are notified. */
+			bool fcntl_ = strcmp(table[i].name, "fcntl") == 0;
+			unsigned long cmds[2] = { fcntl_ ? F_SETOWN : FIOSETOWN,
+						  fcntl_ ? F_SETOWN_EX : SIOCSPGRP };
+			for (int k = 0; k < 2; k++) {
+				struct scmp_arg_cmp c = { 1, SCMP_CMP_MASKED_EQ, 0xffffffffu, cmds[k] };
+				if ((rc = seccomp_rule_add_array(ctx, act, nr, 1, &c)) < 0)
+					goto out;
+			}
+			continue;
+		}
 		if (flags_arg >= 0 && !stat_notify) {
 			struct scmp_arg_cmp no_path = { (unsigned)flags_arg, SCMP_CMP_MASKED_EQ,
 							O_PATH, 0 };
@@ -160,8 +172,8 @@ int filter_install(struct sock_fprog *prog)
 
 const char *family_name(enum family f)
 {
-	static const char *const names[] = { "open", "stat", "change", "exec",
-					     "signal", "enosys", "eperm" };
+	static const char *const names[] = { "open",   "stat", "change", "exec",
+					     "signal", "pid",  "enosys", "eperm" };
 	return (unsigned)f < sizeof(names) / sizeof(names[0]) ? names[f] : "?";
 }
 

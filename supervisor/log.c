@@ -172,7 +172,7 @@ int log_request(struct req *r, int err)
 	if (o == NULL)
 		return -ENOMEM;
 	json_object_set_new(o, "syscall", json_string(r->sysname));
-	if (strcmp(r->event, "signal") == 0) {
+	if (strcmp(r->event, "access") != 0) {
 		json_object_set_new(o, "target", json_integer(r->sig_target));
 		json_object_set_new(o, "signal", json_integer(r->sig_num));
 	}

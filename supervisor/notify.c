@@ -52,21 +52,22 @@ int mem_read(struct req *r, uint64_t addr, void *buf, size_t len)
 int mem_read_str(struct req *r, uint64_t addr, char *buf, size_t len)
 {
 	/*
-	 * One read of up to len bytes, split at the page boundary so that a
-	 * string ending just before an unmapped page is still read whole.
+	 * One read of up to len bytes (the NUL included), split at the page
+	 * boundary so that a string ending just before an unmapped page is
+	 * still read whole.
 	 */
 	size_t first = 4096 - (addr & 4095);
-	struct iovec local = { buf, len - 1 }, remote[2];
+	struct iovec local = { buf, len }, remote[2];
 	int nr = 1;
 	ssize_t n;
 
 	if (addr == 0)
 		return -EFAULT;
-	if (first >= len - 1) {
-		remote[0] = (struct iovec){ (void *)(uintptr_t)addr, len - 1 };
+	if (first >= len) {
+		remote[0] = (struct iovec){ (void *)(uintptr_t)addr, len };
 	} else {
 		remote[0] = (struct iovec){ (void *)(uintptr_t)addr, first };
-		remote[1] = (struct iovec){ (void *)(uintptr_t)(addr + first), len - 1 - first };
+		remote[1] = (struct iovec){ (void *)(uintptr_t)(addr + first), len - first };
 		nr = 2;
 	}
 	n = process_vm_readv(r->tid, &local, 1, remote, (unsigned long)nr, 0);
@@ -76,7 +77,7 @@ int mem_read_str(struct req *r, uint64_t addr, char *buf, size_t len)
 	if (!req_valid(r))
 		return -ESRCH;
 	if (nul == NULL)
-		return (size_t)n == len - 1 ? -ENAMETOOLONG : -EFAULT;
+		return (size_t)n == len ? -ENAMETOOLONG : -EFAULT;
 	return (int)(nul - buf);
 }
 
@@ -169,7 +170,8 @@ int notify_start(int n)
 		if (r->n == NULL || r->resp == NULL)
 			return -ENOMEM;
 		pthread_attr_init(&attr);
-		pthread_attr_setstacksize(&attr, 1 << 20);
+		/* Room for the handlers' static TLS (a few hundred KiB) and the glob scratch. */
+		pthread_attr_setstacksize(&attr, 4 << 20);
 		if (pthread_create(&workers[i], &attr, worker, r) != 0)
 			return -EAGAIN;
 		pthread_attr_destroy(&attr);

@@ -275,6 +275,24 @@ int resolve_from(struct req *r, int dirfd, int base, const char *path,
 	if (rc < 0)
 		return rc;
 
+	if (path[0] != '/' && is_procfs(cur)) {
+		/*
+		 * A walk starting inside /proc (a cwd or dirfd there): if that is
+		 * another process's directory, refuse as the walk from the proc
+		 * root would, with the lexical path for the decision.
+		 */
+		char start[PATH_MAX];
+		if ((rc = fd_real_path(cur, start, sizeof(start))) < 0)
+			goto fail;
+		const char *pid = start + 6;
+		size_t digits = strspn(pid, "0123456789");
+		if (strncmp(start, "/proc/", 6) == 0 && digits > 0 &&
+		    (pid[digits] == '/' || pid[digits] == '\0') && !proc_in_session(atoi(pid))) {
+			snprintf(real, reallen, "%s/%s", start, path);
+			rc = -EXDEV;
+			goto fail;
+		}
+	}
 	if (path[0] != '/') {
 		rc = fast_path(cur, path, mode, out, real, reallen, name);
 		if (rc != -EAGAIN) {
@@ -478,8 +496,27 @@ int reply_fd(struct req *r, int fd, bool cloexec)
 		.srcfd = (uint32_t)fd,
 		.newfd_flags = cloexec ? O_CLOEXEC : 0,
 	};
-	int rc = ioctl(S->listener, SECCOMP_IOCTL_NOTIF_ADDFD, &a);
+	int fl = fcntl(fd, F_GETFL), rc;
 
+	if (fl >= 0 && (fl & O_ACCMODE) != O_RDONLY) {
+		/*
+		 * A writable fd: ward's own copy must be closed before the agent
+		 * runs again, or an exec of the file right after writing it would
+		 * fail with ETXTBSY.  Install, close, then answer.
+		 */
+		a.flags = 0;
+		rc = ioctl(S->listener, SECCOMP_IOCTL_NOTIF_ADDFD, &a);
+		close(fd);
+		if (rc < 0) {
+			rc = -errno;
+			if (rc == -ENOENT)
+				r->replied = true; /* the caller is gone */
+			return rc;
+		}
+		r->result = rc;
+		return 0; /* the dispatcher sends the reply with the new fd number */
+	}
+	rc = ioctl(S->listener, SECCOMP_IOCTL_NOTIF_ADDFD, &a);
 	rc = rc < 0 ? -errno : 0;
 	close(fd);
 	if (rc == 0 || rc == -ENOENT)

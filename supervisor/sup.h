@@ -43,13 +43,16 @@ struct exec_grant {
 	bool is_static;	    /* the program has no interpreter */
 	dev_t dev;	    /* the file /proc/PID/exe must be */
 	ino_t ino;
-	uint64_t argv_hash; /* FNV-1a over argv, NULs included */
-	uint64_t tail_hash; /* the same over argv[1..] */
+	uint8_t argv_mac[32]; /* HMAC-SHA256 (session key) over argv, NULs included */
+	uint8_t tail_mac[32]; /* the same over argv[1..] */
 	size_t argv_len;
 	int argc;
 };
-#define FNV_INIT 0xcbf29ce484222325ull
-uint64_t fnv1a(uint64_t h, const void *data, size_t len);
+/*
+ * argv is compared by a keyed MAC: the key is random per session and the
+ * agent never sees it, so it cannot make two argvs that compare equal.
+ */
+void argv_mac(const void *data, size_t len, uint8_t out[32]);
 
 struct proc;
 /* Add tid (a thread of tgid, child of ppid) to the session. */
@@ -83,6 +86,7 @@ struct session {
 	pid_t own_pgrp;
 	int notify_size, resp_size;
 	volatile int stopping;
+	uint8_t exec_key[32]; /* for argv_mac */
 };
 extern struct session *S;
 
@@ -130,6 +134,7 @@ int h_stat(struct req *r);
 int h_change(struct req *r);
 int h_exec(struct req *r);
 int h_signal(struct req *r);
+int h_pid(struct req *r);
 
 /* notify.c: reading the agent's memory and checking the request is alive */
 int mem_read(struct req *r, uint64_t addr, void *buf, size_t len);

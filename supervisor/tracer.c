@@ -177,8 +177,11 @@ static bool verify_exec(pid_t pid, pid_t former, struct exec_grant *g, char *exe
 	n = read_cmdline(pid, cmd, sizeof(cmd) - 1);
 	if (n < 0 || (size_t)n == sizeof(cmd) - 1)
 		return false;
-	if (!g->script)
-		return (size_t)n == g->argv_len && fnv1a(FNV_INIT, cmd, (size_t)n) == g->argv_hash;
+	if (!g->script) {
+		uint8_t mac[32];
+		argv_mac(cmd, (size_t)n, mac);
+		return (size_t)n == g->argv_len && memcmp(mac, g->argv_mac, 32) == 0;
+	}
 	/* "#!" scripts: the kernel put the interpreter first; the tail is argv[1..]. */
 	int k = g->argc > 0 ? g->argc - 1 : 0;
 	ssize_t at = n;
@@ -189,7 +192,9 @@ static bool verify_exec(pid_t pid, pid_t former, struct exec_grant *g, char *exe
 		while (at > 0 && cmd[at - 1] != '\0')
 			at--;
 	}
-	return fnv1a(FNV_INIT, cmd + at, (size_t)(n - at)) == g->tail_hash;
+	uint8_t mac[32];
+	argv_mac(cmd + at, (size_t)(n - at), mac);
+	return memcmp(mac, g->tail_mac, 32) == 0;
 }
 
 static void on_exec(pid_t pid)

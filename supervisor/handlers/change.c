@@ -142,6 +142,10 @@ static int do_create(struct req *r, int dirfd, uint64_t path, int kind, mode_t m
 		goto out;
 	if ((rc = agent_umask(r, &um)) < 0)
 		goto out;
+	if (kind == 'n' && (S_ISBLK(mode) || S_ISCHR(mode))) {
+		rc = -EPERM; /* a device node would reach around every path rule */
+		goto out;
+	}
 	if (kind == 'd')
 		rc = done(mkdirat(t.parent, t.name, mode & 07777 & ~um));
 	else
@@ -189,6 +193,18 @@ static int do_rename(struct req *r, int olddir, uint64_t oldp, int newdir, uint6
 	rc = name_target(r, olddir, r->path, WARD_OP_DELETE, &from, from_real, r->real2, NULL);
 	if (rc < 0)
 		goto out;
+	/*
+	 * A move must not widen access: what cannot be read where it is may
+	 * not be moved where it could be.  So the source needs read as well
+	 * as delete (DESIGN.md says delete + create; this is stricter).
+	 */
+	if ((rc = log_request(r, 0)) < 0)
+		goto out;
+	rc = decide_path(r, WARD_OP_READ, from_real, &(struct ward_verdict){ 0 });
+	if (rc != 0) {
+		rc = rc < 0 ? rc : -EACCES;
+		goto out;
+	}
 	if (flags & RENAME_EXCHANGE) {
 		if ((rc = log_request(r, 0)) < 0)
 			goto out;

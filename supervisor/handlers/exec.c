@@ -22,26 +22,28 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include <linux/openat2.h>
+#include <nettle/hmac.h>
 
 #define MAX_ARGS 65536
 #define MAX_ARG_LEN 131072 /* the kernel's MAX_ARG_STRLEN */
 
-uint64_t fnv1a(uint64_t h, const void *data, size_t len)
+void argv_mac(const void *data, size_t len, uint8_t out[32])
 {
-	const unsigned char *p = data;
-	for (size_t i = 0; i < len; i++) {
-		h ^= p[i];
-		h *= 0x100000001b3ull;
-	}
-	return h;
+	struct hmac_sha256_ctx ctx;
+
+	hmac_sha256_set_key(&ctx, sizeof(S->exec_key), S->exec_key);
+	hmac_sha256_update(&ctx, len, data);
+	hmac_sha256_digest(&ctx, 32, out);
 }
 
 struct argv_info {
-	uint64_t hash;	    /* over the argv strings, each with its NUL */
-	uint64_t tail_hash; /* the same over argv[1..] */
+	struct hmac_sha256_ctx mac;	 /* over the argv strings, each with its NUL */
+	struct hmac_sha256_ctx tail_mac; /* the same over argv[1..] */
 	size_t len;
 	int argc;
-	char first[3][256]; /* argv[0..2], for the loader and the log */
+	char first[3][PATH_MAX]; /* argv[0..2], for the loader; longer ones are refused there */
+	bool first_cut[3];
 };
 
 /* Read argv from the agent: pointers in batches, then each string. */
@@ -51,11 +53,12 @@ static int read_argv(struct req *r, uint64_t addr, struct argv_info *ai, char *s
 	size_t got;
 	int rc;
 
-	ai->hash = FNV_INIT;
-	ai->tail_hash = FNV_INIT;
+	hmac_sha256_set_key(&ai->mac, sizeof(S->exec_key), S->exec_key);
+	hmac_sha256_set_key(&ai->tail_mac, sizeof(S->exec_key), S->exec_key);
 	ai->len = 0;
 	ai->argc = 0;
 	memset(ai->first, 0, sizeof(ai->first));
+	memset(ai->first_cut, 0, sizeof(ai->first_cut));
 	if (addr == 0)
 		goto done; /* Linux treats a NULL argv as empty */
 	for (;;) {
@@ -75,19 +78,22 @@ static int read_argv(struct req *r, uint64_t addr, struct argv_info *ai, char *s
 			rc = mem_read_str(r, ptrs[i], scratch, MAX_ARG_LEN);
 			if (rc < 0)
 				return rc == -ENAMETOOLONG ? -E2BIG : rc;
-			ai->hash = fnv1a(ai->hash, scratch, (size_t)rc + 1);
+			hmac_sha256_update(&ai->mac, (size_t)rc + 1, (const uint8_t *)scratch);
 			if (ai->argc > 0)
-				ai->tail_hash = fnv1a(ai->tail_hash, scratch, (size_t)rc + 1);
+				hmac_sha256_update(&ai->tail_mac, (size_t)rc + 1,
+						   (const uint8_t *)scratch);
 			ai->len += (size_t)rc + 1;
-			if (ai->argc < 3)
+			if (ai->argc < 3) {
 				snprintf(ai->first[ai->argc], sizeof(ai->first[0]), "%s", scratch);
+				ai->first_cut[ai->argc] = (size_t)rc >= sizeof(ai->first[0]);
+			}
 			ai->argc++;
 		}
 	}
 done:
 	if (ai->argc == 0) {
 		/* Since Linux 5.18 an empty argv is run as { "" }. */
-		ai->hash = fnv1a(ai->hash, "", 1);
+		hmac_sha256_update(&ai->mac, 1, (const uint8_t *)"");
 		ai->len = 1;
 	}
 	return 0;
@@ -96,14 +102,26 @@ done:
 /* What an ELF file is: the dynamic loader, static, or dynamic. */
 enum elf_kind { ELF_NONE, ELF_STATIC, ELF_DYNAMIC, ELF_LOADER };
 
-static enum elf_kind elf_kind_of(int opath)
+/*
+ * Open the file behind opath to read its header: a regular file only, and
+ * never blocking (a FIFO's open would wait for a writer and hold a worker).
+ */
+static int sniff_open(int opath)
 {
 	char link[64];
-	enum elf_kind kind = ELF_NONE;
-	int fd;
+	struct stat st;
 
+	if (fstat(opath, &st) < 0 || !S_ISREG(st.st_mode))
+		return -1;
 	snprintf(link, sizeof(link), "/proc/self/fd/%d", opath);
-	fd = open(link, O_RDONLY | O_CLOEXEC);
+	return open(link, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+}
+
+static enum elf_kind elf_kind_of(int opath)
+{
+	enum elf_kind kind = ELF_NONE;
+	int fd = sniff_open(opath);
+
 	if (fd < 0)
 		return ELF_NONE;
 	elf_version(EV_CURRENT);
@@ -168,12 +186,10 @@ static bool loader_opt_takes_value(const char *a)
 /* Read the first line of a script: "#!INTERP [ARG]". */
 static int shebang(int opath, char *interp, size_t len)
 {
-	char link[64], buf[256];
-	int fd;
+	char buf[256];
+	int fd = sniff_open(opath);
 	ssize_t n;
 
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", opath);
-	fd = open(link, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return 0;
 	n = pread(fd, buf, sizeof(buf) - 1, 0);
@@ -189,6 +205,72 @@ static int shebang(int opath, char *interp, size_t len)
 	memcpy(interp, p, l);
 	interp[l] = '\0';
 	return 1;
+}
+
+/* The target an anonymous file (a memfd, a deleted file) is judged as: memfd:NAME. */
+static void anon_target(char *real, size_t len, const struct stat *st)
+{
+	if (st->st_nlink != 0 || real[0] != '/')
+		return;
+	char name[PATH_MAX];
+	const char *p = strncmp(real, "/memfd:", 7) == 0 ? real + 7 : real;
+	snprintf(name, sizeof(name), "%s", p);
+	char *del = strstr(name, " (deleted)");
+	if (del != NULL && del[10] == '\0')
+		*del = '\0';
+	snprintf(real, len, "memfd:%s", name);
+}
+
+/*
+ * A script's interpreters, "#!" after "#!" as the kernel follows them (at
+ * most 4 deep): each must be allowed to exec, none may be the dynamic
+ * loader (whose program would then escape judgement), and the last one,
+ * an ELF file, is what the process will run.
+ */
+static int interpreters(struct req *r, int opath, struct exec_grant *g)
+{
+	char interp[PATH_MAX], ireal[PATH_MAX];
+	int cur = -1, rc = 0;
+
+	for (int depth = 0; depth < 4; depth++) {
+		if (!shebang(cur >= 0 ? cur : opath, interp, sizeof(interp)))
+			break;
+		struct ward_verdict iv;
+		struct stat st;
+		int ifd;
+		/* Log the decision taken so far, then judge this interpreter. */
+		if (log_request(r, 0) < 0) {
+			rc = -EACCES;
+			break;
+		}
+		rc = resolve(r, AT_FDCWD, interp, RES_FINAL, &ifd, ireal, sizeof(ireal), NULL);
+		if (rc < 0)
+			break;
+		if (fstat(ifd, &st) < 0) {
+			rc = -errno;
+			close(ifd);
+			break;
+		}
+		anon_target(ireal, sizeof(ireal), &st);
+		r->log_path = interp;
+		rc = decide_path(r, WARD_OP_EXEC, ireal, &iv);
+		if (rc == 0 && elf_kind_of(ifd) == ELF_LOADER)
+			rc = -EACCES;
+		if (rc != 0) {
+			rc = rc < 0 ? rc : -EACCES;
+			close(ifd);
+			break;
+		}
+		g->dev = st.st_dev;
+		g->ino = st.st_ino;
+		g->script = true; /* argv is rewritten by the kernel: check the tail only */
+		if (cur >= 0)
+			close(cur);
+		cur = ifd;
+	}
+	if (cur >= 0)
+		close(cur);
+	return rc;
 }
 
 int h_exec(struct req *r)
@@ -232,46 +314,47 @@ int h_exec(struct req *r)
 		rc = S_ISLNK(st.st_mode) ? -ELOOP : -errno;
 		goto out;
 	}
-	if (S_ISDIR(st.st_mode)) {
-		rc = -EACCES;
+	if (!S_ISREG(st.st_mode)) {
+		rc = -EACCES; /* the kernel runs regular files only */
 		goto out;
 	}
 	g.dev = st.st_dev;
 	g.ino = st.st_ino;
-
-	/* An anonymous file (memfd, deleted file) is its own target. */
-	if (st.st_nlink == 0) {
-		char *name = r->real;
-		if (strncmp(name, "/memfd:", 7) == 0)
-			name += 7;
-		char *del = strstr(name, " (deleted)");
-		if (del != NULL && del[10] == '\0')
-			*del = '\0';
-		memmove(r->real + 6, name, strlen(name) + 1);
-		memcpy(r->real, "memfd:", 6);
-	}
+	anon_target(r->real, sizeof(r->real), &st);
 
 	enum elf_kind kind = elf_kind_of(opath);
 	const char *target = r->real;
 	if (kind == ELF_LOADER && ai.argc > 1) {
 		/*
 		 * ld.so PROG ARGS: the loader runs PROG, so PROG is what is judged.
-		 * Only the first three arguments are kept, so a program named after
-		 * more options than that is judged as the loader itself: deny.
+		 * The loader opens PROG by its path later, so that path must lead
+		 * to the file judged with no symlink on the way (a symlink could
+		 * be turned elsewhere meanwhile).  Only the first three arguments
+		 * are kept: a program after more options than that is refused.
 		 */
 		int i = 1;
 		while (i < ai.argc && i < 3 && strncmp(ai.first[i], "--", 2) == 0)
 			i += loader_opt_takes_value(ai.first[i]) ? 2 : 1;
-		if (i >= 3 || i >= ai.argc) {
+		if (i >= 3 || i >= ai.argc || ai.first_cut[i]) {
 			rc = -EACCES;
 			goto out;
 		}
-		int prog;
-		rc = resolve(r, AT_FDCWD, ai.first[i], RES_FINAL, &prog, r->real2,
-			     sizeof(r->real2), NULL);
+		int prog, cwd;
+		struct open_how how = { .flags = O_PATH | O_CLOEXEC, .resolve = RESOLVE_NO_SYMLINKS };
+		if ((rc = agent_fd(r, AT_FDCWD, &cwd)) < 0)
+			goto out;
+		prog = (int)syscall(SYS_openat2, cwd, ai.first[i], &how, sizeof(how));
+		rc = prog < 0 ? (errno == ELOOP ? -EACCES : -errno) : 0;
+		close(cwd);
 		if (rc < 0)
 			goto out;
+		struct stat pst;
+		rc = fd_real_path(prog, r->real2, sizeof(r->real2));
+		if (rc == 0 && fstat(prog, &pst) == 0)
+			anon_target(r->real2, sizeof(r->real2), &pst);
 		close(prog);
+		if (rc < 0)
+			goto out;
 		target = r->real2;
 		r->log_path = ai.first[i];
 	}
@@ -282,41 +365,12 @@ int h_exec(struct req *r)
 		rc = -EACCES; /* rewrites never apply to exec */
 		goto out;
 	}
-
-	/* A script: the process will run its interpreter; that must be allowed too. */
-	char interp[PATH_MAX];
-	if (kind == ELF_NONE && shebang(opath, interp, sizeof(interp))) {
-		int ifd;
-		char ireal[PATH_MAX];
-		struct ward_verdict iv;
-		rc = resolve(r, AT_FDCWD, interp, RES_FINAL, &ifd, ireal, sizeof(ireal), NULL);
-		if (rc < 0)
-			goto out;
-		if (fstat(ifd, &st) < 0) {
-			rc = -errno;
-			close(ifd);
-			goto out;
-		}
-		close(ifd);
-		/* Log the script's decision, then judge the interpreter. */
-		if (log_request(r, 0) < 0) {
-			rc = -EACCES;
-			goto out;
-		}
-		r->log_path = interp;
-		rc = decide_path(r, WARD_OP_EXEC, ireal, &iv);
-		if (rc != 0) {
-			rc = rc < 0 ? rc : -EACCES;
-			goto out;
-		}
-		g.dev = st.st_dev;
-		g.ino = st.st_ino;
-		g.script = true; /* argv is rewritten by the kernel: check the tail only */
-	}
+	if (kind == ELF_NONE && (rc = interpreters(r, opath, &g)) < 0)
+		goto out;
 	g.set = true;
-	g.argv_hash = ai.hash;
+	hmac_sha256_digest(&ai.mac, 32, g.argv_mac);
+	hmac_sha256_digest(&ai.tail_mac, 32, g.tail_mac);
 	g.argv_len = ai.len;
-	g.tail_hash = ai.tail_hash;
 	g.argc = ai.argc;
 	g.is_static = kind == ELF_STATIC;
 	proc_set_grant(r->tid, &g);

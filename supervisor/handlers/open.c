@@ -2,13 +2,14 @@
  * handlers/open.c - open, openat, openat2, creat.
  *
  * decode -> resolve -> decide -> emulate -> reply.  The supervisor opens
- * the file itself and hands the agent the fd it checked (ADDFD | SEND):
+ * the file itself and hands the agent the fd it checked (ADDFD):
  *   - an existing object is first opened O_PATH by the supervisor's own
  *     walk, decided on by its real path, then reopened through
  *     /proc/self/fd with the agent's flags: the object reopened is the
  *     object decided on;
  *   - a new file is decided on as its parent's real path plus the name,
  *     and created with O_EXCL | O_NOFOLLOW relative to that parent's fd.
+ * An open for reading and writing needs both read and write allowed.
  */
 #include "../sup.h"
 
@@ -16,8 +17,11 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/openat2.h>
+#include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -69,6 +73,10 @@ static int decode(struct req *r, struct open_args *a)
 		if (how.flags >> 32 || how.mode & ~07777ull ||
 		    ((how.mode != 0) && !(how.flags & (O_CREAT | __O_TMPFILE))))
 			return -EINVAL;
+		if (how.resolve & ~(uint64_t)(RESOLVE_NO_XDEV | RESOLVE_NO_MAGICLINKS |
+					      RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH |
+					      RESOLVE_IN_ROOT | RESOLVE_CACHED))
+			return -EINVAL;
 		*a = (struct open_args){ (int)arg[0], arg[1], (int)how.flags, (mode_t)how.mode,
 					 how.resolve };
 		return 0;
@@ -78,30 +86,72 @@ static int decode(struct req *r, struct open_args *a)
 }
 
 /*
- * The op an open is judged as: O_PATH only looks (stat); any write access
- * or O_TRUNC modifies (write); otherwise it reads.
+ * The ops an open is judged as: reading for O_RDONLY and O_RDWR, writing
+ * (modifying what exists) for O_WRONLY, O_RDWR and O_TRUNC.  O_PATH only
+ * looks (stat); it is handed over readable, so it needs read too.
  */
-static enum ward_op open_op(int flags)
+static unsigned open_ops(int flags)
 {
+	unsigned ops = 0;
+
 	if (flags & O_PATH)
-		return WARD_OP_STAT;
+		return WARD_OP_STAT | WARD_OP_READ;
+	if ((flags & O_ACCMODE) != O_WRONLY)
+		ops |= WARD_OP_READ;
 	if ((flags & O_ACCMODE) != O_RDONLY || (flags & O_TRUNC))
-		return WARD_OP_WRITE;
-	return WARD_OP_READ;
+		ops |= WARD_OP_WRITE;
+	return ops;
+}
+
+/*
+ * Decide every op of ops on path: all must allow.  Returns 0, 1 (rewrite,
+ * v holds the replacement) or a denial.  Each decision but the last is
+ * logged here; the last one by the caller.
+ */
+static int decide_ops(struct req *r, unsigned ops, const char *path, struct ward_verdict *v)
+{
+	int rc, result = 0;
+	bool first = true;
+	struct ward_verdict w;
+
+	for (unsigned op = 1; op <= WARD_OP_BIND; op <<= 1) {
+		if (!(ops & op))
+			continue;
+		/* Every decision is logged: the one before this one, here. */
+		if (!first && log_request(r, 0) < 0)
+			return -EACCES;
+		first = false;
+		rc = decide_path(r, (enum ward_op)op, path, &w);
+		if (rc < 0)
+			return rc;
+		if (rc == 1) {
+			*v = w;
+			result = 1;
+		}
+	}
+	return result;
 }
 
 /*
  * An object outside the filesystem's names (a pipe, socket or anonymous
- * inode reached through /proc/self/fd), or a file with no links left, is
- * the agent's own already: the path policy does not apply to it.
+ * inode, or a memfd) can only be reached through the fd table of a
+ * process of the session (other processes' /proc entries are refused
+ * before any walk), so it is the agent's own already: the path policy
+ * does not apply to it.
  */
-static bool unnamed(const char *real, int fd)
+static bool unnamed(const char *real, const struct stat *st)
 {
-	struct stat st;
-
 	if (real[0] != '/')
 		return true;
-	return fstat(fd, &st) == 0 && st.st_nlink == 0 && !S_ISDIR(st.st_mode);
+	return strncmp(real, "/memfd:", 7) == 0 && st->st_nlink == 0;
+}
+
+/* A file removed since it was opened is judged by the name it had. */
+static void strip_deleted(char *real, const struct stat *st)
+{
+	size_t n = strlen(real);
+	if (st->st_nlink == 0 && n > 10 && strcmp(real + n - 10, " (deleted)") == 0)
+		real[n - 10] = '\0';
 }
 
 /* Open with the agent's flags, through the O_PATH fd that was decided on. */
@@ -136,6 +186,103 @@ static int do_rewrite(struct req *r, const struct ward_verdict *v, int flags, mo
 	return rc < 0 ? rc : finish(r, fd, flags);
 }
 
+/*
+ * A FIFO's open blocks until the other end opens: done on a thread of its
+ * own, so that the workers stay free (ncpu blocked opens would otherwise
+ * stop the whole session).  The decision is logged before it starts.
+ */
+struct fifo_open {
+	uint64_t id;
+	int opath, flags;
+};
+
+static void *fifo_thread(void *arg)
+{
+	struct fifo_open *f = arg;
+	int fd = reopen(f->opath, f->flags);
+	struct seccomp_notif_resp resp = { .id = f->id };
+
+	close(f->opath);
+	if (fd >= 0) {
+		struct seccomp_notif_addfd a = { .id = f->id, .flags = SECCOMP_ADDFD_FLAG_SEND,
+						 .srcfd = (uint32_t)fd,
+						 .newfd_flags = (f->flags & O_CLOEXEC) ? O_CLOEXEC : 0 };
+		if (ioctl(S->listener, SECCOMP_IOCTL_NOTIF_ADDFD, &a) >= 0 || errno == ENOENT) {
+			close(fd);
+			free(f);
+			return NULL;
+		}
+		resp.error = -errno;
+		close(fd);
+	} else {
+		resp.error = fd;
+	}
+	ioctl(S->listener, SECCOMP_IOCTL_NOTIF_SEND, &resp);
+	free(f);
+	return NULL;
+}
+
+static int open_fifo(struct req *r, int opath, int flags)
+{
+	struct fifo_open *f = malloc(sizeof(*f));
+	pthread_attr_t attr;
+	pthread_t t;
+
+	if (f == NULL)
+		return -ENOMEM;
+	if (log_request(r, 0) < 0) {
+		free(f);
+		return -EACCES;
+	}
+	r->logged = true;
+	*f = (struct fifo_open){ r->n->id, fcntl(opath, F_DUPFD_CLOEXEC, 0), flags };
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	/* The stack holds the static TLS of the handlers too (a few hundred KiB). */
+	pthread_attr_setstacksize(&attr, 2 << 20);
+	if (f->opath < 0 || pthread_create(&t, &attr, fifo_thread, f) != 0) {
+		if (f->opath >= 0)
+			close(f->opath);
+		free(f);
+		pthread_attr_destroy(&attr);
+		r->logged = false;
+		return -EAGAIN;
+	}
+	pthread_attr_destroy(&attr);
+	r->replied = true; /* the thread answers */
+	return 1;
+}
+
+/*
+ * Resolve for an open.  openat2's RESOLVE_* flags restrict the agent's
+ * own lookup; they are honoured by letting the kernel resolve with them,
+ * O_PATH (no side effect), from the agent's dirfd.  The decision is still
+ * taken on the object opened.  Otherwise ward's own walk is used.
+ */
+static int open_resolve(struct req *r, const struct open_args *a, enum resolve_mode m,
+			int *fd, char *real, size_t reallen, const char **name)
+{
+	if (a->resolve == 0)
+		return resolve(r, a->dirfd, r->path, m, fd, real, reallen, name);
+	if (m == RES_PARENT)
+		return -EOPNOTSUPP; /* creation under RESOLVE_* flags: see h_open */
+	struct open_how how = {
+		.flags = O_PATH | O_CLOEXEC | (m == RES_FINAL_NOFOLLOW ? O_NOFOLLOW : 0),
+		.resolve = a->resolve & ~(uint64_t)RESOLVE_CACHED,
+	};
+	int base = AT_FDCWD, rc;
+	if ((rc = agent_fd(r, a->dirfd, &base)) < 0)
+		return rc;
+	*fd = (int)syscall(SYS_openat2, base, r->path, &how, sizeof(how));
+	rc = *fd < 0 ? -errno : 0;
+	close(base);
+	if (rc == 0 && (rc = fd_real_path(*fd, real, reallen)) < 0) {
+		close(*fd);
+		*fd = -1;
+	}
+	return rc;
+}
+
 /* Open something that exists (or fail as the kernel would). */
 static int open_existing(struct req *r, const struct open_args *a, mode_t mode)
 {
@@ -143,10 +290,10 @@ static int open_existing(struct req *r, const struct open_args *a, mode_t mode)
 	int opath, fd, rc;
 	enum resolve_mode m = (a->flags & O_NOFOLLOW) ? RES_FINAL_NOFOLLOW : RES_FINAL;
 
-	rc = resolve(r, a->dirfd, r->path, m, &opath, r->real, sizeof(r->real), NULL);
+	rc = open_resolve(r, a, m, &opath, r->real, sizeof(r->real), NULL);
 	if (rc == -EXDEV) {
 		/* Another process's /proc entry: decided on lexically (and denied). */
-		rc = decide_path(r, open_op(a->flags), r->real, &v);
+		rc = decide_ops(r, open_ops(a->flags), r->real, &v);
 		return rc < 0 ? rc : -EACCES;
 	}
 	if (rc < 0)
@@ -157,7 +304,7 @@ static int open_existing(struct req *r, const struct open_args *a, mode_t mode)
 		rc = -errno;
 		goto out;
 	}
-	if (S_ISLNK(st.st_mode) && !(a->flags & O_PATH)) {
+	if (S_ISLNK(st.st_mode)) {
 		rc = -ELOOP; /* O_NOFOLLOW on a symlink */
 		goto out;
 	}
@@ -165,13 +312,14 @@ static int open_existing(struct req *r, const struct open_args *a, mode_t mode)
 		rc = -ENOTDIR;
 		goto out;
 	}
-	if (unnamed(r->real, opath)) {
-		r->op = ward_op_name(open_op(a->flags));
+	strip_deleted(r->real, &st);
+	if (unnamed(r->real, &st)) {
+		r->op = ward_op_name(open_ops(a->flags) & WARD_OP_WRITE ? WARD_OP_WRITE : WARD_OP_READ);
 		r->log_path = r->real;
 		r->decided = 0;
 		r->by = "policy";
 	} else {
-		rc = decide_path(r, open_op(a->flags), r->real, &v);
+		rc = decide_ops(r, open_ops(a->flags), r->real, &v);
 		if (rc < 0)
 			goto out;
 		if (rc == 1) {
@@ -182,8 +330,9 @@ static int open_existing(struct req *r, const struct open_args *a, mode_t mode)
 	if (a->flags & O_PATH) {
 		/*
 		 * ADDFD cannot pass an O_PATH fd (the kernel refuses them), so
-		 * the agent gets the object opened for reading: a directory or a
-		 * regular file only, never a device whose open could do something.
+		 * the agent gets the object opened for reading, which is why read
+		 * was decided too: a directory or a regular file only, never a
+		 * device whose open could do something.
 		 */
 		if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode)) {
 			rc = -EACCES;
@@ -191,22 +340,17 @@ static int open_existing(struct req *r, const struct open_args *a, mode_t mode)
 		}
 		fd = reopen(opath, O_RDONLY | O_NONBLOCK | (a->flags & O_CLOEXEC) |
 					   (S_ISDIR(st.st_mode) ? O_DIRECTORY : 0));
-		if (fd < 0) {
-			rc = fd;
-			goto out;
-		}
-		rc = finish(r, fd, a->flags);
+		rc = fd < 0 ? fd : finish(r, fd, a->flags);
+		goto out;
+	}
+	if (S_ISFIFO(st.st_mode) && !(a->flags & O_NONBLOCK)) {
+		rc = open_fifo(r, opath, a->flags);
 		goto out;
 	}
 	fd = reopen(opath, a->flags);
-	if (fd < 0) {
-		rc = fd;
-		goto out;
-	}
-	rc = finish(r, fd, a->flags);
+	rc = fd < 0 ? fd : finish(r, fd, a->flags);
 out:
-	if (opath >= 0)
-		close(opath);
+	close(opath);
 	return rc;
 }
 
@@ -215,11 +359,16 @@ static int open_create(struct req *r, const struct open_args *a, mode_t mode)
 {
 	struct ward_verdict v;
 	const char *name;
-	int parent, fd, rc;
+	int parent, fd, rc, base = -1;
+	char *path = r->path;
 
 	for (int tries = 0; tries < MAX_RETRIES; tries++) {
-		rc = resolve(r, a->dirfd, r->path, RES_PARENT, &parent, r->real2,
-			     sizeof(r->real2), &name);
+		rc = resolve_from(r, a->dirfd, base, path, RES_PARENT, &parent, r->real2,
+				  sizeof(r->real2), &name);
+		if (base >= 0) {
+			close(base);
+			base = -1;
+		}
 		if (rc == -EXDEV)
 			return open_existing(r, a, mode);
 		if (rc == -EINVAL)
@@ -230,13 +379,31 @@ static int open_create(struct req *r, const struct open_args *a, mode_t mode)
 		if (fd >= 0) {
 			struct stat st;
 			bool link = fstat(fd, &st) == 0 && S_ISLNK(st.st_mode);
+			if (link && !(a->flags & (O_NOFOLLOW | O_EXCL))) {
+				/*
+				 * A symlink where the file is to be: the kernel would create
+				 * its target.  Follow it one hop, from the parent, and look
+				 * again there.
+				 */
+				ssize_t n = readlinkat(fd, "", r->path2, sizeof(r->path2) - 1);
+				close(fd);
+				if (n < 0) {
+					close(parent);
+					return -errno;
+				}
+				r->path2[n] = '\0';
+				strcpy(r->path, r->path2);
+				path = r->path;
+				base = parent;
+				continue;
+			}
 			close(fd);
 			close(parent);
 			if (a->flags & O_EXCL)
 				return -EEXIST;
-			if (link && (a->flags & O_NOFOLLOW))
+			if (link)
 				return -ELOOP;
-			/* It exists: judge it as an open of what it is (a symlink is followed). */
+			/* It exists: judge it as an open of what it is. */
 			struct open_args b = *a;
 			b.flags &= ~O_CREAT;
 			return open_existing(r, &b, mode);
@@ -278,7 +445,7 @@ static int open_tmpfile(struct req *r, const struct open_args *a, mode_t mode)
 	struct ward_verdict v;
 	int dir, fd, rc;
 
-	rc = resolve(r, a->dirfd, r->path, RES_FINAL, &dir, r->real, sizeof(r->real), NULL);
+	rc = open_resolve(r, a, RES_FINAL, &dir, r->real, sizeof(r->real), NULL);
 	if (rc < 0)
 		return rc == -EXDEV ? -EACCES : rc;
 	rc = decide_path(r, WARD_OP_CREATE, r->real, &v);
@@ -305,48 +472,23 @@ int h_open(struct req *r)
 	if ((rc = mem_read_str(r, a.path, r->path, sizeof(r->path))) < 0)
 		return rc;
 	r->log_path = r->path;
-	r->op = ward_op_name(open_op(a.flags));
-	if (a.resolve != 0) {
+	r->op = ward_op_name(open_ops(a.flags) & WARD_OP_WRITE ? WARD_OP_WRITE : WARD_OP_READ);
+	if ((a.flags & (O_CREAT | __O_TMPFILE)) && a.resolve != 0) {
 		/*
-		 * openat2's RESOLVE_* flags restrict the agent's own lookup: check
-		 * them with a lookup of our own that has no side effects (O_PATH)
-		 * and refuse what the agent asked to be refused.  The decision
-		 * below is still taken on the object our own walk opens.
+		 * Creating under openat2's RESOLVE_* restrictions would need the
+		 * kernel to resolve the parent with them; refused rather than
+		 * created without them.
 		 */
-		struct open_how how = { .flags = O_PATH | O_CLOEXEC, .resolve = a.resolve };
-		int base = -1, probe;
-		if (r->path[0] != '/' && (rc = agent_fd(r, a.dirfd, &base)) < 0)
-			return rc;
-		probe = (int)syscall(SYS_openat2, base >= 0 ? base : AT_FDCWD, r->path, &how,
-				     sizeof(how));
-		rc = probe < 0 ? -errno : 0;
-		if (base >= 0)
-			close(base);
-		if (probe >= 0)
-			close(probe);
-		if (rc < 0 && rc != -ENOENT)
-			return rc;
+		return -EOPNOTSUPP;
 	}
 	if (a.flags & (O_CREAT | __O_TMPFILE)) {
 		if ((rc = agent_umask(r, &umask_)) < 0)
 			return rc;
 	}
 	mode_t mode = a.mode & 07777 & ~umask_;
-	if ((a.flags & O_PATH) && !ward_policy_restricts(S->policy, WARD_OP_STAT)) {
-		/*
-		 * CONTINUE: an O_PATH open (openat2 reaches here; open and openat
-		 * with O_PATH are not even notified then) is judged as stat, and
-		 * the policy allows stat on every path, so the decision does not
-		 * depend on the path in the agent's memory at all.  O_PATH makes
-		 * the kernel ignore all other flags but O_DIRECTORY, O_NOFOLLOW and
-		 * O_CLOEXEC: nothing is created or truncated.
-		 */
-		r->decided = 0;
-		return 0;
-	}
 	if ((a.flags & O_TMPFILE) == O_TMPFILE)
 		return open_tmpfile(r, &a, mode);
-	if (a.flags & O_CREAT)
+	if ((a.flags & O_CREAT) && !(a.flags & O_PATH))
 		return open_create(r, &a, mode);
 	return open_existing(r, &a, mode);
 }

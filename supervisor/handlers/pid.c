@@ -1,0 +1,135 @@
+/*
+ * handlers/pid.c - calls that reach another process without a signal
+ * call: SIGIO ownership (fcntl F_SETOWN/F_SETOWN_EX, ioctl FIOSETOWN/
+ * SIOCSPGRP), resource limits, priorities, scheduling, page migration,
+ * kcmp.  Each may aim only at processes of the session, so the agent
+ * cannot make ward a SIGIO target, lower its limits or starve it.
+ */
+#include "../sup.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/sockios.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#ifndef SYS_pidfd_getfd
+#define SYS_pidfd_getfd 438
+#endif
+#define IOPRIO_WHO_PROCESS 1
+#define IOPRIO_WHO_PGRP 2
+
+/* 0 (the caller itself) or a process of the session. */
+static bool own(pid_t pid)
+{
+	return pid == 0 || proc_in_session(pid);
+}
+
+/* A SIGIO owner: a process (> 0) or a process group (< 0). */
+static bool owner_ok(long owner)
+{
+	if (owner == 0)
+		return true; /* clears the owner */
+	if (owner > 0)
+		return proc_in_session((pid_t)owner);
+	return proc_pgrp_in_session((pid_t)-owner);
+}
+
+/* Run fcntl/ioctl on ward's copy of the agent's fd: the same open file. */
+static int on_copy(struct req *r, int agentfd, unsigned long cmd, void *arg, bool is_ioctl)
+{
+	int self = (int)syscall(SYS_pidfd_open, r->tgid, 0), fd, rc;
+
+	if (self < 0)
+		return -ESRCH;
+	fd = (int)syscall(SYS_pidfd_getfd, self, agentfd, 0);
+	close(self);
+	if (fd < 0)
+		return -EBADF;
+	rc = is_ioctl ? ioctl(fd, cmd, arg) : fcntl(fd, (int)cmd, arg);
+	rc = rc < 0 ? -errno : rc;
+	close(fd);
+	r->result = rc;
+	return rc < 0 ? rc : 1;
+}
+
+int h_pid(struct req *r)
+{
+	const __u64 *a = r->n->data.args;
+	int nr = r->n->data.nr;
+	bool ok;
+
+	r->event = nr == SYS_fcntl || nr == SYS_ioctl ? "signal" : "process";
+	switch (nr) {
+	case SYS_fcntl:
+		if ((int)a[1] == F_SETOWN) {
+			r->sig_target = (int)a[2];
+			ok = owner_ok((long)(int)a[2]);
+			break;
+		}
+		if ((int)a[1] == F_SETOWN_EX) {
+			/* The owner is in the agent's memory: read it, check it, set it ourselves. */
+			struct f_owner_ex ex;
+			int rc = mem_read(r, a[2], &ex, sizeof(ex));
+			if (rc < 0)
+				return rc;
+			r->sig_target = ex.pid;
+			ok = ex.type == F_OWNER_PGRP ? owner_ok(-(long)ex.pid) : owner_ok(ex.pid);
+			if (!ok)
+				return -EPERM;
+			return on_copy(r, (int)a[0], F_SETOWN_EX, &ex, false);
+		}
+		return -EINVAL; /* the filter notifies no other command */
+	case SYS_ioctl: {
+		int owner, rc = mem_read(r, a[2], &owner, sizeof(owner));
+		if (rc < 0)
+			return rc;
+		r->sig_target = owner;
+		/* FIOSETOWN and SIOCSPGRP take a pid, or a negated process group. */
+		if (!owner_ok(owner))
+			return -EPERM;
+		return on_copy(r, (int)a[0], (unsigned)a[1], &owner, true);
+	}
+	case SYS_prlimit64:
+	case SYS_sched_setaffinity:
+	case SYS_sched_setscheduler:
+	case SYS_sched_setparam:
+	case SYS_sched_setattr:
+	case SYS_migrate_pages:
+	case SYS_move_pages:
+		r->sig_target = (int)a[0];
+		ok = own((pid_t)a[0]);
+		break;
+	case SYS_kcmp:
+		r->sig_target = (int)a[1];
+		ok = own((pid_t)a[0]) && own((pid_t)a[1]);
+		break;
+	case SYS_setpriority:
+	case SYS_ioprio_set: {
+		int which = (int)a[0];
+		pid_t who = (pid_t)a[1];
+		r->sig_target = who;
+		bool process = nr == SYS_setpriority ? which == PRIO_PROCESS : which == IOPRIO_WHO_PROCESS;
+		bool pgrp = nr == SYS_setpriority ? which == PRIO_PGRP : which == IOPRIO_WHO_PGRP;
+		if (process)
+			ok = own(who);
+		else if (pgrp)
+			ok = who == 0 || proc_pgrp_in_session(who);
+		else
+			ok = false; /* every process of the user: ward too */
+		break;
+	}
+	default:
+		return -ENOSYS;
+	}
+	if (!ok)
+		return -EPERM;
+	/*
+	 * CONTINUE: the decision depends on register values alone (the
+	 * target id) and on ward's own process table, not on the agent's
+	 * memory; the kernel performs the call as the agent.
+	 */
+	return 0;
+}

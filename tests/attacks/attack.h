@@ -1,0 +1,225 @@
+/*
+ * attack.h - what every attack program shares.
+ *
+ * An attack runs under `ward run` with its current directory set to a
+ * fresh project made by tests/integration/attacks.sh:
+ *
+ *   secret/x      the secret: "WARD-SECRET-<random>"; `deny read` covers all of secret/
+ *   public/x      readable: "PUBLIC-CONTENT"
+ *   sub/deep/     empty directories, for dirfd and ".." games
+ *   bin/mycat     a copy of /bin/cat (some tests deny its exec)
+ *
+ * It prints one line per attempt ("blocked: ...", "LEAK: ..." when it read
+ * the secret or otherwise got through, "WRONG: ..." when ward answered
+ * something the kernel would not, "note: ..." for information) and ends
+ * with "RESULT: stopped|through|wrong".  Exit status: 0 when every attempt
+ * was stopped as it should be, 1 otherwise, 2 when the attack could not
+ * even be set up.
+ */
+#ifndef WARD_ATTACK_H
+#define WARD_ATTACK_H
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define SECRET "secret/x"
+#define PUBLIC "public/x"
+#define SECRET_PREFIX "WARD-SECRET-"
+#define PUBLIC_CONTENT "PUBLIC-CONTENT"
+
+static int att_through, att_wrong;
+
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf) - 1, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n > sizeof(buf) - 2)
+		n = (int)sizeof(buf) - 2;
+	buf[n++] = '\n';
+	/* One write, so lines of threads and children do not mix. */
+	if (write(STDOUT_FILENO, buf, (size_t)n) < 0)
+		_exit(3);
+}
+
+/* The attack got through: print what it got, its first line only. */
+static void leak(const char *how, const char *data, size_t len)
+{
+	char line[256];
+	size_t n = 0;
+
+	while (n < len && n < sizeof(line) - 1 && data[n] != '\n' && data[n] != '\0')
+		n++;
+	memcpy(line, data, n);
+	line[n] = '\0';
+	att_through = 1;
+	say("LEAK: %s: %s", how, line);
+}
+
+static void wrong(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void wrong(const char *fmt, ...)
+{
+	char buf[768];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	att_wrong = 1;
+	say("WRONG: %s", buf);
+}
+
+static void setup_failed(const char *what)
+{
+	say("SETUP: %s: %s", what, strerror(errno));
+	say("RESULT: setup-failed");
+	exit(2);
+}
+
+static int finish(void)
+{
+	say("RESULT: %s", att_through ? "through" : att_wrong ? "wrong" : "stopped");
+	return att_through || att_wrong ? 1 : 0;
+}
+
+/* True when buf holds the secret. */
+static int is_secret(const char *buf, size_t len)
+{
+	return memmem(buf, len, SECRET_PREFIX, strlen(SECRET_PREFIX)) != NULL;
+}
+
+/* Read what fd gives (from its current offset); 1 and a LEAK line if it is the secret. */
+static int check_fd(const char *how, int fd)
+{
+	char buf[512];
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+
+	if (n < 0)
+		n = read(fd, buf, sizeof(buf) - 1);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	if (is_secret(buf, (size_t)n)) {
+		leak(how, buf, (size_t)n);
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * Try to read the secret through openat(dirfd, path, flags): a LEAK when
+ * the secret is read.  Returns the errno of a refusal (0 when it opened).
+ */
+static int try_read(const char *how, int dirfd, const char *path, int flags)
+{
+	int fd = openat(dirfd, path, flags | O_CLOEXEC);
+	int e = errno;
+
+	if (fd < 0) {
+		say("blocked: %s: %s", how, strerror(e));
+		return e;
+	}
+	if (!check_fd(how, fd))
+		say("blocked: %s: opened, but it is not the secret", how);
+	close(fd);
+	return 0;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* How long a race runs: $ATTACK_SECONDS, 3 by default. */
+static double race_seconds(void)
+{
+	const char *s = getenv("ATTACK_SECONDS");
+	double d = s ? atof(s) : 3.0;
+	return d > 0 ? d : 3.0;
+}
+
+/* Read a whole small file into buf (NUL-terminated); -1 on error. */
+static ssize_t slurp(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n, got = 0;
+
+	if (fd < 0)
+		return -1;
+	while ((size_t)got < len - 1 && (n = read(fd, buf + got, len - 1 - (size_t)got)) > 0)
+		got += n;
+	close(fd);
+	buf[got] = '\0';
+	return got;
+}
+
+/*
+ * Run argv (execve'd by fn in a child) with stdout and stderr to a pipe;
+ * collect up to len-1 bytes of output.  Returns the wait status.
+ */
+static int run_capture(void (*fn)(void *), void *arg, char *out, size_t len)
+{
+	int p[2], st = 0;
+	pid_t pid;
+	size_t got = 0;
+	ssize_t n;
+
+	out[0] = '\0';
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		dup2(p[1], 1);
+		dup2(p[1], 2);
+		fn(arg);
+		_exit(77);
+	}
+	close(p[1]);
+	while (got < len - 1 && (n = read(p[0], out + got, len - 1 - got)) > 0)
+		got += (size_t)n;
+	out[got] = '\0';
+	close(p[0]);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	return st;
+}
+
+static const char *wstatus(int st)
+{
+	static char buf[64];
+	if (WIFEXITED(st))
+		snprintf(buf, sizeof(buf), "exit %d", WEXITSTATUS(st));
+	else if (WIFSIGNALED(st))
+		snprintf(buf, sizeof(buf), "killed by %s", strsignal(WTERMSIG(st)));
+	else
+		snprintf(buf, sizeof(buf), "status %#x", st);
+	return buf;
+}
+
+#endif

@@ -1,0 +1,192 @@
+/*
+ * attack_loader MODE - run a program whose exec is denied through the
+ * dynamic loader: `ld.so PROG` makes the kernel exec ld.so, and ld.so
+ * maps PROG itself (with open and mmap, no exec).  DESIGN.md §2 invariant
+ * 4: "An exec of the dynamic loader (ld-linux*.so ./prog) is judged as an
+ * exec of ./prog".
+ *
+ * The driver denies exec of bin/mycat (a copy of /bin/cat) with
+ * `-r 'deny exec $PROJECT/bin/mycat'`.  Every attempt runs
+ * "... bin/mycat public/x": the denied program ran if and only if
+ * PUBLIC-CONTENT shows up in the output (the allowed stand-in, /bin/true,
+ * prints nothing).
+ *
+ *   basic     execve(bin/mycat) itself; ld.so PROG by absolute and
+ *             relative path; with ld.so options before PROG; through a
+ *             copy of ld.so in the project and a symlink to it
+ *   shebang   a script "#!/lib64/ld-linux-x86-64.so.2 /abs/bin/mycat":
+ *             the kernel runs ld.so with PROG as the interpreter argument
+ *   longpath  ld.so with a PROG path longer than 255 bytes whose first 255
+ *             bytes name an allowed program
+ */
+#include "attack.h"
+
+#include <limits.h>
+
+#define LDSO "/lib64/ld-linux-x86-64.so.2"
+
+static char cwd[PATH_MAX];
+
+struct cmd {
+	const char *path;
+	char *argv[8];
+};
+
+static int exec_fd = -1; /* execveat(exec_fd, "", AT_EMPTY_PATH) when set */
+
+static void exec_cmd(void *arg)
+{
+	struct cmd *c = arg;
+	extern char **environ;
+	if (exec_fd >= 0)
+		syscall(SYS_execveat, exec_fd, "", c->argv, environ, AT_EMPTY_PATH);
+	else
+		execve(c->path, c->argv, environ);
+	dprintf(1, "execve(%s): %s\n", c->path ? c->path : "fd", strerror(errno));
+}
+
+static void attempt(const char *how, const char *path, char *const *argv)
+{
+	struct cmd c = { .path = path };
+	char out[8192];
+
+	for (int i = 0; i < 7 && argv[i]; i++)
+		c.argv[i] = argv[i];
+	int st = run_capture(exec_cmd, &c, out, sizeof(out));
+	/*
+	 * A file just written may still be open for writing in ward for a
+	 * moment after the agent got its fd (ETXTBSY): an attacker retries.
+	 */
+	for (int i = 0; i < 50 && strstr(out, "Text file busy") != NULL; i++) {
+		if (i == 0)
+			say("note: %s: ETXTBSY right after writing the file; retrying", how);
+		usleep(2000);
+		st = run_capture(exec_cmd, &c, out, sizeof(out));
+	}
+	if (strstr(out, PUBLIC_CONTENT) != NULL) {
+		att_through = 1;
+		say("LEAK: %s: the denied program ran (%s): %.120s", how, wstatus(st), out);
+	} else {
+		char *nl = strchr(out, '\n');
+		if (nl)
+			*nl = '\0';
+		say("blocked: %s: %s: %.160s", how, wstatus(st), out);
+	}
+}
+
+static void mode_basic(void)
+{
+	char abs[PATH_MAX + 32];
+	snprintf(abs, sizeof(abs), "%s/bin/mycat", cwd);
+
+	attempt("execve(bin/mycat) (control: denied by the policy)", "bin/mycat",
+		(char *[]){ "mycat", PUBLIC, NULL });
+	/* The denied program through an O_PATH fd: /proc/self/fd/N and execveat. */
+	int o = open("bin/mycat", O_PATH);
+	if (o >= 0) {
+		char p[64];
+		snprintf(p, sizeof(p), "/proc/self/fd/%d", o);
+		attempt("execve(/proc/self/fd/N of an O_PATH fd of bin/mycat)", p,
+			(char *[]){ "mycat", PUBLIC, NULL });
+		snprintf(p, sizeof(p), "/dev/fd/%d", o);
+		attempt("ld.so /dev/fd/N of an O_PATH fd of bin/mycat", LDSO,
+			(char *[]){ LDSO, p, PUBLIC, NULL });
+		exec_fd = o;
+		attempt("execveat(O_PATH fd of bin/mycat, \"\", AT_EMPTY_PATH)", NULL,
+			(char *[]){ "mycat", PUBLIC, NULL });
+		exec_fd = -1;
+	} else {
+		say("note: open(bin/mycat, O_PATH): %s", strerror(errno));
+	}
+	attempt("ld.so /abs/bin/mycat", LDSO, (char *[]){ LDSO, abs, PUBLIC, NULL });
+	attempt("ld.so bin/mycat", LDSO, (char *[]){ LDSO, "bin/mycat", PUBLIC, NULL });
+	attempt("ld.so ./bin/../bin/mycat", LDSO, (char *[]){ LDSO, "./bin/../bin/mycat", PUBLIC, NULL });
+	attempt("ld.so --inhibit-cache bin/mycat", LDSO,
+		(char *[]){ LDSO, "--inhibit-cache", "bin/mycat", PUBLIC, NULL });
+	attempt("ld.so --argv0 cat bin/mycat", LDSO,
+		(char *[]){ LDSO, "--argv0", "cat", "bin/mycat", PUBLIC, NULL });
+	attempt("ld.so --library-path /lib bin/mycat", LDSO,
+		(char *[]){ LDSO, "--library-path", "/lib", "bin/mycat", PUBLIC, NULL });
+	attempt("ld.so --inhibit-cache --inhibit-cache --inhibit-cache bin/mycat", LDSO,
+		(char *[]){ LDSO, "--inhibit-cache", "--inhibit-cache", "--inhibit-cache", "bin/mycat",
+			    PUBLIC, NULL });
+	/* A copy of the loader in the project, and a symlink to it. */
+	char buf[1 << 16];
+	int in = open(LDSO, O_RDONLY | O_CLOEXEC), out = open("myld", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
+	ssize_t n;
+	if (in < 0 || out < 0)
+		setup_failed("copy ld.so");
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n)
+			setup_failed("copy ld.so");
+	close(in);
+	close(out);
+	attempt("./myld (a copy of ld.so) bin/mycat", "./myld",
+		(char *[]){ "./myld", "bin/mycat", PUBLIC, NULL });
+	if (symlink(LDSO, "ldlink") == 0)
+		attempt("./ldlink (a symlink to ld.so) bin/mycat", "./ldlink",
+			(char *[]){ "./ldlink", "bin/mycat", PUBLIC, NULL });
+}
+
+static void mode_shebang(void)
+{
+	char line[PATH_MAX + 64];
+	int fd = open("ldscript", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
+
+	if (fd < 0)
+		setup_failed("create ldscript");
+	/* The kernel runs: ld.so /abs/bin/mycat ./ldscript public/x */
+	int n = snprintf(line, sizeof(line), "#!%s %s/bin/mycat\n", LDSO, cwd);
+	if (write(fd, line, (size_t)n) != n)
+		setup_failed("write ldscript");
+	close(fd);
+	attempt("script #!ld.so /abs/bin/mycat", "./ldscript", (char *[]){ "ldscript", PUBLIC, NULL });
+	/* The same with a relative program path (relative to the cwd of the exec). */
+	fd = open("ldscript2", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
+	n = snprintf(line, sizeof(line), "#!%s bin/mycat\n", LDSO);
+	if (fd < 0 || write(fd, line, (size_t)n) != n)
+		setup_failed("write ldscript2");
+	close(fd);
+	attempt("script #!ld.so bin/mycat", "./ldscript2", (char *[]){ "ldscript2", PUBLIC, NULL });
+}
+
+static void mode_longpath(void)
+{
+	/* "./" + 245 slashes + "bin/myca" is 255 bytes; "t" makes it bin/mycat. */
+	char prog[512];
+	size_t at = 0;
+
+	if (symlink("/bin/true", "bin/myca") < 0 && errno != EEXIST)
+		setup_failed("symlink bin/myca -> /bin/true");
+	prog[at++] = '.';
+	prog[at++] = '/';
+	while (at < 2 + 245)
+		prog[at++] = '/';
+	memcpy(prog + at, "bin/mycat", 10);
+	say("note: PROG is %zu bytes; its first 255 name bin/myca (-> /bin/true)", strlen(prog));
+	attempt("ld.so .//////...//bin/mycat (256 bytes)", LDSO, (char *[]){ LDSO, prog, PUBLIC, NULL });
+	/* And as the first argument after an option. */
+	attempt("ld.so --inhibit-cache .//////...//bin/mycat", LDSO,
+		(char *[]){ LDSO, "--inhibit-cache", prog, PUBLIC, NULL });
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "basic";
+
+	if (getcwd(cwd, sizeof(cwd)) == NULL)
+		setup_failed("getcwd");
+	if (access(LDSO, X_OK) < 0)
+		setup_failed(LDSO);
+	if (strcmp(mode, "basic") == 0)
+		mode_basic();
+	else if (strcmp(mode, "shebang") == 0)
+		mode_shebang();
+	else if (strcmp(mode, "longpath") == 0)
+		mode_longpath();
+	else {
+		errno = EINVAL;
+		setup_failed(mode);
+	}
+	return finish();
+}

@@ -1,0 +1,376 @@
+/*
+ * attack_proc MODE - reach the secret, or another process, through /proc.
+ *
+ *   self    /proc/self/fd/N (N an O_PATH fd of the secret), /dev/fd/N,
+ *           /proc/thread-self, /proc/PID/task/TID, /proc/self/root/...,
+ *           /proc/self/cwd/..., /proc/self/fd/DIRFD/../secret/x, and a
+ *           child going through /proc/PARENT/fd/N.
+ *   ward    /proc/PPID/... of ward itself: environ, mem, cmdline, fd/N,
+ *           cwd/secret/x, root/..., task/TID/mem; directly, and after
+ *           chdir("/proc/PPID") (chdir is not supervised).
+ *   init    /proc/1/...: environ, mem, fd/N, root/..., cwd.
+ *   victim  a process outside the session ($VICTIM_PID, started by the
+ *           driver with "victim-serve") holds the secret in a memfd, in a
+ *           deleted file, in a pipe and in a System V shared memory
+ *           segment; get at them through /proc/VICTIM/fd/N (directly,
+ *           through an O_PATH dirfd and after chdir)
+ *   ipc     the same victim's System V shared memory segment: shmat() by
+ *           the id listed in /proc/sysvipc/shm (IPC outside the filesystem)
+ *
+ * DESIGN.md §3: "/proc/PID/... of any process outside the session" is
+ * hard-denied (deny!), and ward "cannot ... read ward's state".  Any open
+ * of a foreign /proc entry that succeeds is reported as a LEAK.
+ *
+ *   victim-serve SECRETFILE PIDFILE   (run by the driver, not under ward)
+ */
+#include "attack.h"
+
+#include <dirent.h>
+#include <stdbool.h>
+#include <limits.h>
+#include <pthread.h>
+#include <sys/mman.h>
+#include <sys/shm.h>
+
+static char cwd[PATH_MAX];
+
+/*
+ * Open a path that names something of another process.  Opening it at all
+ * gets through the hard deny; a regular file is read (and a secret in it
+ * reported), anything else (pipes, sockets of someone else) is not touched.
+ */
+static void try_foreign_at(const char *how, int dirfd, const char *path)
+{
+	int fd = openat(dirfd, path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	struct stat st;
+
+	if (fd < 0) {
+		say("blocked: %s (%s): %s", how, path, strerror(errno));
+		return;
+	}
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+		char buf[256];
+		ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+		if (n > 0 && is_secret(buf, (size_t)n)) {
+			leak(how, buf, (size_t)n);
+		} else {
+			char what[600];
+			snprintf(what, sizeof(what), "%s: opened %s of a process outside the session", how,
+				 path);
+			leak(what, n > 0 ? "(read some bytes)" : "(nothing read)", 15);
+		}
+	} else {
+		char link[64], target[256] = "?";
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+		ssize_t n = readlink(link, target, sizeof(target) - 1);
+		target[n > 0 ? n : 0] = '\0';
+		char what[600];
+		snprintf(what, sizeof(what), "%s: opened %s of a process outside the session", how, path);
+		leak(what, target, strlen(target));
+	}
+	close(fd);
+}
+
+static void try_foreign(const char *how, const char *path)
+{
+	try_foreign_at(how, AT_FDCWD, path);
+}
+
+/* The usual foreign entries of pid, directly and after chdir into /proc/PID. */
+static void foreign_process(const char *who, pid_t pid, bool regular_fds_only)
+{
+	char p[PATH_MAX + 64], how[128];
+	const char *entries[] = { "environ", "mem", "cmdline", "maps", "auxv", "stat", NULL };
+
+	for (int i = 0; entries[i]; i++) {
+		snprintf(p, sizeof(p), "/proc/%d/%s", pid, entries[i]);
+		snprintf(how, sizeof(how), "%s %s", who, entries[i]);
+		try_foreign(how, p);
+	}
+	for (int n = 0; n < 16; n++) {
+		snprintf(p, sizeof(p), "/proc/%d/fd/%d", pid, n);
+		snprintf(how, sizeof(how), "%s fd/%d", who, n);
+		try_foreign(how, p);
+	}
+	snprintf(p, sizeof(p), "/proc/%d/cwd/%s", pid, PUBLIC);
+	snprintf(how, sizeof(how), "%s cwd/public/x", who);
+	try_foreign(how, p);
+	snprintf(p, sizeof(p), "/proc/%d/root%s/%s", pid, cwd, SECRET);
+	snprintf(how, sizeof(how), "%s root/.../secret/x", who);
+	try_foreign(how, p);
+	snprintf(p, sizeof(p), "/proc/%d/task/%d/environ", pid, pid);
+	snprintf(how, sizeof(how), "%s task/%d/environ", who, pid);
+	try_foreign(how, p);
+	snprintf(p, sizeof(p), "/proc/./%d/../%d/environ", pid, pid);
+	snprintf(how, sizeof(how), "%s via /proc/./PID/../PID", who);
+	try_foreign(how, p);
+	snprintf(p, sizeof(p), "/proc/self/../%d/environ", pid);
+	snprintf(how, sizeof(how), "%s via /proc/self/../PID", who);
+	try_foreign(how, p);
+	snprintf(p, sizeof(p), "/proc/self/root/proc/%d/environ", pid);
+	snprintf(how, sizeof(how), "%s via /proc/self/root/proc/PID", who);
+	try_foreign(how, p);
+
+	/* An O_PATH fd of /proc/PID (O_PATH opens may be left to the kernel) as a dirfd. */
+	snprintf(p, sizeof(p), "/proc/%d", pid);
+	int d = open(p, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (d < 0) {
+		say("note: open(%s, O_PATH): %s", p, strerror(errno));
+	} else {
+		const char *names[] = { "environ", "fd/3", "fd/4", "cwd/" PUBLIC, NULL };
+		for (int i = 0; names[i]; i++) {
+			snprintf(how, sizeof(how), "%s: openat(O_PATH fd of /proc/PID, ...)", who);
+			if (regular_fds_only && strncmp(names[i], "fd/", 3) == 0) {
+				struct stat st;
+				if (fstatat(d, names[i], &st, 0) < 0 || !S_ISREG(st.st_mode))
+					continue;
+			}
+			try_foreign_at(how, d, names[i]);
+		}
+		close(d);
+	}
+
+	/* chdir is not supervised: walk from a foreign /proc/PID as the cwd. */
+	if (chdir(p) < 0) {
+		say("note: chdir(%s): %s", p, strerror(errno));
+		return;
+	}
+	for (int i = 0; entries[i]; i++) {
+		snprintf(how, sizeof(how), "chdir(/proc/%s) + open(%s)", who, entries[i]);
+		try_foreign(how, entries[i]);
+	}
+	for (int n = 0; n < 16; n++) {
+		char name[32];
+		snprintf(name, sizeof(name), "fd/%d", n);
+		snprintf(how, sizeof(how), "chdir(/proc/%s) + open(fd/%d)", who, n);
+		if (regular_fds_only) {
+			/* Only look: someone else's pipes and sockets are not ours to read from. */
+			struct stat st;
+			if (stat(name, &st) < 0 || !S_ISREG(st.st_mode))
+				continue;
+		}
+		try_foreign(how, name);
+	}
+	snprintf(how, sizeof(how), "chdir(/proc/%s) + open(cwd/public/x)", who);
+	try_foreign(how, "cwd/" PUBLIC);
+	snprintf(how, sizeof(how), "chdir(/proc/%s) + open(cwd/secret/x)", who);
+	try_foreign(how, "cwd/" SECRET);
+	snprintf(p, sizeof(p), "root%s/%s", cwd, PUBLIC);
+	snprintf(how, sizeof(how), "chdir(/proc/%s) + open(root/.../public/x)", who);
+	try_foreign(how, p);
+	snprintf(how, sizeof(how), "chdir(/proc/%s) + open(/proc/self/cwd/environ)", who);
+	try_foreign(how, "/proc/self/cwd/environ");
+	if (chdir(cwd) < 0)
+		setup_failed("chdir back");
+}
+
+static void *thread_self(void *arg)
+{
+	(void)arg;
+	char p[PATH_MAX + 64];
+	try_read("thread: /proc/thread-self/cwd/secret/x", AT_FDCWD,
+		 "/proc/thread-self/cwd/" SECRET, O_RDONLY);
+	snprintf(p, sizeof(p), "/proc/self/task/%d/cwd/%s", gettid(), SECRET);
+	try_read("thread: /proc/self/task/TID/cwd/secret/x", AT_FDCWD, p, O_RDONLY);
+	return NULL;
+}
+
+static void mode_self(void)
+{
+	char p[PATH_MAX + 64];
+	int opath = open(SECRET, O_PATH | O_CLOEXEC);
+	int pub = open(PUBLIC, O_RDONLY | O_CLOEXEC);
+	int sub = open("sub", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int sdir = open("secret", O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+	if (pub < 0 || sub < 0)
+		setup_failed("open public/x, sub");
+	/* Controls: the agent's own /proc entries for allowed files should work. */
+	snprintf(p, sizeof(p), "/proc/self/fd/%d", pub);
+	int c = open(p, O_RDONLY | O_CLOEXEC);
+	say("note: control open(/proc/self/fd/N of public/x): %s", c >= 0 ? "opened" : strerror(errno));
+	if (c >= 0)
+		close(c);
+	c = open("/proc/self/cwd/" PUBLIC, O_RDONLY | O_CLOEXEC);
+	say("note: control open(/proc/self/cwd/public/x): %s", c >= 0 ? "opened" : strerror(errno));
+	if (c >= 0)
+		close(c);
+
+	if (opath < 0) {
+		say("note: open(secret/x, O_PATH): %s", strerror(errno));
+	} else {
+		snprintf(p, sizeof(p), "/proc/self/fd/%d", opath);
+		try_read("/proc/self/fd/N of an O_PATH fd of the secret", AT_FDCWD, p, O_RDONLY);
+		snprintf(p, sizeof(p), "/proc/thread-self/fd/%d", opath);
+		try_read("/proc/thread-self/fd/N", AT_FDCWD, p, O_RDONLY);
+		snprintf(p, sizeof(p), "/proc/%d/fd/%d", getpid(), opath);
+		try_read("/proc/PID/fd/N", AT_FDCWD, p, O_RDONLY);
+		snprintf(p, sizeof(p), "/proc/%d/task/%d/fd/%d", getpid(), gettid(), opath);
+		try_read("/proc/PID/task/TID/fd/N", AT_FDCWD, p, O_RDONLY);
+		snprintf(p, sizeof(p), "/dev/fd/%d", opath);
+		try_read("/dev/fd/N", AT_FDCWD, p, O_RDONLY);
+		snprintf(p, sizeof(p), "%d", opath);
+		int fdd = open("/proc/self/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fdd >= 0) {
+			try_read("openat(fd of /proc/self/fd, N)", fdd, p, O_RDONLY);
+			close(fdd);
+		} else {
+			say("note: open(/proc/self/fd): %s", strerror(errno));
+		}
+		/* A child of the session going through its parent's fd table. */
+		pid_t kid = fork();
+		if (kid == 0) {
+			snprintf(p, sizeof(p), "/proc/%d/fd/%d", getppid(), opath);
+			try_read("child: /proc/PARENT/fd/N", AT_FDCWD, p, O_RDONLY);
+			_exit(att_through ? 1 : 0);
+		}
+		int st;
+		waitpid(kid, &st, 0);
+		if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+			att_through = 1;
+	}
+	snprintf(p, sizeof(p), "/proc/self/root%s/%s", cwd, SECRET);
+	try_read("/proc/self/root/.../secret/x", AT_FDCWD, p, O_RDONLY);
+	snprintf(p, sizeof(p), "/proc/self/root/../../%s/%s", cwd, SECRET);
+	try_read("/proc/self/root/../../.../secret/x", AT_FDCWD, p, O_RDONLY);
+	try_read("/proc/self/cwd/secret/x", AT_FDCWD, "/proc/self/cwd/" SECRET, O_RDONLY);
+	try_read("/proc/self/cwd/sub/../secret/x", AT_FDCWD, "/proc/self/cwd/sub/../" SECRET, O_RDONLY);
+	snprintf(p, sizeof(p), "/proc/%d/cwd/%s", getpid(), SECRET);
+	try_read("/proc/PID/cwd/secret/x", AT_FDCWD, p, O_RDONLY);
+	snprintf(p, sizeof(p), "/proc/self/fd/%d/../%s", sub, SECRET);
+	try_read("/proc/self/fd/SUBDIR/../secret/x", AT_FDCWD, p, O_RDONLY);
+	if (sdir >= 0) {
+		snprintf(p, sizeof(p), "/proc/self/fd/%d/x", sdir);
+		try_read("/proc/self/fd/SECRETDIR/x", AT_FDCWD, p, O_RDONLY);
+	}
+	try_read("/proc/self/../self/cwd/secret/x", AT_FDCWD, "/proc/self/../self/cwd/" SECRET,
+		 O_RDONLY);
+	pthread_t t;
+	if (pthread_create(&t, NULL, thread_self, NULL) == 0)
+		pthread_join(t, NULL);
+}
+
+static void mode_ward(void)
+{
+	pid_t ward = getppid();
+	char p[128];
+
+	foreign_process("ward", ward, false);
+	/* ward's threads have their own /proc/TID directories. */
+	for (pid_t tid = ward + 1; tid < ward + 12; tid++) {
+		snprintf(p, sizeof(p), "/proc/%d/mem", tid);
+		if (access(p, F_OK) == 0 && tid != getpid())
+			try_foreign("a thread of ward? mem", p);
+	}
+}
+
+static void mode_init(void)
+{
+	foreign_process("pid 1", 1, true);
+}
+
+/* System V shared memory of other processes: listed in /proc/sysvipc/shm. */
+static void sysv_shm(void)
+{
+	FILE *f = fopen("/proc/sysvipc/shm", "re");
+	char line[512];
+	int tried = 0;
+
+	if (f == NULL) {
+		say("note: /proc/sysvipc/shm: %s", strerror(errno));
+		return;
+	}
+	if (fgets(line, sizeof(line), f) == NULL) { /* the header */
+		fclose(f);
+		return;
+	}
+	while (fgets(line, sizeof(line), f) != NULL) {
+		int key, id;
+		if (sscanf(line, "%d %d", &key, &id) != 2)
+			continue;
+		char *seg = shmat(id, NULL, SHM_RDONLY);
+		tried++;
+		if (seg == (void *)-1) {
+			say("blocked: shmat(%d) of another process's segment: %s", id, strerror(errno));
+			continue;
+		}
+		if (is_secret(seg, 256))
+			leak("shmat() of a System V segment of a process outside the session", seg, 256);
+		shmdt(seg);
+	}
+	fclose(f);
+	say("note: %d System V segments tried", tried);
+}
+
+static void mode_victim(void)
+{
+	const char *s = getenv("VICTIM_PID");
+	pid_t v = s ? atoi(s) : 0;
+
+	if (v <= 0) {
+		errno = EINVAL;
+		setup_failed("$VICTIM_PID");
+	}
+	foreign_process("victim", v, false);
+}
+
+/* Outside ward: hold the secret in a memfd, a deleted file and a pipe, and wait. */
+static int victim_serve(const char *secretfile, const char *pidfile)
+{
+	char buf[256], tmp[PATH_MAX];
+	ssize_t n = slurp(secretfile, buf, sizeof(buf));
+	int p[2];
+
+	if (n <= 0)
+		return 2;
+	int m = memfd_create("victim-secret", 0);
+	if (m < 0 || write(m, buf, (size_t)n) != n)
+		return 2;
+	snprintf(tmp, sizeof(tmp), "%s.deleted", pidfile);
+	int d = open(tmp, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (d < 0 || write(d, buf, (size_t)n) != n || unlink(tmp) < 0)
+		return 2;
+	if (pipe(p) < 0 || write(p[1], buf, (size_t)n) != n)
+		return 2;
+	/* A System V shared memory segment (gone when we are: IPC_RMID at once). */
+	int shm = shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0600);
+	char *seg = shm >= 0 ? shmat(shm, NULL, 0) : (void *)-1;
+	if (seg == (void *)-1)
+		return 2;
+	memcpy(seg, buf, (size_t)n);
+	shmctl(shm, IPC_RMID, NULL);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", pidfile);
+	FILE *f = fopen(tmp, "w");
+	if (f == NULL)
+		return 2;
+	fprintf(f, "%d\n", getpid());
+	fclose(f);
+	rename(tmp, pidfile);
+	for (;;)
+		pause();
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "self";
+
+	if (strcmp(mode, "victim-serve") == 0)
+		return argc == 4 ? victim_serve(argv[2], argv[3]) : 2;
+	if (getcwd(cwd, sizeof(cwd)) == NULL)
+		setup_failed("getcwd");
+	if (strcmp(mode, "self") == 0)
+		mode_self();
+	else if (strcmp(mode, "ward") == 0)
+		mode_ward();
+	else if (strcmp(mode, "init") == 0)
+		mode_init();
+	else if (strcmp(mode, "victim") == 0)
+		mode_victim();
+	else if (strcmp(mode, "ipc") == 0)
+		sysv_shm();
+	else {
+		errno = EINVAL;
+		setup_failed(mode);
+	}
+	return finish();
+}

@@ -1,0 +1,114 @@
+/*
+ * attack_race_path MODE - flip the path buffer of an open between an
+ * allowed file and the secret while another flow of control opens it.
+ *
+ *   thread   a second thread (pthread) flips the buffer
+ *   clonevm  a CLONE_VM sibling process (clone(2) without CLONE_THREAD)
+ *
+ * "public/x" and "secret/x" have the same length, so the flip is one
+ * aligned 8-byte store: the buffer always names one or the other.  The
+ * main thread opens and reads it for race_seconds(); reading the secret
+ * even once is a LEAK.  ward must read the path once and decide on what
+ * it opens itself (DESIGN.md §2 invariant 2).
+ */
+#include "attack.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <sys/mman.h>
+
+static union {
+	char s[16];
+	uint64_t w[2];
+} path __attribute__((aligned(16)));
+static volatile int stop;
+static uint64_t word_public, word_secret;
+
+static void *flipper(void *arg)
+{
+	volatile uint64_t *w = &path.w[0];
+	unsigned long n = 0;
+
+	(void)arg;
+	while (!stop) {
+		__atomic_store_n(w, word_public, __ATOMIC_RELAXED);
+		for (volatile int i = 0; i < (int)(n & 63); i++)
+			;
+		__atomic_store_n(w, word_secret, __ATOMIC_RELAXED);
+		for (volatile int i = 0; i < (int)((n >> 6) & 63); i++)
+			;
+		n = n * 6364136223846793005ul + 1442695040888963407ul;
+	}
+	__atomic_store_n(w, word_public, __ATOMIC_RELAXED);
+	return NULL;
+}
+
+static int flipper_clone(void *arg)
+{
+	flipper(arg);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "thread";
+	unsigned long opens = 0, publics = 0, denied = 0, other = 0;
+	pthread_t t;
+	pid_t sib = -1;
+
+	memcpy(&word_public, PUBLIC, 8);
+	memcpy(&word_secret, SECRET, 8);
+	memset(&path, 0, sizeof(path));
+	path.w[0] = word_public;
+
+	if (strcmp(mode, "thread") == 0) {
+		if (pthread_create(&t, NULL, flipper, NULL) != 0)
+			setup_failed("pthread_create");
+	} else if (strcmp(mode, "clonevm") == 0) {
+		size_t sz = 256 * 1024;
+		char *stack = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (stack == MAP_FAILED)
+			setup_failed("mmap");
+		sib = clone(flipper_clone, stack + sz, CLONE_VM | SIGCHLD, NULL);
+		if (sib < 0)
+			setup_failed("clone(CLONE_VM)");
+	} else {
+		errno = EINVAL;
+		setup_failed(mode);
+	}
+
+	double end = now() + race_seconds();
+	while (now() < end && !att_through) {
+		for (int k = 0; k < 64; k++) {
+			int fd = open(path.s, O_RDONLY | O_CLOEXEC);
+			opens++;
+			if (fd < 0) {
+				if (errno == EACCES)
+					denied++;
+				else
+					other++;
+				continue;
+			}
+			char buf[128];
+			ssize_t n = read(fd, buf, sizeof(buf) - 1);
+			close(fd);
+			if (n > 0 && is_secret(buf, (size_t)n)) {
+				leak("open of a flipping path buffer", buf, (size_t)n);
+				break;
+			}
+			publics++;
+		}
+	}
+	stop = 1;
+	if (sib > 0)
+		waitpid(sib, NULL, 0);
+	else
+		pthread_join(t, NULL);
+	say("note: %lu opens: %lu of public/x, %lu denied, %lu other errors", opens, publics,
+	    denied, other);
+	if (publics == 0 || denied == 0)
+		say("note: the race was one-sided: the flip did not interleave");
+	if (!att_through)
+		say("blocked: %s flipping the path: the secret was never read", mode);
+	return finish();
+}
