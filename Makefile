@@ -14,16 +14,24 @@ JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 # Debian package names; `make deps` installs whichever are missing.
 DEPS = cmake make gcc clang pkg-config libclang-rt-14-dev llvm \
        libseccomp-dev libunwind-dev libelf-dev uthash-dev libcmocka-dev nettle-dev \
-       libjansson-dev util-linux
+       libjansson-dev util-linux git python3 tar
+# make bench measures peers too.
+BENCH_DEPS = strace proot bubblewrap bc
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build deps check test asan fuzz demo bench clean
+.PHONY: all build deps bench-deps install-packages check test asan fuzz demo bench clean
 
 all: build
 
 deps:
-	@missing=$$(for p in $(DEPS); do \
+	@$(MAKE) -s install-packages PACKAGES="$(DEPS)"
+
+bench-deps:
+	@$(MAKE) -s install-packages PACKAGES="$(BENCH_DEPS)"
+
+install-packages:
+	@missing=$$(for p in $(PACKAGES); do \
 		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; \
 	done); \
 	if [ -n "$$missing" ]; then \
@@ -62,8 +70,8 @@ check: deps
 demo: deps build
 	@sh tests/demo.sh $(BUILD)/ward
 
-bench: deps build
-	$(BUILD)/bench/bench_rules
+bench: deps bench-deps build
+	bench/run.sh $(BUILD) 5
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

@@ -117,6 +117,7 @@ struct req {
 	int decided; /* decide_path's answer: 0 allow, 1 rewrite, <0 deny; 2 none yet */
 	const char *event; /* "access" unless a handler says otherwise */
 	struct ward_verdict vcopy; /* the last verdict, kept for the log line */
+	bool batch_reads; /* mem_read*: the caller checks NOTIF_ID_VALID after the batch */
 	int sig_target, sig_num;
 };
 

@@ -61,6 +61,8 @@ static int read_argv(struct req *r, uint64_t addr, struct argv_info *ai, char *s
 	memset(ai->first_cut, 0, sizeof(ai->first_cut));
 	if (addr == 0)
 		goto done; /* Linux treats a NULL argv as empty */
+	/* Many reads, one check that the request is still alive, after them all. */
+	r->batch_reads = true;
 	for (;;) {
 		uint64_t at = addr + 8u * (unsigned)ai->argc;
 		/* The array may end just before an unmapped page: then one at a time. */
@@ -69,15 +71,19 @@ static int read_argv(struct req *r, uint64_t addr, struct argv_info *ai, char *s
 		else if ((rc = mem_read(r, at, ptrs, 8)) == 0)
 			got = 1;
 		else
-			return rc;
+			goto fail;
 		for (size_t i = 0; i < got; i++) {
 			if (ptrs[i] == 0)
 				goto done;
-			if (ai->argc >= MAX_ARGS)
-				return -E2BIG;
+			if (ai->argc >= MAX_ARGS) {
+				rc = -E2BIG;
+				goto fail;
+			}
 			rc = mem_read_str(r, ptrs[i], scratch, MAX_ARG_LEN);
-			if (rc < 0)
-				return rc == -ENAMETOOLONG ? -E2BIG : rc;
+			if (rc < 0) {
+				rc = rc == -ENAMETOOLONG ? -E2BIG : rc;
+				goto fail;
+			}
 			hmac_sha256_update(&ai->mac, (size_t)rc + 1, (const uint8_t *)scratch);
 			if (ai->argc > 0)
 				hmac_sha256_update(&ai->tail_mac, (size_t)rc + 1,
@@ -96,7 +102,11 @@ done:
 		hmac_sha256_update(&ai->mac, 1, (const uint8_t *)"");
 		ai->len = 1;
 	}
-	return 0;
+	r->batch_reads = false;
+	return req_valid(r) ? 0 : -ESRCH;
+fail:
+	r->batch_reads = false;
+	return rc;
 }
 
 /* What an ELF file is: the dynamic loader, static, or dynamic. */
@@ -292,8 +302,6 @@ int h_exec(struct req *r)
 		return rc;
 	r->op = "exec";
 	r->log_path = r->path;
-	if ((rc = read_argv(r, argv, &ai, scratch)) < 0)
-		return rc;
 
 	if (at && r->path[0] == '\0' && (flags & AT_EMPTY_PATH)) {
 		rc = agent_fd(r, dirfd, &opath);
@@ -321,6 +329,9 @@ int h_exec(struct req *r)
 	g.dev = st.st_dev;
 	g.ino = st.st_ino;
 	anon_target(r->real, sizeof(r->real), &st);
+	/* argv only once the program is found: most failed execs are a PATH search. */
+	if ((rc = read_argv(r, argv, &ai, scratch)) < 0)
+		goto out;
 
 	enum elf_kind kind = elf_kind_of(opath);
 	const char *target = r->real;
