@@ -1,0 +1,108 @@
+#!/bin/bash
+# ward run: options, exit status, signals, the audit log, shadow mode.
+#   run.sh BUILD_DIR
+set -u
+WARD=$(cd "${1:?usage: run.sh BUILD_DIR}" && pwd)/ward
+BASE=$(mktemp -d /tmp/ward-run.XXXXXX)
+trap 'rm -rf "$BASE"' EXIT
+export HOME=$BASE/home XDG_CONFIG_HOME=$BASE/home/.config XDG_STATE_HOME=$BASE/home/.state \
+	XDG_RUNTIME_DIR=$BASE/run TMPDIR=$BASE/tmp
+mkdir -p "$HOME/.ssh" "$BASE/tmp" "$BASE/run" "$BASE/proj"
+echo KEY >"$HOME/.ssh/id_rsa"
+cd "$BASE/proj"
+N=0 PASS=0 FAIL=0
+check() { # WHAT EXPECTED GOT
+	N=$((N + 1))
+	if [ "$2" = "$3" ]; then PASS=$((PASS + 1)); echo "ok $N - $1"
+	else FAIL=$((FAIL + 1)); echo "not ok $N - $1 (expected '$2', got '$3')"; fi
+}
+has() { # WHAT FILE PATTERN: a line of FILE matches the grep -E PATTERN
+	N=$((N + 1))
+	if grep -qE "$3" "$2"; then PASS=$((PASS + 1)); echo "ok $N - $1"
+	else FAIL=$((FAIL + 1)); echo "not ok $N - $1 (no line matching '$3')"; sed 's/^/#   /' "$2" | tail -5; fi
+}
+L=$BASE/log.jsonl
+run() { rm -f "$L"; "$WARD" run -q --log "$L" "$@"; RC=$?; }
+
+# Exit status
+run -- sh -c 'exit 7'; check "the command's exit status" 7 "$RC"
+run -- sh -c 'kill -TERM $$'; check "killed by SIGTERM: 128+15" 143 "$RC"
+run -- /nonexistent/prog; check "a command that does not exist: 127" 127 "$RC"
+printf 'x' >notexec; chmod 644 notexec
+run -- ./notexec; check "a command that cannot be run: 126" 126 "$RC"
+run -r 'allow raed /x' -- true 2>/dev/null; check "a bad policy: 125" 125 "$RC"
+"$WARD" run -q --mode nonsense -- true 2>/dev/null; check "a bad option value: 2" 2 "$?"
+"$WARD" run -q --degraded -- true 2>/dev/null; check "--degraded is not available: 125" 125 "$?"
+
+# The audit log
+run -- cat "$HOME/.ssh/id_rsa" 2>/dev/null
+check "a denied read fails the command" 1 "$RC"
+has "session-start first" <(head -n 1 "$L") '"event":"session-start".*"argv":\["cat",'
+has "session-end last, with the status" <(tail -n 1 "$L") '"event":"session-end","status":1,'
+has "the denial, with errno, rule and by" "$L" \
+	"\"event\":\"access\".*\"exe\":\"/usr/bin/cat\",\"syscall\":\"openat\",\"op\":\"read\",\"path\":\"$HOME/.ssh/id_rsa\",\"decision\":\"deny\",\"errno\":\"EACCES\",\"rule\":\"builtin:default:9\",\"by\":\"policy\""
+has "the exec event, with argv and static" "$L" '"event":"exec".*"path":"/usr/bin/cat","argv":\["cat",".*"\],"static":false'
+has "the exit event" "$L" '"event":"exit".*"status":1'
+has "timestamps are RFC 3339 UTC with microseconds" "$L" '"ts":"20[0-9]{2}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}Z"'
+python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$L" 2>/dev/null
+check "every line is JSON" 0 "$?"
+rm -rf "$XDG_STATE_HOME"
+"$WARD" run -q -- true
+n=$(ls "$XDG_STATE_HOME/ward/sessions/" 2>/dev/null | grep -cE '^[0-9a-f]{8}\.jsonl$')
+check "the default log is \$XDG_STATE_HOME/ward/sessions/ID.jsonl" 1 "$n"
+check "the log directory is private" 700 "$(stat -c %a "$XDG_STATE_HOME/ward/sessions")"
+run -- sh -c "cat $L >/dev/null; echo x >>$L" 2>/dev/null
+check "the agent cannot read or append to its log" 2 "$RC"
+
+# Options
+run --mode shadow -- cat "$HOME/.ssh/id_rsa" >"$BASE/out" 2>/dev/null
+check "shadow mode denies nothing" "0 KEY" "$RC $(cat "$BASE/out")"
+has "shadow mode logs would-deny" "$L" '"decision":"allow","errno".*|"decision":"allow","would":"deny","rule":"builtin:default:9"'
+run -r "allow read $HOME/.ssh/**" -- cat "$HOME/.ssh/id_rsa" >"$BASE/out"
+check "-r allows what the profile denies" "0 KEY" "$RC $(cat "$BASE/out")"
+printf 'deny read %s/proj/secret\n' "$BASE" >"$BASE/p.policy"
+echo S >secret
+run -p "$BASE/p.policy" -- cat secret 2>/dev/null
+check "-p adds a policy file" 1 "$RC"
+has "the -p rule is named in the log" "$L" "\"rule\":\"$BASE/p.policy:1\""
+run --profile strict -- sh -c 'cat /etc/hostname >/dev/null && echo x >/opt/nope' 2>/dev/null
+check "--profile strict: writes outside the project are denied" 2 "$RC"
+run --undecided allow -- sh -c "echo x >$BASE/outside.txt"
+check "--undecided allow lets an undecided write through" "0 x" "$RC $(cat "$BASE/outside.txt")"
+run -- sh -c "echo x >$BASE/outside2.txt" 2>/dev/null
+check "without it, an undecided write is denied (ask, no prompt yet)" 2 "$RC"
+has "...and logged as by undecided" "$L" '"op":"create".*"decision":"deny".*"rule":"undecided","by":"undecided"'
+mkdir -p "$BASE/other"
+run --project "$BASE/other" -- sh -c "echo y >$BASE/other/f && echo z >$BASE/proj/g" 2>/dev/null
+check "--project moves \$PROJECT" "2 y" "$RC $(cat "$BASE/other/f")"
+
+# Signals and process life
+"$WARD" run -q --log "$L" -- sh -c 'trap "echo got-term; exit 3" TERM; sleep 5 & wait' >"$BASE/out" &
+W=$!
+sleep 0.5
+kill -TERM "$W"
+wait "$W"
+check "SIGTERM to ward reaches the command" "3 got-term" "$? $(cat "$BASE/out")"
+"$WARD" run -q --log "$L" -- sh -c 'sleep 30; echo survived' >"$BASE/out" 2>/dev/null &
+W=$!
+sleep 0.5
+CHILD=$(pgrep -P "$W" | head -n 1)
+kill -KILL "$W"
+wait "$W" 2>/dev/null
+sleep 0.5
+# Dead means gone or a zombie (its new parent may not have reaped it yet).
+if [ -n "$CHILD" ] && [ -e "/proc/$CHILD" ] && ! grep -q '^State:.*Z' "/proc/$CHILD/status" 2>/dev/null; then
+	alive=yes
+else
+	alive=no
+fi
+[ -n "$CHILD" ] || alive="no child found"
+check "if ward dies, the command dies with it" "no" "$alive"
+run -- sh -c 'sleep 0.1 & kill -USR1 $!; wait; echo done' >"$BASE/out"
+check "signals within the session work" "0 done" "$RC $(cat "$BASE/out")"
+run -- sh -c 'kill -0 1' 2>/dev/null
+check "signals outside the session fail" 1 "$RC"
+has "...and are logged" "$L" '"event":"signal".*"syscall":"kill","target":1,"signal":0,"decision":"deny","errno":"EPERM"'
+
+echo "$PASS passed, $FAIL failed"
+[ "$FAIL" = 0 ]
