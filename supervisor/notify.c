@@ -104,6 +104,12 @@ static void reply(struct req *r, int rc)
 	if (rc < 0) {
 		resp->error = rc;
 	} else if (rc == 0) {
+		/*
+		 * CONTINUE only where a handler returned 0, which each does only
+		 * at a site whose comment says why its decision depended on
+		 * registers alone (signal.c, pid.c) or is verified afterwards
+		 * (exec.c, at PTRACE_EVENT_EXEC).  Every other answer is emulated.
+		 */
 		resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
 	} else {
 		resp->val = r->result;
@@ -137,6 +143,14 @@ static void serve(struct req *r)
 	} else {
 		r->family = d->family;
 		rc = d->fn(r);
+		/*
+		 * Only the exec, signal and pid families may let the kernel run
+		 * the call: a 0 from any other handler would be a bug, and fails
+		 * closed rather than continue a call whose arguments it read.
+		 */
+		if (rc == 0 && d->family != FAM_EXEC && d->family != FAM_SIGNAL &&
+		    d->family != FAM_PID)
+			rc = -EACCES;
 	}
 	if (r->replied)
 		return;
