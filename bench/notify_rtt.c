@@ -110,6 +110,9 @@ int main(int argc, char **argv)
 	for (;;) {
 		memset(&req, 0, sizeof(req));
 		if (ioctl(fd, SECCOMP_IOCTL_NOTIF_RECV, &req) < 0) {
+			/* Once the child is gone RECV fails at once: stop then. */
+			if (waitpid(pid, NULL, WNOHANG) == pid)
+				return 0;
 			if (errno == EINTR || errno == ENOENT)
 				continue;
 			break;

@@ -5,6 +5,7 @@
 #include "sup.h"
 
 #include <errno.h>
+#include <stdio.h>
 
 /*
  * Decide op on path (a real path, or "memfd:NAME").  Returns 0 to allow,
@@ -36,7 +37,10 @@ static int decide_inner(struct req *r, enum ward_op op, const char *path,
 	int rc;
 
 	r->op = ward_op_name(op);
-	r->log_path = path;
+	/* The log line is written after the handler returns: keep a copy. */
+	if (path != r->logged_path)
+		snprintf(r->logged_path, sizeof(r->logged_path), "%s", path);
+	r->log_path = r->logged_path;
 	r->verdict = v;
 	rc = ward_cache_decide_path(S->cache, S->policy, op, path, v, &cached);
 	if (rc < 0) {

@@ -105,6 +105,7 @@ struct req {
 	char path2[4096];
 	char real[4096];
 	char real2[4096];
+	char logged_path[4096]; /* the path of the last decision, for the log */
 	/* what the log line says */
 	const char *op;
 	const char *log_path;
