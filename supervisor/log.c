@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <jansson.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -207,6 +208,13 @@ int log_request(struct req *r, int err)
 	json_object_set_new(o, "by", json_string(r->by ? r->by : "policy"));
 	if (r->log_to != NULL)
 		json_object_set_new(o, "to", jpath(r->log_to));
+	if (S->verbose > 0 && (S->verbose > 1 || strcmp(decision, "deny") == 0)) {
+		/* -v: denials on stderr; -vv: every decision. */
+		fprintf(stderr, "ward: %s %s %s %s%s%s (%s, pid %d)\n", decision,
+			r->op ? r->op : r->sysname, r->log_path ? r->log_path : "-",
+			err ? strerrorname_np(err) : "", r->log_to ? " -> " : "",
+			r->log_to ? r->log_to : "", v ? ward_rule_location(v->rule) : "no rule", r->tid);
+	}
 	return emit(o, r->event, r->tid);
 }
 

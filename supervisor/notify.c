@@ -16,6 +16,7 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
+#include <sched.h>
 
 #define NONE NULL
 #define MAX_NR 512
@@ -151,6 +152,8 @@ static void serve(struct req *r)
 		if (rc == 0 && d->family != FAM_EXEC && d->family != FAM_SIGNAL &&
 		    d->family != FAM_PID)
 			rc = -EACCES;
+		if (rc == -E_FOREIGN_PROC || rc < -4095)
+			rc = -EACCES; /* an internal code is never an answer */
 	}
 	if (r->replied)
 		return;
@@ -162,6 +165,14 @@ static void serve(struct req *r)
 static void *worker(void *arg)
 {
 	struct req *r = arg;
+
+	/*
+	 * A umask of its own: each worker sets the agent's umask before it
+	 * creates a file for it, so that the kernel applies it exactly as for
+	 * the agent (and not at all under a default ACL).
+	 */
+	if (unshare(CLONE_FS) < 0)
+		return NULL;
 
 	for (;;) {
 		memset(r->n, 0, (size_t)S->notify_size);

@@ -159,6 +159,8 @@ static void replace(int *cur, int next)
 	*cur = next;
 }
 
+static int read_umask(struct req *r, mode_t *mask);
+
 static bool has_dotdot(const char *p)
 {
 	for (const char *c = p; (c = strstr(c, "..")) != NULL; c += 2)
@@ -252,6 +254,9 @@ int resolve_from(struct req *r, int dirfd, int base, const char *path,
 		*name = NULL;
 	if (path[0] == '\0')
 		return -ENOENT;
+	/* "name/" must be a directory, and a symlink there is followed. */
+	size_t plen = strlen(path);
+	r->trailing_slash = plen > 0 && path[plen - 1] == '/' && strspn(path, "/") != plen;
 	if (strlen(path) >= PATH_MAX)
 		return -ENAMETOOLONG;
 	strcpy(w.buf, path);
@@ -289,7 +294,7 @@ int resolve_from(struct req *r, int dirfd, int base, const char *path,
 		if (strncmp(start, "/proc/", 6) == 0 && digits > 0 &&
 		    (pid[digits] == '/' || pid[digits] == '\0') && !proc_in_session(atoi(pid))) {
 			snprintf(real, reallen, "%s/%s", start, path);
-			rc = -EXDEV;
+			rc = -E_FOREIGN_PROC;
 			goto fail;
 		}
 	}
@@ -345,7 +350,7 @@ int resolve_from(struct req *r, int dirfd, int base, const char *path,
 				rc = snprintf(real, reallen, "/proc/%s%s%s", comp_buf,
 					      w.buf[w.pos] ? "/" : "",
 					      w.buf[w.pos] ? w.buf + w.pos + strspn(w.buf + w.pos, "/") : "");
-				rc = -EXDEV;
+				rc = -E_FOREIGN_PROC;
 				goto fail;
 			}
 		}
@@ -371,7 +376,7 @@ int resolve_from(struct req *r, int dirfd, int base, const char *path,
 			continue;
 		}
 		/* A symlink. */
-		if (last && mode == RES_FINAL_NOFOLLOW) {
+		if (last && mode == RES_FINAL_NOFOLLOW && !r->trailing_slash) {
 			replace(&cur, next);
 			break;
 		}
@@ -423,6 +428,13 @@ int resolve_from(struct req *r, int dirfd, int base, const char *path,
 		rc = -EINVAL;
 		goto fail;
 	}
+	if (mode != RES_PARENT && r->trailing_slash) {
+		struct stat st;
+		if (fstat(cur, &st) < 0 || !S_ISDIR(st.st_mode)) {
+			rc = -ENOTDIR;
+			goto fail;
+		}
+	}
 	if (real != NULL && (rc = fd_real_path(cur, real, reallen)) < 0)
 		goto fail;
 	*out = cur;
@@ -434,6 +446,15 @@ fail:
 }
 
 int agent_umask(struct req *r, mode_t *mask)
+{
+	int rc = read_umask(r, mask);
+	/* This worker's fs is its own (unshare(CLONE_FS) in notify.c). */
+	if (rc == 0)
+		umask(*mask);
+	return rc;
+}
+
+static int read_umask(struct req *r, mode_t *mask)
 {
 	char path[64], line[256];
 	FILE *f;

@@ -119,6 +119,7 @@ struct req {
 	const char *event; /* "access" unless a handler says otherwise */
 	struct ward_verdict vcopy; /* the last verdict, kept for the log line */
 	bool batch_reads; /* mem_read*: the caller checks NOTIF_ID_VALID after the batch */
+	bool trailing_slash; /* the last path resolved ended in '/' */
 	int sig_target, sig_num;
 };
 
@@ -152,6 +153,13 @@ int decide_path(struct req *r, enum ward_op op, const char *path,
 		struct ward_verdict *v);
 
 /* resolve.c: paths in the agent's context */
+/*
+ * resolve() found the path inside another process's /proc directory: it
+ * is refused without a walk, and `real` holds the lexical path for the
+ * decision.  Not an errno: it never reaches the agent.
+ */
+#define E_FOREIGN_PROC 4096
+
 enum resolve_mode {
 	RES_FINAL,	    /* the object itself, following a final symlink */
 	RES_FINAL_NOFOLLOW, /* the object itself, a final symlink as is */
@@ -170,8 +178,8 @@ int resolve_from(struct req *r, int dirfd, int base, const char *path,
 		 enum resolve_mode mode, int *fd, char *real, size_t reallen,
 		 const char **name);
 /*
- * Read the agent's umask (from /proc/TID/status); the supervisor runs with
- * umask 0 and applies the agent's itself.
+ * Read the agent's umask (from /proc/TID/status) and make it the calling
+ * worker's, so that files are created with exactly the agent's modes.
  */
 int agent_umask(struct req *r, mode_t *mask);
 /* Hand fd to the agent as the call's result (ADDFD | SEND); closes fd. */

@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -44,6 +45,23 @@ static int read_path(struct req *r, uint64_t addr, char *buf, size_t len)
 	return rc < 0 ? rc : 0;
 }
 
+/*
+ * "name/" names a directory: what is at name must be one (not a symlink to
+ * one either, since the call would act on the link).
+ */
+static int check_trailing(struct req *r, const struct target *t, bool removedir)
+{
+	struct stat st;
+
+	if (!r->trailing_slash)
+		return 0;
+	if (fstatat(t->parent, t->name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	return removedir ? 0 : -EISDIR;
+}
+
 /* Resolve path's parent and decide op on parent/name; real gets that path. */
 static int name_target(struct req *r, int dirfd, const char *path, enum ward_op op,
 		       struct target *t, char *real, char *parent_real, int *decided)
@@ -54,7 +72,7 @@ static int name_target(struct req *r, int dirfd, const char *path, enum ward_op 
 
 	t->parent = -1;
 	rc = resolve(r, dirfd, path, RES_PARENT, &t->parent, parent_real, PATH_MAX, &name);
-	if (rc == -EXDEV) {
+	if (rc == -E_FOREIGN_PROC) {
 		/* In another process's /proc: decided lexically, and denied. */
 		rc = decide_path(r, op, parent_real, &v);
 		return rc < 0 ? rc : -EACCES;
@@ -95,7 +113,7 @@ static int object_target(struct req *r, int dirfd, uint64_t path_addr, bool empt
 		rc = resolve(r, dirfd, r->path, follow ? RES_FINAL : RES_FINAL_NOFOLLOW, fd,
 			     r->real, sizeof(r->real), NULL);
 	}
-	if (rc == -EXDEV) {
+	if (rc == -E_FOREIGN_PROC) {
 		rc = decide_path(r, op, r->real, &v);
 		return rc < 0 ? rc : -EACCES;
 	}
@@ -116,6 +134,24 @@ static int object_target(struct req *r, int dirfd, uint64_t path_addr, bool empt
 		*fd = -1;
 	}
 	return rc;
+}
+
+/* True when the agent's fd n is an O_PATH fd (from /proc/TID/fdinfo/N). */
+static bool agent_fd_opath(struct req *r, int n)
+{
+	char path[64], line[128];
+	bool opath = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/fdinfo/%d", r->tid, n);
+	f = fopen(path, "re");
+	if (f == NULL)
+		return false;
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (strncmp(line, "flags:", 6) == 0)
+			opath = strtoul(line + 6, NULL, 8) & O_PATH;
+	fclose(f);
+	return opath;
 }
 
 static void magic(int fd, char *buf, size_t len)
@@ -146,10 +182,11 @@ static int do_create(struct req *r, int dirfd, uint64_t path, int kind, mode_t m
 		rc = -EPERM; /* a device node would reach around every path rule */
 		goto out;
 	}
+	/* agent_umask made the agent's umask this worker's: the kernel applies it. */
 	if (kind == 'd')
-		rc = done(mkdirat(t.parent, t.name, mode & 07777 & ~um));
+		rc = done(mkdirat(t.parent, t.name, mode & 07777));
 	else
-		rc = done(mknodat(t.parent, t.name, (mode & S_IFMT) | (mode & 07777 & ~um), dev));
+		rc = done(mknodat(t.parent, t.name, (mode & S_IFMT) | (mode & 07777), dev));
 out:
 	if (t.parent >= 0)
 		close(t.parent);
@@ -168,11 +205,23 @@ static int do_unlink(struct req *r, int dirfd, uint64_t path, int flags)
 	r->log_path = r->path;
 	rc = name_target(r, dirfd, r->path, WARD_OP_DELETE, &t, r->real, r->real2, NULL);
 	if (rc == 0)
+		rc = check_trailing(r, &t, flags & AT_REMOVEDIR);
+	if (rc == 0)
 		rc = done(unlinkat(t.parent, t.name, flags));
 	if (t.parent >= 0)
 		close(t.parent);
-	if (rc == -EINVAL && !(flags & AT_REMOVEDIR))
-		rc = -EISDIR;
+	if (rc == -EINVAL) {
+		/* The path ended in "." or "..": answer as the kernel does. */
+		size_t n = strlen(r->path);
+		while (n > 1 && r->path[n - 1] == '/')
+			n--;
+		bool dotdot = n >= 2 && r->path[n - 1] == '.' && r->path[n - 2] == '.' &&
+			      (n == 2 || r->path[n - 3] == '/');
+		if (!(flags & AT_REMOVEDIR))
+			rc = -EISDIR;
+		else if (dotdot)
+			rc = -ENOTEMPTY;
+	}
 	return rc;
 }
 
@@ -191,6 +240,13 @@ static int do_rename(struct req *r, int olddir, uint64_t oldp, int newdir, uint6
 		return rc;
 	r->log_path = r->path;
 	rc = name_target(r, olddir, r->path, WARD_OP_DELETE, &from, from_real, r->real2, NULL);
+	if (rc == 0 && r->trailing_slash) {
+		struct stat st;
+		if (fstatat(from.parent, from.name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			rc = -errno;
+		else if (!S_ISDIR(st.st_mode))
+			rc = -ENOTDIR;
+	}
 	if (rc < 0)
 		goto out;
 	/*
@@ -366,6 +422,9 @@ int h_change(struct req *r)
 	case SYS_fchmod: {
 		mode_t mode = (mode_t)(nr == SYS_fchmodat ? a[2] : a[1]);
 		if (nr == SYS_fchmod) {
+			/* An O_PATH fd cannot change anything (EBADF, as the kernel says). */
+			if (agent_fd_opath(r, (int)a[0]))
+				return -EBADF;
 			rc = object_target(r, (int)a[0], 0, true, true, WARD_OP_WRITE, &fd);
 		} else {
 			int dirfd = nr == SYS_chmod ? AT_FDCWD : (int)a[0];
@@ -386,6 +445,8 @@ int h_change(struct req *r)
 		uid_t uid;
 		gid_t gid;
 		if (nr == SYS_fchown) {
+			if (agent_fd_opath(r, (int)a[0]))
+				return -EBADF;
 			uid = (uid_t)a[1];
 			gid = (gid_t)a[2];
 			rc = object_target(r, (int)a[0], 0, true, true, WARD_OP_WRITE, &fd);
@@ -438,8 +499,14 @@ int h_change(struct req *r)
 			return -EINVAL;
 		if ((rc = read_times(r, nr, times, ts, &now)) < 0)
 			return rc;
-		/* utimensat(fd, NULL, ...) is futimens: the fd itself. */
-		bool fdform = nr == SYS_utimensat && path == 0;
+		/* utimensat(fd, NULL, ...) is futimens, futimesat(fd, NULL) the same: the fd itself. */
+		bool fdform = (nr == SYS_utimensat || nr == SYS_futimesat) && path == 0;
+		if (fdform && dirfd == AT_FDCWD)
+			return -EFAULT;
+		if (fdform && (flags & AT_SYMLINK_NOFOLLOW))
+			return -EINVAL;
+		if (fdform && agent_fd_opath(r, dirfd))
+			return -EBADF;
 		rc = object_target(r, dirfd, path, fdform || (flags & AT_EMPTY_PATH),
 				   !(flags & AT_SYMLINK_NOFOLLOW), WARD_OP_WRITE, &fd);
 		if (rc < 0)
@@ -465,15 +532,17 @@ int h_change(struct req *r)
 			return rc == -ENAMETOOLONG ? -ERANGE : rc;
 		if (set && size > 0 && (rc = mem_read(r, a[2], value, size)) < 0)
 			return rc;
+		if (byfd && agent_fd_opath(r, (int)a[0]))
+			return -EBADF;
 		rc = byfd ? object_target(r, (int)a[0], 0, true, true, WARD_OP_WRITE, &fd)
 			  : object_target(r, AT_FDCWD, a[0], false, follow, WARD_OP_WRITE, &fd);
 		if (rc < 0)
 			return rc;
-		struct stat st;
-		if (fstat(fd, &st) == 0 && S_ISLNK(st.st_mode)) {
-			rc = -EPERM; /* user xattrs are not allowed on symlinks */
-			break;
-		}
+		/*
+		 * Through the fd's magic link, which leads to the object decided on
+		 * and no further: a symlink opened O_NOFOLLOW (the l-forms) is
+		 * changed itself, not what it points to.
+		 */
 		magic(fd, link, sizeof(link));
 		rc = set ? done(setxattr(link, name, value, size, (int)a[4]))
 			 : done(removexattr(link, name));

@@ -312,7 +312,7 @@ int h_exec(struct req *r)
 			     (flags & AT_SYMLINK_NOFOLLOW) ? RES_FINAL_NOFOLLOW : RES_FINAL, &opath,
 			     r->real, sizeof(r->real), NULL);
 	}
-	if (rc == -EXDEV) {
+	if (rc == -E_FOREIGN_PROC) {
 		rc = decide_path(r, WARD_OP_EXEC, r->real, &v);
 		return rc < 0 ? rc : -EACCES;
 	}

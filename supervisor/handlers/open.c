@@ -34,6 +34,7 @@ struct open_args {
 	int flags;
 	mode_t mode;
 	uint64_t resolve;
+	int orig_flags; /* as the agent asked (flags may lose O_CREAT on the way) */
 };
 
 static int decode(struct req *r, struct open_args *a)
@@ -42,14 +43,14 @@ static int decode(struct req *r, struct open_args *a)
 
 	switch (r->n->data.nr) {
 	case SYS_open:
-		*a = (struct open_args){ AT_FDCWD, arg[0], (int)arg[1], (mode_t)arg[2], 0 };
+		*a = (struct open_args){ AT_FDCWD, arg[0], (int)arg[1], (mode_t)arg[2], 0, 0 };
 		return 0;
 	case SYS_creat:
 		*a = (struct open_args){ AT_FDCWD, arg[0], O_CREAT | O_WRONLY | O_TRUNC,
-					 (mode_t)arg[1], 0 };
+					 (mode_t)arg[1], 0, 0 };
 		return 0;
 	case SYS_openat:
-		*a = (struct open_args){ (int)arg[0], arg[1], (int)arg[2], (mode_t)arg[3], 0 };
+		*a = (struct open_args){ (int)arg[0], arg[1], (int)arg[2], (mode_t)arg[3], 0, 0 };
 		return 0;
 	case SYS_openat2: {
 		struct open_how how;
@@ -73,12 +74,21 @@ static int decode(struct req *r, struct open_args *a)
 		if (how.flags >> 32 || how.mode & ~07777ull ||
 		    ((how.mode != 0) && !(how.flags & (O_CREAT | __O_TMPFILE))))
 			return -EINVAL;
+		/* openat2 is strict where open is lax: unknown or clashing flags are EINVAL. */
+		const uint64_t valid = O_ACCMODE | O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_APPEND |
+				       O_NONBLOCK | O_DSYNC | O_SYNC | FASYNC | O_DIRECT |
+				       O_LARGEFILE | O_DIRECTORY | O_NOFOLLOW | O_NOATIME |
+				       O_CLOEXEC | O_PATH | __O_TMPFILE;
+		if ((how.flags & ~valid) || (how.flags & O_ACCMODE) == O_ACCMODE ||
+		    ((how.flags & O_PATH) &&
+		     (how.flags & ~(uint64_t)(O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC))))
+			return -EINVAL;
 		if (how.resolve & ~(uint64_t)(RESOLVE_NO_XDEV | RESOLVE_NO_MAGICLINKS |
 					      RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH |
 					      RESOLVE_IN_ROOT | RESOLVE_CACHED))
 			return -EINVAL;
 		*a = (struct open_args){ (int)arg[0], arg[1], (int)how.flags, (mode_t)how.mode,
-					 how.resolve };
+					 how.resolve, 0 };
 		return 0;
 	}
 	}
@@ -182,6 +192,7 @@ static int finish(struct req *r, int fd, int flags)
 
 static int do_rewrite(struct req *r, const struct ward_verdict *v, int flags, mode_t mode)
 {
+	/* flags as the agent asked: an O_CREAT dropped on the way counts here. */
 	int fd, rc = open_rewrite(v->rewrite, flags & ~O_NOFOLLOW, mode, &fd);
 	return rc < 0 ? rc : finish(r, fd, flags);
 }
@@ -291,7 +302,7 @@ static int open_existing(struct req *r, const struct open_args *a, mode_t mode)
 	enum resolve_mode m = (a->flags & O_NOFOLLOW) ? RES_FINAL_NOFOLLOW : RES_FINAL;
 
 	rc = open_resolve(r, a, m, &opath, r->real, sizeof(r->real), NULL);
-	if (rc == -EXDEV) {
+	if (rc == -E_FOREIGN_PROC) {
 		/* Another process's /proc entry: decided on lexically (and denied). */
 		rc = decide_ops(r, open_ops(a->flags), r->real, &v);
 		return rc < 0 ? rc : -EACCES;
@@ -323,9 +334,13 @@ static int open_existing(struct req *r, const struct open_args *a, mode_t mode)
 		if (rc < 0)
 			goto out;
 		if (rc == 1) {
-			rc = do_rewrite(r, &v, a->flags, mode);
+			rc = do_rewrite(r, &v, a->orig_flags, mode);
 			goto out;
 		}
+	}
+	if ((a->orig_flags & O_CREAT) && S_ISDIR(st.st_mode)) {
+		rc = -EISDIR; /* O_CREAT on a directory */
+		goto out;
 	}
 	if (a->flags & O_PATH) {
 		/*
@@ -369,7 +384,7 @@ static int open_create(struct req *r, const struct open_args *a, mode_t mode)
 			close(base);
 			base = -1;
 		}
-		if (rc == -EXDEV)
+		if (rc == -E_FOREIGN_PROC)
 			return open_existing(r, a, mode);
 		if (rc == -EINVAL)
 			return -EISDIR; /* "dir/." or "/" */
@@ -424,7 +439,11 @@ static int open_create(struct req *r, const struct open_args *a, mode_t mode)
 		}
 		if (rc == 1) {
 			close(parent);
-			return do_rewrite(r, &v, a->flags, mode);
+			return do_rewrite(r, &v, a->orig_flags, mode);
+		}
+		if (r->trailing_slash) {
+			close(parent);
+			return -EISDIR; /* "newname/": a file cannot be made there */
 		}
 		int flags = (a->flags & ~O_CLOEXEC) | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC;
 		fd = openat(parent, name, flags, mode);
@@ -447,7 +466,7 @@ static int open_tmpfile(struct req *r, const struct open_args *a, mode_t mode)
 
 	rc = open_resolve(r, a, RES_FINAL, &dir, r->real, sizeof(r->real), NULL);
 	if (rc < 0)
-		return rc == -EXDEV ? -EACCES : rc;
+		return rc == -E_FOREIGN_PROC ? -EACCES : rc;
 	rc = decide_path(r, WARD_OP_CREATE, r->real, &v);
 	if (rc == 1)
 		rc = -EACCES; /* a rewrite names a file; an unnamed one has none */
@@ -469,6 +488,10 @@ int h_open(struct req *r)
 
 	if ((rc = decode(r, &a)) < 0)
 		return rc;
+	a.orig_flags = a.flags;
+	if ((a.flags & O_CREAT) && (a.flags & O_DIRECTORY) && !(a.flags & O_PATH) &&
+	    (a.flags & O_TMPFILE) != O_TMPFILE)
+		return -EINVAL; /* since Linux 6.4 */
 	if ((rc = mem_read_str(r, a.path, r->path, sizeof(r->path))) < 0)
 		return rc;
 	r->log_path = r->path;
@@ -485,7 +508,8 @@ int h_open(struct req *r)
 		if ((rc = agent_umask(r, &umask_)) < 0)
 			return rc;
 	}
-	mode_t mode = a.mode & 07777 & ~umask_;
+	/* The worker now has the agent's umask: the kernel applies it. */
+	mode_t mode = a.mode & 07777;
 	if ((a.flags & O_TMPFILE) == O_TMPFILE)
 		return open_tmpfile(r, &a, mode);
 	if ((a.flags & O_CREAT) && !(a.flags & O_PATH))

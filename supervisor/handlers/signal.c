@@ -61,7 +61,7 @@ static int send_via_pidfd(struct req *r)
 	const __u64 *arg = r->n->data.args;
 	int self = (int)syscall(SYS_pidfd_open, r->tgid, 0), fd, rc;
 	char path[64], line[128];
-	pid_t target = -1;
+	pid_t target = -2; /* no Pid: line: not a pidfd; -1: the process is gone */
 	siginfo_t info, *infop = NULL;
 
 	if (self < 0)
@@ -78,9 +78,13 @@ static int send_via_pidfd(struct req *r)
 	if (f != NULL)
 		fclose(f);
 	r->result = target;
+	if (target == -2) {
+		close(fd);
+		return -EBADF; /* not a pidfd */
+	}
 	if (target <= 0 || !proc_in_session(target)) {
 		close(fd);
-		return target == 0 ? -ESRCH : -EPERM;
+		return target == -1 || target == 0 ? -ESRCH : -EPERM;
 	}
 	if (arg[2] != 0) {
 		if ((rc = mem_read(r, arg[2], &info, sizeof(info))) < 0) {
@@ -140,8 +144,12 @@ int h_signal(struct req *r)
 	if (target <= 0 && (r->n->data.nr == SYS_tkill || r->n->data.nr == SYS_tgkill ||
 			    r->n->data.nr == SYS_rt_tgsigqueueinfo || r->n->data.nr == SYS_pidfd_open))
 		return -EINVAL;
-	if (!may_signal(r, target))
+	if (!may_signal(r, target)) {
+		/* A process that no longer exists is ESRCH, as without ward. */
+		if (target > 0 && kill((pid_t)target, 0) < 0 && errno == ESRCH)
+			return -ESRCH;
 		return -EPERM;
+	}
 	/*
 	 * CONTINUE: the decision depends on register values alone (the target
 	 * id and the signal number) and on ward's own process table, never on

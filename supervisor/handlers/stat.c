@@ -24,7 +24,9 @@ static int object(struct req *r, int dirfd, uint64_t path, int flags, int *fd)
 	int rc;
 
 	*fd = -1;
-	if ((rc = mem_read_str(r, path, r->path, sizeof(r->path))) < 0)
+	if (path == 0 && (flags & AT_EMPTY_PATH))
+		r->path[0] = '\0'; /* a NULL path is "" with AT_EMPTY_PATH (Linux 6.11) */
+	else if ((rc = mem_read_str(r, path, r->path, sizeof(r->path))) < 0)
 		return rc;
 	r->log_path = r->path;
 	r->op = "stat";
@@ -39,7 +41,7 @@ static int object(struct req *r, int dirfd, uint64_t path, int flags, int *fd)
 			     (flags & AT_SYMLINK_NOFOLLOW) ? RES_FINAL_NOFOLLOW : RES_FINAL, fd,
 			     r->real, sizeof(r->real), NULL);
 	}
-	if (rc == -EXDEV) {
+	if (rc == -E_FOREIGN_PROC) {
 		rc = decide_path(r, WARD_OP_STAT, r->real, &v);
 		return rc < 0 ? rc : -EACCES;
 	}
@@ -88,6 +90,9 @@ int h_stat(struct req *r)
 	case SYS_statx: {
 		struct statx stx;
 		int flags = (int)a[2];
+		if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | AT_EMPTY_PATH |
+			      AT_STATX_SYNC_TYPE))
+			return -EINVAL;
 		if ((rc = object(r, (int)a[0], a[1], flags, &fd)) < 0)
 			return rc;
 		if (statx(fd, "", (flags & ~AT_SYMLINK_NOFOLLOW) | AT_EMPTY_PATH, (unsigned)a[3],
@@ -117,12 +122,14 @@ int h_stat(struct req *r)
 		size_t size = (size_t)(at ? a[3] : a[2]);
 		if ((int)size <= 0)
 			return -EINVAL;
+		/* readlinkat(fd, "") reads the symlink fd itself; readlink("") is ENOENT. */
 		if ((rc = object(r, at ? (int)a[0] : AT_FDCWD, at ? a[1] : a[0],
-				 AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH, &fd)) < 0)
+				 AT_SYMLINK_NOFOLLOW | (at ? AT_EMPTY_PATH : 0), &fd)) < 0)
 			return rc;
 		ssize_t n = readlinkat(fd, "", buf, sizeof(buf));
 		if (n < 0) {
-			rc = errno == ENOENT ? -EINVAL : -errno; /* not a symlink */
+			/* Not a symlink: EINVAL by name, ENOENT for readlinkat(fd, ""). */
+			rc = errno == ENOENT && r->path[0] != '\0' ? -EINVAL : -errno;
 			break;
 		}
 		if ((size_t)n > size)
