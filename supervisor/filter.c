@@ -103,6 +103,28 @@ int filter_build(const struct ward_policy *p, struct sock_fprog *prog, char *why
 			}
 			continue;
 		}
+		/*
+		 * Calls aimed at a process by id: the caller itself (0) needs no
+		 * decision; glibc's getrlimit, for one, is prlimit64(0, ...).
+		 */
+		static const char *const self_arg0[] = { "prlimit64", "sched_setaffinity",
+							 "sched_setscheduler", "sched_setparam",
+							 "sched_setattr", "migrate_pages", "move_pages",
+							 NULL };
+		bool by_arg0 = false;
+		for (int k = 0; self_arg0[k] != NULL; k++)
+			by_arg0 |= strcmp(table[i].name, self_arg0[k]) == 0;
+		if (by_arg0) {
+			/*
+			 * Notify when any of the 64 bits is set: a value whose low 32
+			 * bits (the pid_t the kernel uses) are 0 is the caller too, and
+			 * the handler treats it so.
+			 */
+			struct scmp_arg_cmp c = { 0, SCMP_CMP_NE, 0, 0 };
+			if ((rc = seccomp_rule_add_array(ctx, act, nr, 1, &c)) < 0)
+				goto out;
+			continue;
+		}
 		if (flags_arg >= 0 && !stat_notify) {
 			struct scmp_arg_cmp no_path = { (unsigned)flags_arg, SCMP_CMP_MASKED_EQ,
 							O_PATH, 0 };
