@@ -135,7 +135,8 @@ static enum elf_kind elf_kind_of(int opath)
 	if (fd < 0)
 		return ELF_NONE;
 	elf_version(EV_CURRENT);
-	Elf *e = elf_begin(fd, ELF_C_READ, NULL);
+	/* Mapped, not read: a compiler binary is tens of megabytes. */
+	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (e == NULL || elf_kind(e) != ELF_K_ELF)
 		goto out;
 	GElf_Ehdr eh;
