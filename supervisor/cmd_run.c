@@ -251,6 +251,8 @@ int cmd_run(int argc, char **argv)
 	json_t *jpol = json_array();
 	for (int i = 0; i < o.nfiles; i++)
 		json_array_append_new(jpol, jpath(o.files[i]));
+	free(o.files);
+	free(o.rules);
 	log_event("session-start", 0,
 		  "{s:o, s:s, s:s, s:s, s:o, s:s, s:s, s:{s:s, s:b, s:b, s:b}}", "argv", jargv,
 		  "cwd", cwd, "project", S->vars.project, "profile",
