@@ -509,7 +509,7 @@ int open_rewrite(const char *path, int flags, mode_t mode, int *fd)
 	return *fd >= 0 ? 0 : -errno;
 }
 
-int reply_fd(struct req *r, int fd, bool cloexec)
+int reply_fd(struct req *r, int fd, bool cloexec, bool writable)
 {
 	struct seccomp_notif_addfd a = {
 		.id = r->n->id,
@@ -517,9 +517,9 @@ int reply_fd(struct req *r, int fd, bool cloexec)
 		.srcfd = (uint32_t)fd,
 		.newfd_flags = cloexec ? O_CLOEXEC : 0,
 	};
-	int fl = fcntl(fd, F_GETFL), rc;
+	int rc;
 
-	if (fl >= 0 && (fl & O_ACCMODE) != O_RDONLY) {
+	if (writable) {
 		/*
 		 * A writable fd: ward's own copy must be closed before the agent
 		 * runs again, or an exec of the file right after writing it would

@@ -183,7 +183,7 @@ int resolve_from(struct req *r, int dirfd, int base, const char *path,
  */
 int agent_umask(struct req *r, mode_t *mask);
 /* Hand fd to the agent as the call's result (ADDFD | SEND); closes fd. */
-int reply_fd(struct req *r, int fd, bool cloexec);
+int reply_fd(struct req *r, int fd, bool cloexec, bool writable);
 /* Open (creating parents as needed) a rewrite target; no symlink is followed. */
 int open_rewrite(const char *path, int flags, mode_t mode, int *fd);
 /* Join a parent's real path and a name into out. */

@@ -184,7 +184,8 @@ static int finish(struct req *r, int fd, int flags)
 		return -EACCES;
 	}
 	r->logged = true;
-	int rc = reply_fd(r, fd, flags & O_CLOEXEC);
+	int rc = reply_fd(r, fd, flags & O_CLOEXEC,
+			  (flags & O_ACCMODE) != O_RDONLY || (flags & (O_CREAT | O_TRUNC)));
 	if (rc < 0 && !r->replied)
 		r->logged = false; /* the call fails after all: log that too */
 	return rc < 0 ? rc : 1;
