@@ -138,6 +138,7 @@ int h_change(struct req *r);
 int h_exec(struct req *r);
 int h_signal(struct req *r);
 int h_pid(struct req *r);
+int h_ipc(struct req *r);
 
 /* notify.c: reading the agent's memory and checking the request is alive */
 int mem_read(struct req *r, uint64_t addr, void *buf, size_t len);

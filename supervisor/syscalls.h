@@ -90,6 +90,8 @@
 	SYSCALL(migrate_pages, FAM_PID, h_pid)                                 \
 	SYSCALL(move_pages, FAM_PID, h_pid)                                    \
 	SYSCALL(kcmp, FAM_PID, h_pid)                                          \
+	SYSCALL(shmat, FAM_PID, h_ipc)                                         \
+	SYSCALL(shmctl, FAM_PID, h_ipc)                                        \
 	/* forbidden: ENOSYS, so that libc falls back */                       \
 	SYSCALL(io_uring_setup, FAM_ENOSYS, NONE)                              \
 	SYSCALL(io_uring_enter, FAM_ENOSYS, NONE)                              \

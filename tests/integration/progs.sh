@@ -56,7 +56,7 @@ PROGS="open openat openat2 creat stat lstat newfstatat statx access faccessat fa
 	unlink unlinkat rmdir rename renameat renameat2 link linkat symlink symlinkat chmod fchmod
 	fchmodat fchmodat2 chown lchown fchown fchownat truncate utime utimes futimesat utimensat
 	setxattr lsetxattr fsetxattr removexattr lremovexattr fremovexattr setxattrat removexattrat
-	execve execveat printargs withfd kill tkill tgkill pidfd_open pidfd_send_signal"
+	execve execveat printargs withfd kill tkill tgkill pidfd_open pidfd_send_signal shm"
 
 BASE=$(mktemp -d "${TMPDIR:-/tmp}/ward-progs.XXXXXX") || exit 2
 trap 'cd / && rm -rf "$BASE"' EXIT
@@ -2555,6 +2555,14 @@ EOF
 chk_pidfd_policy() {
 	logged '"event":"signal"' '"syscall":"pidfd_open"' '"decision":"deny"' '"errno":"EPERM"'
 }
+t "shm: System V shared memory made in the session can be attached" shm <<EOF
+shmget(IPC_PRIVATE, 4096, IPC_CREAT|0600) = ID
+shmat(ID, NULL, 0) = ADDR
+read back: shared
+shmdt(ADDR) = 0
+shmctl(ID, IPC_RMID, NULL) = 0
+EOF
+
 t -w -c chk_pidfd_policy "pidfd_open: not ward, not pid 1" pidfd_open parent 0 init 0 <<EOF
 pidfd_open(PARENT, 0) = -1 EPERM
 pidfd_open(INIT, 0) = -1 EPERM
