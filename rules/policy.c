@@ -408,3 +408,20 @@ char *ward_policy_dump(const struct ward_policy *p)
 	}
 	return buf;
 }
+
+bool ward_policy_guards_below(const struct ward_policy *p, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	if (n == 1 && dir[0] == '/')
+		n = 0; /* everything is below the root */
+	for (size_t i = 0; i < p->nrules; i++) {
+		const struct ward_rule *r = p->rules[i];
+		if (r->action == WARD_ALLOW || (r->kind != T_PATH && r->kind != T_FOREIGN_PROC))
+			continue;
+		const char *t = r->kind == T_FOREIGN_PROC ? "/proc/0" : r->target;
+		if (strncmp(t, dir, n) == 0 && t[n] == '/')
+			return true;
+	}
+	return false;
+}

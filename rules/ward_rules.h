@@ -128,6 +128,14 @@ bool ward_policy_restricts(const struct ward_policy *p, enum ward_op op);
 void ward_policy_set_session(struct ward_policy *p, bool (*in_session)(pid_t, void *),
 			     void *arg);
 /*
+ * True when a rule other than allow is anchored strictly below dir (its
+ * pattern's literal prefix is dir/...): moving dir would move what such a
+ * rule guards.  Rules whose patterns start with a glob above dir (e.g. a
+ * leading **) are not seen.
+ */
+bool ward_policy_guards_below(const struct ward_policy *p, const char *dir);
+
+/*
  * Make path (absolute, lexically normal) real the way rule prefixes are:
  * its longest existing ancestor is resolved and the rest appended.
  */

@@ -125,7 +125,8 @@ static void serve(struct req *r)
 	const struct dispatch *d = nr >= 0 && nr < MAX_NR ? &dispatch[nr] : NULL;
 
 	r->tid = (pid_t)r->n->pid;
-	if (!proc_info(r->tid, &r->tgid, &r->ppid, r->exe, sizeof(r->exe)))
+	bool known = proc_info(r->tid, &r->tgid, &r->ppid, r->exe, sizeof(r->exe));
+	if (!known)
 		r->tgid = r->tid;
 	r->sysname = d && d->name ? d->name : "unknown";
 	r->op = NULL;
@@ -141,6 +142,13 @@ static void serve(struct req *r)
 	if (d == NULL || d->fn == NULL || r->n->data.arch != AUDIT_ARCH_X86_64) {
 		/* The filter notifies only what the table lists: anything else is denied. */
 		rc = -ENOSYS;
+	} else if (!known) {
+		/*
+		 * Every traced task is in the table before it runs (new tasks wait
+		 * at their first ptrace stop until the tracer adds them): a caller
+		 * that is not escaped the tracer, and gets nothing.
+		 */
+		rc = -EPERM;
 	} else {
 		r->family = d->family;
 		rc = d->fn(r);

@@ -95,7 +95,7 @@ void proc_set_exe(pid_t tgid, const char *exe)
 	pthread_rwlock_unlock(&lock);
 }
 
-void proc_set_grant(pid_t tid, const struct exec_grant *g)
+bool proc_set_grant(pid_t tid, const struct exec_grant *g)
 {
 	struct proc *p;
 
@@ -104,6 +104,7 @@ void proc_set_grant(pid_t tid, const struct exec_grant *g)
 	if (p != NULL)
 		p->grant = *g;
 	pthread_rwlock_unlock(&lock);
+	return p != NULL;
 }
 
 bool proc_take_grant(pid_t tid, struct exec_grant *g)

@@ -103,6 +103,31 @@ static bool is_proc_root(int fd)
 	return is_procfs(fd) && fstat(fd, &st) == 0 && st.st_ino == 1;
 }
 
+/*
+ * -E_FOREIGN_PROC when dir is /proc/PID or below it for a PID outside the
+ * session, with real set to that directory plus rest; else 0.
+ */
+static int foreign_dir(int dir, const char *rest, char *real, size_t reallen)
+{
+	char at[PATH_MAX];
+	int rc;
+
+	if (!is_procfs(dir))
+		return 0;
+	if ((rc = fd_real_path(dir, at, sizeof(at))) < 0)
+		return rc;
+	const char *pid = at + 6;
+	size_t digits = strspn(pid, "0123456789");
+	if (strncmp(at, "/proc/", 6) == 0 && digits > 0 &&
+	    (pid[digits] == '/' || pid[digits] == '\0') && !proc_in_session(atoi(pid))) {
+		rest += strspn(rest, "/");
+		if (real != NULL)
+			snprintf(real, reallen, "%s%s%s", at, *rest ? "/" : "", rest);
+		return -E_FOREIGN_PROC;
+	}
+	return 0;
+}
+
 static bool all_digits(const char *s, size_t n)
 {
 	if (n == 0)
@@ -280,24 +305,13 @@ int resolve_from(struct req *r, int dirfd, int base, const char *path,
 	if (rc < 0)
 		return rc;
 
-	if (path[0] != '/' && is_procfs(cur)) {
-		/*
-		 * A walk starting inside /proc (a cwd or dirfd there): if that is
-		 * another process's directory, refuse as the walk from the proc
-		 * root would, with the lexical path for the decision.
-		 */
-		char start[PATH_MAX];
-		if ((rc = fd_real_path(cur, start, sizeof(start))) < 0)
-			goto fail;
-		const char *pid = start + 6;
-		size_t digits = strspn(pid, "0123456789");
-		if (strncmp(start, "/proc/", 6) == 0 && digits > 0 &&
-		    (pid[digits] == '/' || pid[digits] == '\0') && !proc_in_session(atoi(pid))) {
-			snprintf(real, reallen, "%s/%s", start, path);
-			rc = -E_FOREIGN_PROC;
-			goto fail;
-		}
-	}
+	/*
+	 * A walk starting inside /proc (a cwd or dirfd there): if that is
+	 * another process's directory, refuse as the walk from the proc root
+	 * would, with the lexical path for the decision.
+	 */
+	if (path[0] != '/' && (rc = foreign_dir(cur, path, real, reallen)) < 0)
+		goto fail;
 	if (path[0] != '/') {
 		rc = fast_path(cur, path, mode, out, real, reallen, name);
 		if (rc != -EAGAIN) {
@@ -411,6 +425,9 @@ int resolve_from(struct req *r, int dirfd, int base, const char *path,
 				goto fail;
 			}
 			replace(&cur, next);
+			/* The hop may have led into another process's /proc directory. */
+			if ((rc = foreign_dir(cur, w.buf + w.pos, real, reallen)) < 0)
+				goto fail;
 			continue;
 		}
 		close(next);

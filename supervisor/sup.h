@@ -9,6 +9,7 @@
 #include "ward.h"
 
 #include <linux/seccomp.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -45,6 +46,7 @@ struct exec_grant {
 	ino_t ino;
 	uint8_t argv_mac[32]; /* HMAC-SHA256 (session key) over argv, NULs included */
 	uint8_t tail_mac[32]; /* the same over argv[1..] */
+	uint8_t name_mac[32]; /* a script: the file name the kernel passes its interpreter */
 	size_t argv_len;
 	int argc;
 };
@@ -62,7 +64,8 @@ bool proc_in_session(pid_t pid);
 /* Copy what the log needs about tid: its tgid, ppid, exe. */
 bool proc_info(pid_t tid, pid_t *tgid, pid_t *ppid, char *exe, size_t len);
 void proc_set_exe(pid_t tgid, const char *exe);
-void proc_set_grant(pid_t tid, const struct exec_grant *g);
+/* False when tid is not a traced process of the session (the exec must be refused). */
+bool proc_set_grant(pid_t tid, const struct exec_grant *g);
 bool proc_take_grant(pid_t tid, struct exec_grant *g);
 size_t proc_count(void);
 /* The pids of processes whose thread group leader is pid (for kill(-pgrp)). */
@@ -152,6 +155,17 @@ void notify_stop(void);
 /* decide.c: policy + cache + shadow mode + the log */
 int decide_path(struct req *r, enum ward_op op, const char *path,
 		struct ward_verdict *v);
+
+/*
+ * After a decision on another process's /proc path: whatever the policy
+ * said, the call is refused (ward never walks there), and logged so.
+ */
+static inline int foreign_denied(struct req *r, int rc)
+{
+	if (rc >= 0)
+		r->decided = -EACCES;
+	return rc < 0 ? rc : -EACCES;
+}
 
 /* resolve.c: paths in the agent's context */
 /*

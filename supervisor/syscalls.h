@@ -90,6 +90,7 @@
 	SYSCALL(migrate_pages, FAM_PID, h_pid)                                 \
 	SYSCALL(move_pages, FAM_PID, h_pid)                                    \
 	SYSCALL(kcmp, FAM_PID, h_pid)                                          \
+	SYSCALL(setpgid, FAM_PID, h_pid) /* never into ward's own group */     \
 	SYSCALL(shmat, FAM_PID, h_ipc)                                         \
 	SYSCALL(shmctl, FAM_PID, h_ipc)                                        \
 	/* forbidden: ENOSYS, so that libc falls back */                       \

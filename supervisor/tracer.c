@@ -194,7 +194,16 @@ static bool verify_exec(pid_t pid, pid_t former, struct exec_grant *g, char *exe
 	}
 	uint8_t mac[32];
 	argv_mac(cmd + at, (size_t)(n - at), mac);
-	return memcmp(mac, g->tail_mac, 32) == 0;
+	if (memcmp(mac, g->tail_mac, 32) != 0)
+		return false;
+	/* Before the tail: the script's file name, as it was decided on. */
+	if (at <= 0)
+		return false;
+	ssize_t name = at - 1;
+	while (name > 0 && cmd[name - 1] != '\0')
+		name--;
+	argv_mac(cmd + name, (size_t)(at - name), mac);
+	return memcmp(mac, g->name_mac, 32) == 0;
 }
 
 static void on_exec(pid_t pid)
@@ -205,11 +214,12 @@ static void on_exec(pid_t pid)
 
 	ptrace(PTRACE_GETEVENTMSG, pid, 0, &msg);
 	pid_t former = (pid_t)msg;
-	if (former != pid) {
+	bool ok = verify_exec(pid, former ? former : pid, &g, exe, sizeof(exe));
+	if (former != pid && former != 0) {
 		/* A thread exec'd: it now has the leader's id; the other threads are gone. */
 		proc_remove(former);
 	}
-	if (!verify_exec(pid, former ? former : pid, &g, exe, sizeof(exe))) {
+	if (!ok) {
 		kill(pid, SIGKILL);
 		log_event("exec", pid, "{s:s, s:s}", "decision", "kill", "reason",
 			  "the program or argv differs from what was allowed");

@@ -75,7 +75,7 @@ static int name_target(struct req *r, int dirfd, const char *path, enum ward_op 
 	if (rc == -E_FOREIGN_PROC) {
 		/* In another process's /proc: decided lexically, and denied. */
 		rc = decide_path(r, op, parent_real, &v);
-		return rc < 0 ? rc : -EACCES;
+		return foreign_denied(r, rc);
 	}
 	if (rc < 0)
 		return rc;
@@ -115,7 +115,7 @@ static int object_target(struct req *r, int dirfd, uint64_t path_addr, bool empt
 	}
 	if (rc == -E_FOREIGN_PROC) {
 		rc = decide_path(r, op, r->real, &v);
-		return rc < 0 ? rc : -EACCES;
+		return foreign_denied(r, rc);
 	}
 	if (rc < 0)
 		return rc;
@@ -159,9 +159,29 @@ static void magic(int fd, char *buf, size_t len)
 	snprintf(buf, len, "/proc/self/fd/%d", fd);
 }
 
-static int done(int rc)
+/*
+ * Every change is logged before it is made (the log line must exist even
+ * if the change is the last thing that happens): before() writes it, and
+ * done() has a failed change logged once more, with its errno.
+ */
+static int before(struct req *r)
 {
-	return rc < 0 ? -errno : 1;
+	if (r->logged)
+		return 0;
+	if (log_request(r, 0) < 0)
+		return -EACCES;
+	r->logged = true;
+	return 0;
+}
+
+static int done(struct req *r, int rc)
+{
+	if (rc < 0) {
+		rc = -errno;
+		r->logged = false;
+		return rc;
+	}
+	return 1;
 }
 
 static int do_create(struct req *r, int dirfd, uint64_t path, int kind, mode_t mode, dev_t dev)
@@ -184,9 +204,9 @@ static int do_create(struct req *r, int dirfd, uint64_t path, int kind, mode_t m
 	}
 	/* agent_umask made the agent's umask this worker's: the kernel applies it. */
 	if (kind == 'd')
-		rc = done(mkdirat(t.parent, t.name, mode & 07777));
+		rc = (before(r) < 0 ? -EACCES : done(r, mkdirat(t.parent, t.name, mode & 07777)));
 	else
-		rc = done(mknodat(t.parent, t.name, (mode & S_IFMT) | (mode & 07777), dev));
+		rc = (before(r) < 0 ? -EACCES : done(r, mknodat(t.parent, t.name, (mode & S_IFMT) | (mode & 07777), dev)));
 out:
 	if (t.parent >= 0)
 		close(t.parent);
@@ -207,7 +227,7 @@ static int do_unlink(struct req *r, int dirfd, uint64_t path, int flags)
 	if (rc == 0)
 		rc = check_trailing(r, &t, flags & AT_REMOVEDIR);
 	if (rc == 0)
-		rc = done(unlinkat(t.parent, t.name, flags));
+		rc = (before(r) < 0 ? -EACCES : done(r, unlinkat(t.parent, t.name, flags)));
 	if (t.parent >= 0)
 		close(t.parent);
 	if (rc == -EINVAL) {
@@ -290,7 +310,36 @@ static int do_rename(struct req *r, int olddir, uint64_t oldp, int newdir, uint6
 			goto out;
 		}
 	}
-	rc = done((int)syscall(SYS_renameat2, from.parent, from.name, to.parent, to.name, flags));
+	if (flags & RENAME_EXCHANGE) {
+		/* ...and under EXCHANGE it moves to the source: it must be readable too. */
+		if ((rc = log_request(r, 0)) < 0)
+			goto out;
+		rc = decide_path(r, WARD_OP_READ, r->real, &(struct ward_verdict){ 0 });
+		if (rc != 0) {
+			rc = rc < 0 ? rc : -EACCES;
+			goto out;
+		}
+	}
+	/*
+	 * Nothing was at the target when it was judged: keep it so, or a file
+	 * made there meanwhile would be replaced without its delete decided.
+	 */
+	if (!replaces && !(flags & RENAME_EXCHANGE))
+		flags |= RENAME_NOREPLACE;
+	/* A directory carries what is under it: refuse when rules guard that. */
+	struct stat sst;
+	if (fstatat(from.parent, from.name, &sst, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(sst.st_mode) &&
+	    (ward_policy_guards_below(S->policy, from_real) ||
+	     ward_policy_guards_below(S->policy, r->real))) {
+		rc = -EACCES;
+		goto out;
+	}
+	if ((flags & RENAME_EXCHANGE) && S_ISDIR(tst.st_mode) &&
+	    ward_policy_guards_below(S->policy, r->real)) {
+		rc = -EACCES;
+		goto out;
+	}
+	rc = (before(r) < 0 ? -EACCES : done(r, (int)syscall(SYS_renameat2, from.parent, from.name, to.parent, to.name, flags)));
 out:
 	if (from.parent >= 0)
 		close(from.parent);
@@ -322,7 +371,7 @@ static int do_link(struct req *r, int olddir, uint64_t oldp, int newdir, uint64_
 		goto out;
 	/* Link the object that was decided on, through its fd. */
 	magic(src, link, sizeof(link));
-	rc = done(linkat(AT_FDCWD, link, to.parent, to.name, AT_SYMLINK_FOLLOW));
+	rc = (before(r) < 0 ? -EACCES : done(r, linkat(AT_FDCWD, link, to.parent, to.name, AT_SYMLINK_FOLLOW)));
 out:
 	if (src >= 0)
 		close(src);
@@ -343,7 +392,7 @@ static int do_symlink(struct req *r, uint64_t target, int newdir, uint64_t linkp
 	r->log_path = r->path;
 	rc = name_target(r, newdir, r->path, WARD_OP_CREATE, &t, r->real, r->real2, NULL);
 	if (rc == 0)
-		rc = done(symlinkat(r->path2, t.parent, t.name));
+		rc = (before(r) < 0 ? -EACCES : done(r, symlinkat(r->path2, t.parent, t.name)));
 	if (t.parent >= 0)
 		close(t.parent);
 	return rc;
@@ -435,7 +484,7 @@ int h_change(struct req *r)
 			return rc;
 		/* chmod through the fd's magic link acts on the object decided on. */
 		magic(fd, link, sizeof(link));
-		rc = done(fchmodat(AT_FDCWD, link, mode & 07777, 0));
+		rc = (before(r) < 0 ? -EACCES : done(r, fchmodat(AT_FDCWD, link, mode & 07777, 0)));
 		break;
 	}
 	case SYS_chown:
@@ -466,7 +515,7 @@ int h_change(struct req *r)
 		}
 		if (rc < 0)
 			return rc;
-		rc = done(fchownat(fd, "", uid, gid, AT_EMPTY_PATH));
+		rc = (before(r) < 0 ? -EACCES : done(r, fchownat(fd, "", uid, gid, AT_EMPTY_PATH)));
 		break;
 	}
 	case SYS_truncate: {
@@ -483,7 +532,7 @@ int h_change(struct req *r)
 			rc = -errno;
 			break;
 		}
-		rc = done(ftruncate(w, (off_t)a[1]));
+		rc = (before(r) < 0 ? -EACCES : done(r, ftruncate(w, (off_t)a[1])));
 		close(w);
 		break;
 	}
@@ -512,7 +561,7 @@ int h_change(struct req *r)
 		if (rc < 0)
 			return rc;
 		magic(fd, link, sizeof(link));
-		rc = done(utimensat(AT_FDCWD, link, now ? NULL : ts, 0));
+		rc = (before(r) < 0 ? -EACCES : done(r, utimensat(AT_FDCWD, link, now ? NULL : ts, 0)));
 		break;
 	}
 	case SYS_setxattr:
@@ -544,8 +593,8 @@ int h_change(struct req *r)
 		 * changed itself, not what it points to.
 		 */
 		magic(fd, link, sizeof(link));
-		rc = set ? done(setxattr(link, name, value, size, (int)a[4]))
-			 : done(removexattr(link, name));
+		rc = set ? (before(r) < 0 ? -EACCES : done(r, setxattr(link, name, value, size, (int)a[4])))
+			 : (before(r) < 0 ? -EACCES : done(r, removexattr(link, name)));
 		break;
 	}
 	default:

@@ -299,6 +299,7 @@ int h_exec(struct req *r)
 
 	if (flags & ~(AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW))
 		return -EINVAL;
+	proc_set_grant(r->tid, &g); /* no grant left from an earlier, failed exec */
 	if ((rc = mem_read_str(r, at ? arg[1] : arg[0], r->path, sizeof(r->path))) < 0)
 		return rc;
 	r->op = "exec";
@@ -315,7 +316,7 @@ int h_exec(struct req *r)
 	}
 	if (rc == -E_FOREIGN_PROC) {
 		rc = decide_path(r, WARD_OP_EXEC, r->real, &v);
-		return rc < 0 ? rc : -EACCES;
+		return foreign_denied(r, rc);
 	}
 	if (rc < 0)
 		return rc;
@@ -379,13 +380,31 @@ int h_exec(struct req *r)
 	}
 	if (kind == ELF_NONE && (rc = interpreters(r, opath, &g)) < 0)
 		goto out;
+	if (g.script) {
+		/*
+		 * The kernel hands the interpreter the file name as given to
+		 * execve: checked at PTRACE_EVENT_EXEC, so a path flipped after the
+		 * decision to another script with the same interpreter is caught.
+		 */
+		char fname[PATH_MAX + 32];
+		if (!at || r->path[0] == '/')
+			snprintf(fname, sizeof(fname), "%s", r->path);
+		else if (r->path[0] == '\0')
+			snprintf(fname, sizeof(fname), "/dev/fd/%d", dirfd);
+		else
+			snprintf(fname, sizeof(fname), "/dev/fd/%d/%s", dirfd, r->path);
+		argv_mac(fname, strlen(fname) + 1, g.name_mac);
+	}
 	g.set = true;
 	hmac_sha256_digest(&ai.mac, 32, g.argv_mac);
 	hmac_sha256_digest(&ai.tail_mac, 32, g.tail_mac);
 	g.argv_len = ai.len;
 	g.argc = ai.argc;
 	g.is_static = kind == ELF_STATIC;
-	proc_set_grant(r->tid, &g);
+	if (!proc_set_grant(r->tid, &g)) {
+		rc = -EPERM; /* not traced: nothing would verify this exec */
+		goto out;
+	}
 	/*
 	 * CONTINUE: exec cannot be performed by the supervisor.  The decision
 	 * read the agent's memory, so it is not trusted alone: the tracer

@@ -266,32 +266,56 @@ static int open_fifo(struct req *r, int opath, int flags)
 }
 
 /*
- * Resolve for an open.  openat2's RESOLVE_* flags restrict the agent's
- * own lookup; they are honoured by letting the kernel resolve with them,
- * O_PATH (no side effect), from the agent's dirfd.  The decision is still
- * taken on the object opened.  Otherwise ward's own walk is used.
+ * Resolve for an open, always with ward's own walk.  openat2's RESOLVE_*
+ * flags restrict the agent's own lookup: the kernel is asked to do that
+ * lookup too (O_PATH, from the agent's dirfd: no side effect), only to
+ * refuse what the agent asked to be refused, and the two must have found
+ * the same object; what is decided on and handed over is ward's.
  */
 static int open_resolve(struct req *r, const struct open_args *a, enum resolve_mode m,
 			int *fd, char *real, size_t reallen, const char **name)
 {
-	if (a->resolve == 0)
+	uint64_t flags = a->resolve & ~(uint64_t)RESOLVE_CACHED;
+	int base, kfd, rc;
+
+	if (flags == 0)
 		return resolve(r, a->dirfd, r->path, m, fd, real, reallen, name);
 	if (m == RES_PARENT)
 		return -EOPNOTSUPP; /* creation under RESOLVE_* flags: see h_open */
+	/*
+	 * The kernel's lookup, with the agent's flags, from the agent's dirfd
+	 * (O_PATH: no side effect), answers what those flags refuse.  Its
+	 * object is then looked up again by ward's own walk, by its real path
+	 * from the root, and the two must agree: a lookup the kernel did as
+	 * ward (/proc/self, another process's magic links) cannot pass.
+	 */
 	struct open_how how = {
 		.flags = O_PATH | O_CLOEXEC | (m == RES_FINAL_NOFOLLOW ? O_NOFOLLOW : 0),
-		.resolve = a->resolve & ~(uint64_t)RESOLVE_CACHED,
+		.resolve = flags,
 	};
-	int base = AT_FDCWD, rc;
 	if ((rc = agent_fd(r, a->dirfd, &base)) < 0)
 		return rc;
-	*fd = (int)syscall(SYS_openat2, base, r->path, &how, sizeof(how));
-	rc = *fd < 0 ? -errno : 0;
+	kfd = (int)syscall(SYS_openat2, base, r->path, &how, sizeof(how));
+	rc = kfd < 0 ? -errno : 0;
 	close(base);
-	if (rc == 0 && (rc = fd_real_path(*fd, real, reallen)) < 0) {
-		close(*fd);
-		*fd = -1;
+	if (rc < 0)
+		return rc;
+	char kreal[PATH_MAX];
+	rc = fd_real_path(kfd, kreal, sizeof(kreal));
+	if (rc == 0 && kreal[0] != '/')
+		rc = -EACCES;
+	if (rc == 0)
+		rc = resolve(r, AT_FDCWD, kreal, m, fd, real, reallen, name);
+	if (rc == 0) {
+		struct stat ours, theirs;
+		if (fstat(*fd, &ours) < 0 || fstat(kfd, &theirs) < 0 ||
+		    ours.st_dev != theirs.st_dev || ours.st_ino != theirs.st_ino) {
+			close(*fd);
+			*fd = -1;
+			rc = -EACCES; /* the two lookups disagree: refuse */
+		}
 	}
+	close(kfd);
 	return rc;
 }
 
@@ -306,7 +330,7 @@ static int open_existing(struct req *r, const struct open_args *a, mode_t mode)
 	if (rc == -E_FOREIGN_PROC) {
 		/* Another process's /proc entry: decided on lexically (and denied). */
 		rc = decide_ops(r, open_ops(a->flags), r->real, &v);
-		return rc < 0 ? rc : -EACCES;
+		return foreign_denied(r, rc);
 	}
 	if (rc < 0)
 		return rc;
@@ -408,9 +432,19 @@ static int open_create(struct req *r, const struct open_args *a, mode_t mode)
 					return -errno;
 				}
 				r->path2[n] = '\0';
-				strcpy(r->path, r->path2);
+				/*
+				 * Continue from the link's directory: a relative target is
+				 * made absolute against its real path, so that every later
+				 * lookup (open_existing too) starts from the same place.
+				 */
+				if (r->path2[0] == '/')
+					strcpy(r->path, r->path2);
+				else if (join_path(r->real2, r->path2, r->path, sizeof(r->path)) < 0) {
+					close(parent);
+					return -ENAMETOOLONG;
+				}
+				close(parent);
 				path = r->path;
-				base = parent;
 				continue;
 			}
 			close(fd);

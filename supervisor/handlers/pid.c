@@ -102,6 +102,17 @@ int h_pid(struct req *r)
 		r->sig_target = (int)a[0];
 		ok = own((pid_t)a[0]);
 		break;
+	case SYS_setpgid: {
+		/*
+		 * Joining ward's process group would put ward in reach of kill(0)
+		 * and of the terminal's signals meant for the agent.
+		 */
+		pid_t pid = (pid_t)a[0], pgid = (pid_t)a[1];
+		r->sig_target = pgid;
+		ok = own(pid) && (pgid == 0 || pgid == pid || pgid == r->tgid ||
+				  proc_pgrp_in_session(pgid));
+		break;
+	}
 	case SYS_kcmp:
 		r->sig_target = (int)a[1];
 		ok = own((pid_t)a[0]) && own((pid_t)a[1]);

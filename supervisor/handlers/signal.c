@@ -66,6 +66,11 @@ static int send_via_pidfd(struct req *r)
 
 	if (self < 0)
 		return -ESRCH;
+	/* PIDFD_SIGNAL_PROCESS_GROUP (4) would reach the target's whole group. */
+	if (arg[3] & ~(__u64)3) {
+		close(self);
+		return -EPERM;
+	}
 	fd = (int)syscall(SYS_pidfd_getfd, self, (int)arg[0], 0);
 	close(self);
 	if (fd < 0)

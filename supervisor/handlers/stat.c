@@ -43,7 +43,7 @@ static int object(struct req *r, int dirfd, uint64_t path, int flags, int *fd)
 	}
 	if (rc == -E_FOREIGN_PROC) {
 		rc = decide_path(r, WARD_OP_STAT, r->real, &v);
-		return rc < 0 ? rc : -EACCES;
+		return foreign_denied(r, rc);
 	}
 	if (rc < 0)
 		return rc;

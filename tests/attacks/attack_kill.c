@@ -98,10 +98,14 @@ static void mode_pgrp(void)
 	pid_t pg = getpgid(ward);
 
 	say("note: ward %d, ward's pgrp %d, mine %d", ward, pg, getpgrp());
-	if (setpgid(0, pg) == 0)
+	if (setpgid(0, pg) == 0) {
 		say("note: setpgid(0, ward's pgrp) worked: now in ward's process group");
-	else
-		say("note: setpgid(0, ward's pgrp): %s", strerror(errno));
+	} else {
+		/* Refused: kill(0) now reaches only the agent's own group, which is fine. */
+		expect_fail("setpgid(0, ward's pgrp)", -1);
+		ward_alive("setpgid(0, ward's pgrp)");
+		return;
+	}
 	expect_fail("kill(0, SIGCONT) in ward's group", kill(0, SIGCONT));
 	expect_fail("kill(0, SIGKILL) in ward's group", kill(0, SIGKILL));
 	ward_alive("kill(0, SIGKILL)");

@@ -309,6 +309,16 @@ T_PRE=pre_victim T_POST=post_helpers
 attack proc victim "the memfd, deleted file and pipe of a process outside the session"
 T_PRE=pre_victim T_POST=post_helpers
 attack proc ipc "the System V shared memory segment of a process outside the session"
+# Found by a review of the supervisor.
+attack review untraced "clone(CLONE_UNTRACED), then exec an exec-denied program" \
+	-r "deny exec @P@/bin/mycat"
+T_PRE=pre_victim T_POST=post_helpers
+attack review cached "openat2(RESOLVE_CACHED) of another process's /proc/PID/fd/N"
+T_PRE=pre_victim T_POST=post_helpers
+attack review cwdhop "chdir(/proc/PID), then /proc/self/cwd/fd/N (a magic-link hop)"
+attack review hooks "rename .git/hooks away and back to plant a hook"
+attack review exchange "renameat2(public/x, secret/x, RENAME_EXCHANGE), then read public/x"
+attack review pgrpsig "pidfd_send_signal(self, PIDFD_SIGNAL_PROCESS_GROUP)"
 # 5. New names for the secret.
 attack links hardlink "hard links of the secret into the project"
 attack links symlink "symlinks to the secret, then read through them"

@@ -1,0 +1,170 @@
+/*
+ * attack_review.c - the bypasses a code review of the supervisor found.
+ *
+ *   untraced   clone(CLONE_UNTRACED): a child the tracer never sees, then
+ *              exec of a program denied to exec (bin/mycat) from it
+ *   cached     openat2(RESOLVE_CACHED) of /proc/PID/fd/0 of a process
+ *              outside the session (a pipe holding the secret)
+ *   cwdhop     chdir(/proc/PID), then open /proc/self/cwd/fd/0: a magic
+ *              link hop into another process's /proc directory
+ *   hooks      rename a protected directory away and back to write in it
+ *              (the default profile write-protects what is in .git/hooks)
+ *   exchange   renameat2(public/x, secret/x, RENAME_EXCHANGE): the secret
+ *              moves to a readable name
+ *   pgrpsig    pidfd_send_signal(own pidfd, 0, PIDFD_SIGNAL_PROCESS_GROUP)
+ */
+#include "attack.h"
+
+#include <linux/openat2.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#ifndef PIDFD_SIGNAL_PROCESS_GROUP
+#define PIDFD_SIGNAL_PROCESS_GROUP 4
+#endif
+
+static char stack[256 * 1024];
+
+static int untraced_child(void *arg)
+{
+	(void)arg;
+	char *argv[] = { "mycat", SECRET, NULL };
+	execv("bin/mycat", argv);
+	_exit(99);
+}
+
+static void mode_untraced(void)
+{
+	pid_t pid = clone(untraced_child, stack + sizeof(stack), CLONE_UNTRACED | SIGCHLD, NULL);
+	if (pid < 0) {
+		say("blocked: clone(CLONE_UNTRACED): %s", strerror(errno));
+		return;
+	}
+	int st;
+	waitpid(pid, &st, 0);
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		leak("clone(CLONE_UNTRACED) + exec of an exec-denied program", "ran", 3);
+	else
+		say("blocked: the untraced child could not run bin/mycat (status %d)", st);
+}
+
+/* A process outside the session whose stdin is a pipe holding the secret. */
+static pid_t victim(void)
+{
+	const char *pid = getenv("VICTIM_PID");
+	return pid ? (pid_t)atoi(pid) : 0;
+}
+
+static void mode_cached(void)
+{
+	char path[64];
+	pid_t v = victim();
+	if (v <= 0) {
+		setup_failed("no victim");
+		return;
+	}
+	/* The victim keeps the secret in a few of its fds: try them all. */
+	for (int n = 0; n < 16; n++) {
+		snprintf(path, sizeof(path), "/proc/%d/fd/%d", v, n);
+		struct open_how how = { .flags = O_RDONLY | O_NONBLOCK, .resolve = RESOLVE_CACHED };
+		int fd = (int)syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof(how));
+		if (fd < 0) {
+			say("blocked: openat2(%s, RESOLVE_CACHED): %s", path, strerror(errno));
+			continue;
+		}
+		if (!check_fd("openat2(RESOLVE_CACHED) of another process's fd", fd))
+			leak("openat2(RESOLVE_CACHED) of another process's fd", "opened", 6);
+		close(fd);
+	}
+}
+
+static void mode_cwdhop(void)
+{
+	char path[64];
+	pid_t v = victim();
+	if (v <= 0) {
+		setup_failed("no victim");
+		return;
+	}
+	snprintf(path, sizeof(path), "/proc/%d", v);
+	if (chdir(path) < 0) {
+		say("blocked: chdir(%s): %s", path, strerror(errno));
+		return;
+	}
+	for (int n = 0; n < 16; n++) {
+		snprintf(path, sizeof(path), "/proc/self/cwd/fd/%d", n);
+		int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (fd < 0) {
+			say("blocked: %s from another process's /proc: %s", path, strerror(errno));
+			continue;
+		}
+		if (!check_fd(path, fd))
+			leak("/proc/self/cwd/fd/N into another process", "opened", 6);
+		close(fd);
+	}
+}
+
+static void mode_hooks(void)
+{
+	if (mkdir(".git", 0755) < 0 && errno != EEXIST)
+		setup_failed("mkdir .git");
+	if (mkdir(".git/hooks", 0755) < 0 && errno != EEXIST)
+		say("note: mkdir .git/hooks: %s", strerror(errno));
+	if (rename(".git/hooks", ".git/h2") < 0) {
+		say("blocked: rename(.git/hooks, .git/h2): %s", strerror(errno));
+		return;
+	}
+	int fd = open(".git/h2/pre-commit", O_WRONLY | O_CREAT, 0755);
+	if (fd >= 0)
+		close(fd);
+	if (rename(".git/h2", ".git/hooks") == 0 && access(".git/hooks/pre-commit", F_OK) == 0)
+		leak("a hook planted by renaming .git/hooks away and back", "planted", 7);
+	else
+		say("blocked: the hook did not end up in .git/hooks");
+}
+
+static void mode_exchange(void)
+{
+	if (syscall(SYS_renameat2, AT_FDCWD, PUBLIC, AT_FDCWD, SECRET, 2 /* RENAME_EXCHANGE */) < 0) {
+		say("blocked: renameat2(public/x, secret/x, RENAME_EXCHANGE): %s", strerror(errno));
+		return;
+	}
+	try_read("public/x after RENAME_EXCHANGE with secret/x", AT_FDCWD, PUBLIC, O_RDONLY);
+}
+
+static void mode_pgrpsig(void)
+{
+	int self = (int)syscall(SYS_pidfd_open, getpid(), 0);
+	if (self < 0) {
+		setup_failed("pidfd_open");
+		return;
+	}
+	if (syscall(SYS_pidfd_send_signal, self, 0, NULL, PIDFD_SIGNAL_PROCESS_GROUP) == 0)
+		leak("pidfd_send_signal(PIDFD_SIGNAL_PROCESS_GROUP)", "sent", 4);
+	else
+		say("blocked: pidfd_send_signal(PIDFD_SIGNAL_PROCESS_GROUP): %s", strerror(errno));
+	close(self);
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "";
+
+	if (strcmp(mode, "untraced") == 0)
+		mode_untraced();
+	else if (strcmp(mode, "cached") == 0)
+		mode_cached();
+	else if (strcmp(mode, "cwdhop") == 0)
+		mode_cwdhop();
+	else if (strcmp(mode, "hooks") == 0)
+		mode_hooks();
+	else if (strcmp(mode, "exchange") == 0)
+		mode_exchange();
+	else if (strcmp(mode, "pgrpsig") == 0)
+		mode_pgrpsig();
+	else
+		setup_failed("unknown mode");
+	return finish();
+}
