@@ -1273,6 +1273,26 @@ static void test_restricts(void **state)
 	ward_policy_free(p);
 }
 
+/* ward_policy_guards_below: which directory renames would carry guarded paths. */
+static void test_guards_below(void **state)
+{
+	(void)state;
+	struct ward_policy *p = load_profile("default");
+	char dir[PATH_MAX];
+	subst("@R/proj/.git/hooks", dir, sizeof(dir));
+	assert_true(ward_policy_guards_below(p, dir)); /* deny ... .git/hooks/<any> */
+	subst("@R/proj/.git", dir, sizeof(dir));
+	assert_true(ward_policy_guards_below(p, dir)); /* config, hooks */
+	subst("@R/proj/src", dir, sizeof(dir));
+	assert_false(ward_policy_guards_below(p, dir)); /* only allows below */
+	subst("@R/home", dir, sizeof(dir));
+	assert_true(ward_policy_guards_below(p, dir)); /* ~/.ssh and the rest */
+	assert_true(ward_policy_guards_below(p, "/")); /* everything is below / */
+	subst("@R/proj/.git/hooks/pre-commit", dir, sizeof(dir));
+	assert_false(ward_policy_guards_below(p, dir)); /* the rule is on it, not below */
+	ward_policy_free(p);
+}
+
 /* Includes by file: relative to the including file, depth, errors. */
 static void test_include_files(void **state)
 {
@@ -2105,6 +2125,7 @@ int main(void)
 		cmocka_unit_test(test_all_or_nothing),
 		cmocka_unit_test(test_profiles),
 		cmocka_unit_test(test_restricts),
+		cmocka_unit_test(test_guards_below),
 		cmocka_unit_test(test_include_files),
 		cmocka_unit_test(test_long_words),
 		cmocka_unit_test(test_dump),
