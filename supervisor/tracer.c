@@ -235,8 +235,10 @@ static void on_exec(pid_t pid)
 		json_array_append_new(argv, jpath(cmd + at));
 		at += (ssize_t)strlen(cmd + at) + 1;
 	}
-	log_event("exec", pid, "{s:s, s:o, s:b}", "path", exe, "argv", argv ? argv : json_array(),
-		  "static", g.is_static);
+	/* An exec that cannot be logged does not run: fail closed. */
+	if (log_event("exec", pid, "{s:s, s:o, s:b}", "path", exe, "argv",
+		      argv ? argv : json_array(), "static", g.is_static) < 0)
+		kill(pid, SIGKILL);
 }
 
 static int exit_status(int st)
