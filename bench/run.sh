@@ -1,0 +1,103 @@
+#!/bin/bash
+# make bench: ward's cost against native and against peers, measured side
+# by side in one run.  Prints medians and ratios to native.
+#
+#   run.sh BUILD_DIR [ROUNDS]
+set -u
+BUILD=$(cd "${1:?usage: run.sh BUILD_DIR [ROUNDS]}" && pwd)
+ROUNDS=${2:-5}
+WARD=$BUILD/ward
+HERE=$(cd "$(dirname "$0")" && pwd)
+BASE=$(mktemp -d /tmp/ward-bench.XXXXXX)
+trap 'rm -rf "$BASE"' EXIT
+
+echo "== machine"
+grep -m1 'model name' /proc/cpuinfo | sed 's/.*: /cpu: /'
+echo "cpus: $(nproc), kernel: $(uname -r)"
+
+echo
+echo "== rule engine (bench_rules)"
+"$BUILD/bench/bench_rules"
+
+# The template project for the workload.
+T=$BASE/template
+mkdir -p "$T/src/sub"
+for i in 1 2 3 4; do
+	printf '#include <stdio.h>\nint f%d(int x) { return x * %d; }\n' "$i" "$i" >"$T/src/m$i.c"
+done
+printf 'int main(void) { return 0; }\n' >>"$T/src/m1.c"
+for i in $(seq 1 200); do printf 'line %d main\n' "$i" >"$T/src/sub/t$i.txt"; done
+(cd "$T" && git init -q && git -c user.name=b -c user.email=b@b add -A &&
+	git -c user.name=b -c user.email=b@b commit -qm init)
+
+modes=(native ward strace proot bwrap)
+have() { command -v "$1" >/dev/null 2>&1; }
+runner() { # MODE: the command prefix
+	case $1 in
+	native) echo "" ;;
+	ward) echo "$WARD run -q --log $BASE/ward.jsonl --" ;;
+	strace) echo "strace -f -qq --seccomp-bpf -e trace=%file,%process -o /dev/null" ;;
+	proot) echo "proot -w ." ;;
+	bwrap) echo "bwrap --dev-bind / / --" ;;
+	esac
+}
+avail=()
+for m in "${modes[@]}"; do
+	case $m in
+	native | ward) avail+=("$m") ;;
+	*)
+		bin=$m
+		have "$bin" || { echo "# $m: not installed, skipped"; continue; }
+		d=$BASE/probe.$m
+		cp -a "$T" "$d"
+		if (cd "$d" && $(runner "$m") bash "$HERE/workload.sh") >/dev/null 2>&1; then
+			avail+=("$m")
+		else
+			echo "# $m: does not run here, skipped"
+		fi
+		rm -rf "$d"
+		;;
+	esac
+done
+
+echo
+echo "== agent workload (git, gcc, python, find/grep, tar, 80 short processes), $ROUNDS rounds, interleaved"
+declare -A times
+for r in $(seq 1 "$ROUNDS"); do
+	for m in "${avail[@]}"; do
+		d=$BASE/run.$m
+		rm -rf "$d"
+		cp -a "$T" "$d"
+		t0=$(date +%s.%N)
+		(cd "$d" && $(runner "$m") bash "$HERE/workload.sh") >/dev/null 2>"$BASE/err.$m" ||
+			{ echo "# $m failed:"; tail -3 "$BASE/err.$m"; }
+		t1=$(date +%s.%N)
+		times[$m]="${times[$m]:-} $(echo "$t1 - $t0" | bc -l)"
+		rm -f "$BASE/ward.jsonl"
+	done
+done
+median() { tr ' ' '\n' | grep . | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+nat=$(echo "${times[native]}" | median)
+printf '%-8s %10s %10s\n' mode median_s x_native
+for m in "${avail[@]}"; do
+	med=$(echo "${times[$m]}" | median)
+	printf '%-8s %10.3f %10.2f\n' "$m" "$med" "$(echo "$med / $nat" | bc -l)"
+done
+echo "(target: ward at most 1.15x native, and below every peer)"
+
+echo
+echo "== per-call latency (median ns; open/stat of /etc/passwd, exec of /bin/true)"
+rtt=$("$BUILD/bench/bench_notify_rtt" 20000 | awk '{print $2}')
+printf '%-6s %10s %10s %10s %12s\n' call native ward x_native ward-rtt
+for c in open stat exec; do
+	n=20000
+	[ "$c" = exec ] && n=200
+	f=/etc/passwd
+	[ "$c" = exec ] && f=/bin/true
+	a=$("$BUILD/bench/bench_calls" "$c" "$n" "$f" | awk '{print $2}')
+	b=$("$WARD" run -q --log "$BASE/lat.jsonl" -- "$BUILD/bench/bench_calls" "$c" "$n" "$f" | awk '{print $2}')
+	printf '%-6s %10s %10s %10.2f %12s\n' "$c" "$a" "$b" "$(echo "$b / $a" | bc -l)" "$((b - a - rtt))"
+done
+echo "bare notification round trip (notify + CONTINUE): $rtt ns"
+echo "(ward-rtt: ward's own cost per call, above native and one bare round trip;"
+echo " stat is not notified while the policy allows stat everywhere)"
