@@ -77,16 +77,20 @@ run --project "$BASE/other" -- sh -c "echo y >$BASE/other/f && echo z >$BASE/pro
 check "--project moves \$PROJECT" "2 y" "$RC $(cat "$BASE/other/f")"
 
 # Signals and process life
-"$WARD" run -q --log "$L" -- sh -c 'trap "echo got-term; exit 3" TERM; sleep 5 & wait' >"$BASE/out" &
+"$WARD" run -q --log "$L" -- sh -c 'trap "echo got-term; exit 3" TERM; echo ready >ready; sleep 5 & wait' >"$BASE/out" &
 W=$!
-sleep 0.5
+for _ in $(seq 100); do [ -s "$BASE/proj/ready" ] && break; sleep 0.05; done # the trap is set
 kill -TERM "$W"
 wait "$W"
 check "SIGTERM to ward reaches the command" "3 got-term" "$? $(cat "$BASE/out")"
 "$WARD" run -q --log "$L" -- sh -c 'sleep 30; echo survived' >"$BASE/out" 2>/dev/null &
 W=$!
-sleep 0.5
-CHILD=$(pgrep -P "$W" | head -n 1)
+CHILD=
+for _ in $(seq 100); do # up to 5 s for the command to start, on a slow machine
+	CHILD=$(pgrep -P "$W" | head -n 1)
+	[ -n "$CHILD" ] && grep -q sleep "/proc/$CHILD/cmdline" 2>/dev/null && break
+	sleep 0.05
+done
 kill -KILL "$W"
 wait "$W" 2>/dev/null
 sleep 0.5
