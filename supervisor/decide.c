@@ -75,3 +75,14 @@ static int decide_inner(struct req *r, enum ward_op op, const char *path,
 	}
 	return rc;
 }
+
+int decide_also(struct req *r, enum ward_op op, const char *path)
+{
+	struct ward_verdict v;
+	int rc;
+
+	if (log_request(r, 0) < 0)
+		return -EACCES;
+	rc = decide_path(r, op, path, &v);
+	return rc == 1 ? -EACCES : rc;
+}

@@ -197,10 +197,3 @@ int filter_install(struct sock_fprog *prog)
 			    prog);
 }
 
-const char *family_name(enum family f)
-{
-	static const char *const names[] = { "open",   "stat", "change", "exec",
-					     "signal", "pid",  "enosys", "eperm" };
-	return (unsigned)f < sizeof(names) / sizeof(names[0]) ? names[f] : "?";
-}
-

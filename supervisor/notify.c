@@ -150,7 +150,6 @@ static void serve(struct req *r)
 		 */
 		rc = -EPERM;
 	} else {
-		r->family = d->family;
 		rc = d->fn(r);
 		/*
 		 * Only the exec, signal and pid families may let the kernel run

@@ -123,16 +123,6 @@ bool proc_take_grant(pid_t tid, struct exec_grant *g)
 	return ok;
 }
 
-size_t proc_count(void)
-{
-	size_t n;
-
-	pthread_rwlock_rdlock(&lock);
-	n = HASH_COUNT(table);
-	pthread_rwlock_unlock(&lock);
-	return n;
-}
-
 bool proc_pgrp_in_session(pid_t pgrp)
 {
 	return pgrp != S->own_pgrp && proc_in_session(pgrp);

@@ -67,7 +67,6 @@ void proc_set_exe(pid_t tgid, const char *exe);
 /* False when tid is not a traced process of the session (the exec must be refused). */
 bool proc_set_grant(pid_t tid, const struct exec_grant *g);
 bool proc_take_grant(pid_t tid, struct exec_grant *g);
-size_t proc_count(void);
 /* The pids of processes whose thread group leader is pid (for kill(-pgrp)). */
 bool proc_pgrp_in_session(pid_t pgrp);
 
@@ -82,13 +81,11 @@ struct session {
 	int listener;
 	int log_fd;
 	bool shadow;
-	bool backtrace;
 	int verbose; /* -v: print decisions to stderr */
 	bool quiet;
 	pid_t child;
 	pid_t own_pgrp;
 	int notify_size, resp_size;
-	volatile int stopping;
 	uint8_t exec_key[32]; /* for argv_mac */
 };
 extern struct session *S;
@@ -99,7 +96,6 @@ struct req {
 	struct seccomp_notif *n;
 	struct seccomp_notif_resp *resp;
 	const char *sysname;
-	enum family family;
 	pid_t tid, tgid, ppid;
 	char exe[256];
 	bool logged;
@@ -155,6 +151,12 @@ void notify_stop(void);
 /* decide.c: policy + cache + shadow mode + the log */
 int decide_path(struct req *r, enum ward_op op, const char *path,
 		struct ward_verdict *v);
+/*
+ * One more decision for the same call: log the one before it, then
+ * decide op on path.  0 to go on, or a denial (a rewrite is refused:
+ * only opens are rewritten).
+ */
+int decide_also(struct req *r, enum ward_op op, const char *path);
 
 /*
  * After a decision on another process's /proc path: whatever the policy
@@ -225,6 +227,5 @@ extern struct sock_fprog ward_filter;
 
 /* tracer.c */
 int tracer_run(char **argv, int *status);
-const char *family_name(enum family f);
 
 #endif

@@ -274,22 +274,11 @@ static int do_rename(struct req *r, int olddir, uint64_t oldp, int newdir, uint6
 	 * not be moved where it could be.  So the source needs read as well
 	 * as delete (DESIGN.md says delete + create; this is stricter).
 	 */
-	if ((rc = log_request(r, 0)) < 0)
+	if ((rc = decide_also(r, WARD_OP_READ, from_real)) < 0)
 		goto out;
-	rc = decide_path(r, WARD_OP_READ, from_real, &(struct ward_verdict){ 0 });
-	if (rc != 0) {
-		rc = rc < 0 ? rc : -EACCES;
-		goto out;
-	}
 	if (flags & RENAME_EXCHANGE) {
-		if ((rc = log_request(r, 0)) < 0)
+		if ((rc = decide_also(r, WARD_OP_CREATE, from_real)) < 0)
 			goto out;
-		r->log_path = r->path;
-		rc = decide_path(r, WARD_OP_CREATE, from_real, &(struct ward_verdict){ 0 });
-		if (rc != 0) {
-			rc = rc < 0 ? rc : -EACCES;
-			goto out;
-		}
 	}
 	if ((rc = log_request(r, 0)) < 0)
 		goto out;
@@ -302,23 +291,13 @@ static int do_rename(struct req *r, int olddir, uint64_t oldp, int newdir, uint6
 			fstatat(to.parent, to.name, &tst, AT_SYMLINK_NOFOLLOW) == 0;
 	if ((flags & RENAME_EXCHANGE) || replaces) {
 		/* What is at the target goes away (or moves): that is a delete there. */
-		if ((rc = log_request(r, 0)) < 0)
+		if ((rc = decide_also(r, WARD_OP_DELETE, r->real)) < 0)
 			goto out;
-		rc = decide_path(r, WARD_OP_DELETE, r->real, &(struct ward_verdict){ 0 });
-		if (rc != 0) {
-			rc = rc < 0 ? rc : -EACCES;
-			goto out;
-		}
 	}
 	if (flags & RENAME_EXCHANGE) {
 		/* ...and under EXCHANGE it moves to the source: it must be readable too. */
-		if ((rc = log_request(r, 0)) < 0)
+		if ((rc = decide_also(r, WARD_OP_READ, r->real)) < 0)
 			goto out;
-		rc = decide_path(r, WARD_OP_READ, r->real, &(struct ward_verdict){ 0 });
-		if (rc != 0) {
-			rc = rc < 0 ? rc : -EACCES;
-			goto out;
-		}
 	}
 	/*
 	 * Nothing was at the target when it was judged: keep it so, or a file

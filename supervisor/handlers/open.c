@@ -399,16 +399,12 @@ static int open_create(struct req *r, const struct open_args *a, mode_t mode)
 {
 	struct ward_verdict v;
 	const char *name;
-	int parent, fd, rc, base = -1;
+	int parent, fd, rc;
 	char *path = r->path;
 
 	for (int tries = 0; tries < MAX_RETRIES; tries++) {
-		rc = resolve_from(r, a->dirfd, base, path, RES_PARENT, &parent, r->real2,
-				  sizeof(r->real2), &name);
-		if (base >= 0) {
-			close(base);
-			base = -1;
-		}
+		rc = resolve(r, a->dirfd, path, RES_PARENT, &parent, r->real2, sizeof(r->real2),
+			     &name);
 		if (rc == -E_FOREIGN_PROC)
 			return open_existing(r, a, mode);
 		if (rc == -EINVAL)
