@@ -319,6 +319,10 @@ static bool rule_match_net(const struct ward_rule *r, const struct ward_net_targ
 		       glob_match(r->glob, t->path);
 	case T_SESSION:
 		return t->session;
+	case T_SOCKET:
+		return t->kind == WARD_NET_SOCKET && t->path && glob_match(r->glob, t->path);
+	case T_DNS:
+		return t->kind == WARD_NET_INET && t->dns;
 	default:
 		return false;
 	}

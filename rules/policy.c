@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include "policy_int.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <pwd.h>
@@ -424,4 +425,29 @@ bool ward_policy_guards_below(const struct ward_policy *p, const char *dir)
 			return true;
 	}
 	return false;
+}
+
+int ward_policy_domains(const struct ward_policy *p,
+			int (*fn)(const char *name, void *arg), void *arg)
+{
+	char name[256];
+
+	for (size_t i = 0; i < p->nrules; i++) {
+		const struct ward_rule *r = p->rules[i];
+		if (r->kind != T_DOMAIN)
+			continue;
+		/* The compiled target is "NAME[:PORTS]", lower case. */
+		size_t n = strcspn(r->target, ":");
+		if (n == 0 || n >= sizeof(name) || r->target[strcspn(r->target, "*?[")] != '\0')
+			continue;
+		for (size_t k = 0; k < n; k++)
+			name[k] = (char)tolower((unsigned char)r->target[k]);
+		if (n > 1 && name[n - 1] == '.')
+			n--;
+		name[n] = '\0';
+		int rc = fn(name, arg);
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
 }

@@ -20,6 +20,8 @@ enum target_kind {
 	T_UNIX,		/* unix:PATH-GLOB */
 	T_ABSTRACT,	/* unix-abstract:NAME-GLOB */
 	T_SESSION,	/* @session */
+	T_SOCKET,	/* socket:KIND-GLOB, a kind of socket (packet, raw, vsock...) */
+	T_DNS,		/* @dns: the name servers of /etc/resolv.conf, port 53 */
 };
 
 /* An address prefix in IPv6 space; IPv4 is kept as ::ffff:a.b.c.d. */

@@ -602,6 +602,12 @@ int target_compile(const struct ward_vars *vars, const char *word,
 			return rc;
 		return set_text(r, exp);
 	}
+	if (strncmp(exp, "socket:", 7) == 0) {
+		r->kind = T_SOCKET;
+		if ((rc = compile_glob(r, exp + 7, GLOB_FLAT, why)) < 0)
+			return rc;
+		return set_text(r, exp);
+	}
 	if (strncmp(exp, "memfd:", 6) == 0) {
 		r->kind = T_MEMFD;
 		if ((rc = compile_glob(r, exp + 6, GLOB_FLAT, why)) < 0)
@@ -630,6 +636,10 @@ int target_compile(const struct ward_vars *vars, const char *word,
 		}
 		if (strcmp(name, "session") == 0 && colon == NULL) {
 			r->kind = T_SESSION;
+			return set_text(r, exp);
+		}
+		if (strcmp(name, "dns") == 0 && colon == NULL) {
+			r->kind = T_DNS;
 			return set_text(r, exp);
 		}
 		for (size_t i = 0; i < ARRAY_SIZE(groups); i++) {
@@ -687,6 +697,14 @@ int ward_net_target_parse(const char *text, struct ward_net_target *t,
 		if (strlen(text + 14) >= buflen)
 			return -ENAMETOOLONG;
 		strcpy(buf, text + 14);
+		t->path = buf;
+		return 0;
+	}
+	if (strncmp(text, "socket:", 7) == 0) {
+		t->kind = WARD_NET_SOCKET;
+		if (strlen(text + 7) >= buflen)
+			return -ENAMETOOLONG;
+		strcpy(buf, text + 7);
 		t->path = buf;
 		return 0;
 	}

@@ -141,6 +141,14 @@ bool ward_policy_guards_below(const struct ward_policy *p, const char *dir);
  */
 int ward_path_canonical(const char *path, char *out, size_t outlen);
 
+/*
+ * Call fn with each literal domain name the policy's network rules name
+ * (not the ones with a wildcard), so that the supervisor can resolve
+ * them.  Stops at and returns the first non-zero value fn returns.
+ */
+int ward_policy_domains(const struct ward_policy *p,
+			int (*fn)(const char *name, void *arg), void *arg);
+
 /* ---- queries ---- */
 
 enum ward_net_kind {
@@ -148,6 +156,7 @@ enum ward_net_kind {
 	WARD_NET_NAME,	   /* a host name only, no address (ward explain) */
 	WARD_NET_UNIX,	   /* a unix socket path */
 	WARD_NET_ABSTRACT, /* an abstract unix socket name */
+	WARD_NET_SOCKET,   /* a kind of socket ward denies unless a rule allows it (path: its name) */
 };
 
 struct ward_net_target {
@@ -155,8 +164,9 @@ struct ward_net_target {
 	uint8_t addr[16]; /* IPv4 as ::ffff:a.b.c.d, IPv6 as is */
 	uint16_t port;
 	const char *host; /* verified name for INET, the name for NAME, or NULL */
-	const char *path; /* UNIX path or ABSTRACT name */
+	const char *path; /* UNIX path, ABSTRACT name or SOCKET kind */
 	bool session;	  /* the destination was bound by a session process */
+	bool dns;	  /* the destination is a name server of /etc/resolv.conf, port 53 */
 };
 
 /* The outcome of a decision. */

@@ -24,9 +24,9 @@ static const char help[] =
 	"'undecided' when no rule matches.  OP is read, write, create, delete, exec,\n"
 	"stat, connect or bind.  A path TARGET is made absolute lexically (it need not\n"
 	"exist), and the part of it that exists is resolved to a real path, as 'ward\n"
-	"run' would see it; a network TARGET is HOST:PORT, [IPV6]:PORT, unix:PATH or\n"
-	"unix-abstract:NAME, and a host name is matched by domain rules only, without\n"
-	"being resolved.\n";
+	"run' would see it; a network TARGET is HOST:PORT, [IPV6]:PORT, unix:PATH,\n"
+	"unix-abstract:NAME or socket:KIND, and a host name is matched by domain rules\n"
+	"only, without being resolved.\n";
 
 int cmd_explain(int argc, char **argv)
 {
@@ -76,7 +76,7 @@ int cmd_explain(int argc, char **argv)
 		struct ward_net_target t;
 		if (ward_net_target_parse(arg, &t, target, sizeof(target)) < 0)
 			die(WARD_EXIT_USAGE,
-			    "'%s' is not HOST:PORT, [IPV6]:PORT, unix:PATH or unix-abstract:NAME",
+			    "'%s' is not HOST:PORT, [IPV6]:PORT, unix:PATH, unix-abstract:NAME or socket:KIND",
 			    arg);
 		rc = ward_decide_net(p, op, &t, &v);
 		if (rc == 0)

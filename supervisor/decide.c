@@ -14,6 +14,7 @@
  */
 static int decide_inner(struct req *r, enum ward_op op, const char *path,
 			struct ward_verdict *v);
+static int apply(struct req *r, struct ward_verdict *v, bool cached);
 
 int decide_path(struct req *r, enum ward_op op, const char *path,
 		struct ward_verdict *v)
@@ -48,8 +49,15 @@ static int decide_inner(struct req *r, enum ward_op op, const char *path,
 		r->by = "policy";
 		return rc == -ENAMETOOLONG ? -ENAMETOOLONG : -EACCES;
 	}
-	r->by = v->undecided ? "undecided" : cached ? "cache" : "policy";
+	return apply(r, v, cached);
+}
 
+/* What a verdict means for the call: ask, undecided and shadow mode applied. */
+static int apply(struct req *r, struct ward_verdict *v, bool cached)
+{
+	int rc;
+
+	r->by = v->undecided ? "undecided" : cached ? "cache" : "policy";
 	switch (v->action) {
 	case WARD_ALLOW:
 		return 0;
@@ -85,4 +93,24 @@ int decide_also(struct req *r, enum ward_op op, const char *path)
 		return -EACCES;
 	rc = decide_path(r, op, path, &v);
 	return rc == 1 ? -EACCES : rc;
+}
+
+int decide_net(struct req *r, enum ward_op op, const struct ward_net_target *t)
+{
+	struct ward_verdict *v = &r->vcopy;
+	int rc;
+
+	r->op = ward_op_name(op);
+	r->verdict = v;
+	if (ward_decide_net(S->policy, op, t, v) < 0) {
+		r->by = "policy";
+		r->verdict = NULL;
+		rc = -EACCES;
+	} else {
+		rc = apply(r, v, false);
+		if (rc == 1)
+			rc = -EACCES; /* rewrites are for paths */
+	}
+	r->decided = rc;
+	return rc;
 }

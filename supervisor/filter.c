@@ -11,6 +11,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/filter.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <seccomp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +43,57 @@ struct row {
 static const struct row table[] = { WARD_SYSCALLS(ROW) WARD_NEW_SYSCALLS(NEWROW) };
 #undef ROW
 #undef NEWROW
+
+/*
+ * socket(): the kinds ward supervises by address (unix, netlink, and
+ * TCP/UDP over IPv4 and IPv6) are created without a round trip; every
+ * other kind is notified, and refused unless a socket:KIND rule allows
+ * it.  Raw and packet sockets choose their destination in the packet
+ * itself, SCTP can connect through setsockopt: none of them can be
+ * judged by the address of a connect or a send.
+ *
+ * libseccomp joins a syscall's rules with OR, each rule's comparisons
+ * with AND, so "notify unless allowed" is written as the union of what is
+ * not allowed.
+ */
+static int socket_rules(scmp_filter_ctx ctx, int nr)
+{
+	const uint32_t m32 = 0xffffffffu;
+	int rc;
+
+	/* Families other than unix (1), inet (2), inet6 (10) and netlink (16). */
+	for (int d = 3; d < 64; d++) {
+		if (d == AF_INET6 || d == AF_NETLINK)
+			continue;
+		struct scmp_arg_cmp c = { 0, SCMP_CMP_MASKED_EQ, m32, (scmp_datum_t)d };
+		if ((rc = seccomp_rule_add_array(ctx, SCMP_ACT_NOTIFY, nr, 1, &c)) < 0)
+			return rc;
+	}
+	int inet[2] = { AF_INET, AF_INET6 };
+	for (int k = 0; k < 2; k++) {
+		/* Types other than stream (1) and datagram (2): raw, rdm, seqpacket, dccp, packet. */
+		for (int t = 3; t < 16; t++) {
+			struct scmp_arg_cmp c[2] = {
+				{ 0, SCMP_CMP_MASKED_EQ, m32, (scmp_datum_t)inet[k] },
+				{ 1, SCMP_CMP_MASKED_EQ, 0xf, (scmp_datum_t)t },
+			};
+			if ((rc = seccomp_rule_add_array(ctx, SCMP_ACT_NOTIFY, nr, 2, c)) < 0)
+				return rc;
+		}
+		/* Protocols other than TCP, UDP, UDP-Lite and MPTCP on those types. */
+		static const int protos[] = { IPPROTO_ICMP, IPPROTO_ICMPV6, IPPROTO_SCTP,
+					      IPPROTO_DCCP, IPPROTO_RAW };
+		for (size_t p = 0; p < sizeof(protos) / sizeof(protos[0]); p++) {
+			struct scmp_arg_cmp c[2] = {
+				{ 0, SCMP_CMP_MASKED_EQ, m32, (scmp_datum_t)inet[k] },
+				{ 2, SCMP_CMP_MASKED_EQ, m32, (scmp_datum_t)protos[p] },
+			};
+			if ((rc = seccomp_rule_add_array(ctx, SCMP_ACT_NOTIFY, nr, 2, c)) < 0)
+				return rc;
+		}
+	}
+	return 0;
+}
 
 /*
  * Build the filter for policy p into a BPF program (malloc'd into *prog).
@@ -91,6 +144,18 @@ int filter_build(const struct ward_policy *p, struct sock_fprog *prog, char *why
 		int flags_arg = strcmp(table[i].name, "open") == 0	 ? 1
 				: strcmp(table[i].name, "openat") == 0 ? 2
 								       : -1;
+		if (table[i].family == FAM_SOCKET) {
+			if ((rc = socket_rules(ctx, nr)) < 0)
+				goto out;
+			continue;
+		}
+		if (strcmp(table[i].name, "sendto") == 0) {
+			/* Only a sendto with an address has a destination to decide. */
+			struct scmp_arg_cmp c = { 4, SCMP_CMP_NE, 0, 0 };
+			if ((rc = seccomp_rule_add_array(ctx, act, nr, 1, &c)) < 0)
+				goto out;
+			continue;
+		}
 		if (table[i].family == FAM_PID &&
 		    (strcmp(table[i].name, "fcntl") == 0 || strcmp(table[i].name, "ioctl") == 0)) {
 			/* Only the commands that aim signals at a process are notified. */
@@ -145,6 +210,22 @@ int filter_build(const struct ward_policy *p, struct sock_fprog *prog, char *why
 		goto out;
 	if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 1,
 				   SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, TIOCLINUX))) < 0)
+		goto out;
+	/*
+	 * IP options and IPv6 routing headers: a source route sends the packet
+	 * to its first hop, not to the address connect or sendto decided.
+	 */
+	if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(setsockopt), 2,
+				   SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, IPPROTO_IP),
+				   SCMP_A2(SCMP_CMP_MASKED_EQ, 0xffffffffu, IP_OPTIONS))) < 0)
+		goto out;
+	if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(setsockopt), 2,
+				   SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, IPPROTO_IPV6),
+				   SCMP_A2(SCMP_CMP_MASKED_EQ, 0xffffffffu, IPV6_RTHDR))) < 0)
+		goto out;
+	if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(setsockopt), 2,
+				   SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, IPPROTO_IPV6),
+				   SCMP_A2(SCMP_CMP_MASKED_EQ, 0xffffffffu, IPV6_2292RTHDR))) < 0)
 		goto out;
 	/* clone(CLONE_UNTRACED) would make a process the tracer never sees. */
 	if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone), 1,

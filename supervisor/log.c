@@ -173,7 +173,7 @@ int log_request(struct req *r, int err)
 	if (o == NULL)
 		return -ENOMEM;
 	json_object_set_new(o, "syscall", json_string(r->sysname));
-	if (strcmp(r->event, "access") != 0) {
+	if (strcmp(r->event, "signal") == 0 || strcmp(r->event, "process") == 0) {
 		json_object_set_new(o, "target", json_integer(r->sig_target));
 		json_object_set_new(o, "signal", json_integer(r->sig_num));
 	}
@@ -181,6 +181,14 @@ int log_request(struct req *r, int err)
 		json_object_set_new(o, "op", json_string(r->op));
 	if (r->log_path != NULL)
 		json_object_set_new(o, "path", jpath(r->log_path));
+	bool net = strcmp(r->event, "connect") == 0 || strcmp(r->event, "bind") == 0;
+	if (net) {
+		json_object_set_new(o, "addr", jpath(r->net_addr));
+		if (r->net_port >= 0)
+			json_object_set_new(o, "port", json_integer(r->net_port));
+		if (r->net_host[0] != '\0')
+			json_object_set_new(o, "host", jpath(r->net_host));
+	}
 	/*
 	 * The decision is the policy's when one was taken.  A call that failed
 	 * before any decision is an "error" when the failure is the caller's
@@ -192,7 +200,8 @@ int log_request(struct req *r, int err)
 	if (r->decided == 2)
 		decision = !err ? "allow" : (err == ENOENT || err == ENOTDIR || err == EEXIST ||
 					    err == ELOOP || err == EBADF || err == EINVAL ||
-					    err == ENAMETOOLONG || err == EFAULT || err == E2BIG)
+					    err == ENAMETOOLONG || err == EFAULT || err == E2BIG ||
+					    err == EAFNOSUPPORT || err == ENOTSOCK || err == EMSGSIZE)
 						   ? "error" : "deny";
 	else if (r->decided < 0)
 		decision = "deny";
@@ -210,8 +219,14 @@ int log_request(struct req *r, int err)
 		json_object_set_new(o, "to", jpath(r->log_to));
 	if (S->verbose > 0 && (S->verbose > 1 || strcmp(decision, "deny") == 0)) {
 		/* -v: denials on stderr; -vv: every decision. */
+		char where[sizeof(r->net_addr) + 16];
+		if (net && r->net_port >= 0)
+			snprintf(where, sizeof(where), "%s%s%s:%d", strchr(r->net_addr, ':') ? "[" : "",
+				 r->net_addr, strchr(r->net_addr, ':') ? "]" : "", r->net_port);
+		else
+			snprintf(where, sizeof(where), "%s", net ? r->net_addr : r->log_path ? r->log_path : "-");
 		fprintf(stderr, "ward: %s %s %s %s%s%s (%s, pid %d)\n", decision,
-			r->op ? r->op : r->sysname, r->log_path ? r->log_path : "-",
+			r->op ? r->op : r->sysname, where,
 			err ? strerrorname_np(err) : "", r->log_to ? " -> " : "",
 			r->log_to ? r->log_to : "", v ? ward_rule_location(v->rule) : "no rule", r->tid);
 	}

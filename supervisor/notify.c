@@ -31,8 +31,11 @@ static const struct dispatch {
 #undef ROW
 };
 
-static pthread_t *workers;
-static int nworkers;
+/* The pool grows (up to MAX_WORKERS) while workers wait in blocking calls. */
+#define MAX_WORKERS 128
+static pthread_t workers[MAX_WORKERS];
+static int nworkers, nblocked;
+static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
 
 bool req_valid(struct req *r)
 {
@@ -108,7 +111,7 @@ static void reply(struct req *r, int rc)
 		/*
 		 * CONTINUE only where a handler returned 0, which each does only
 		 * at a site whose comment says why its decision depended on
-		 * registers alone (signal.c, pid.c) or is verified afterwards
+		 * registers alone (signal.c, pid.c, socket() in net.c) or is verified afterwards
 		 * (exec.c, at PTRACE_EVENT_EXEC).  Every other answer is emulated.
 		 */
 		resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
@@ -157,7 +160,7 @@ static void serve(struct req *r)
 		 * closed rather than continue a call whose arguments it read.
 		 */
 		if (rc == 0 && d->family != FAM_EXEC && d->family != FAM_SIGNAL &&
-		    d->family != FAM_PID)
+		    d->family != FAM_PID && d->family != FAM_SOCKET)
 			rc = -EACCES;
 		if (rc == -E_FOREIGN_PROC || rc < -4095)
 			rc = -EACCES; /* an internal code is never an answer */
@@ -193,39 +196,74 @@ static void *worker(void *arg)
 	return NULL;
 }
 
+/* Start one more worker: at start, or with pool_lock held. */
+static int start_worker(void)
+{
+	struct req *r = calloc(1, sizeof(*r));
+	pthread_attr_t attr;
+	int rc;
+
+	if (r == NULL)
+		return -ENOMEM;
+	if (nworkers >= MAX_WORKERS) {
+		free(r);
+		return -EAGAIN;
+	}
+	r->n = calloc(1, (size_t)S->notify_size);
+	r->resp = calloc(1, (size_t)S->resp_size);
+	if (r->n == NULL || r->resp == NULL)
+		return -ENOMEM;
+	pthread_attr_init(&attr);
+	/* Room for the handlers' static TLS (a few hundred KiB) and the glob scratch. */
+	pthread_attr_setstacksize(&attr, 4 << 20);
+	rc = pthread_create(&workers[nworkers], &attr, worker, r);
+	pthread_attr_destroy(&attr);
+	if (rc != 0)
+		return -EAGAIN;
+	nworkers++;
+	return 0;
+}
+
 int notify_start(int n)
 {
-	workers = calloc((size_t)n, sizeof(*workers));
-	if (workers == NULL)
-		return -ENOMEM;
-	for (int i = 0; i < n; i++) {
-		struct req *r = calloc(1, sizeof(*r));
-		pthread_attr_t attr;
-		if (r == NULL)
-			return -ENOMEM;
-		r->n = calloc(1, (size_t)S->notify_size);
-		r->resp = calloc(1, (size_t)S->resp_size);
-		if (r->n == NULL || r->resp == NULL)
-			return -ENOMEM;
-		pthread_attr_init(&attr);
-		/* Room for the handlers' static TLS (a few hundred KiB) and the glob scratch. */
-		pthread_attr_setstacksize(&attr, 4 << 20);
-		if (pthread_create(&workers[i], &attr, worker, r) != 0)
-			return -EAGAIN;
-		pthread_attr_destroy(&attr);
-		nworkers++;
+	for (int i = 0; i < n && i < MAX_WORKERS; i++) {
+		int rc = start_worker();
+		if (rc < 0)
+			return rc;
 	}
 	return 0;
+}
+
+/*
+ * A blocking connect or send holds its worker until the kernel is done
+ * (a connect to a silent host: minutes).  Keep two workers free for
+ * everything else by starting more while some wait.
+ */
+void notify_blocking_begin(void)
+{
+	pthread_mutex_lock(&pool_lock);
+	nblocked++;
+	if (nworkers - nblocked < 2)
+		start_worker();
+	pthread_mutex_unlock(&pool_lock);
+}
+
+void notify_blocking_end(void)
+{
+	pthread_mutex_lock(&pool_lock);
+	nblocked--;
+	pthread_mutex_unlock(&pool_lock);
 }
 
 void notify_stop(void)
 {
 	/* Closing the listener ends every RECV with an error. */
-	for (int i = 0; i < nworkers; i++)
+	pthread_mutex_lock(&pool_lock);
+	int n = nworkers;
+	for (int i = 0; i < n; i++)
 		pthread_cancel(workers[i]);
-	for (int i = 0; i < nworkers; i++)
+	pthread_mutex_unlock(&pool_lock);
+	for (int i = 0; i < n; i++)
 		pthread_join(workers[i], NULL);
-	free(workers);
-	workers = NULL;
 	nworkers = 0;
 }

@@ -120,6 +120,10 @@ struct req {
 	bool batch_reads; /* mem_read*: the caller checks NOTIF_ID_VALID after the batch */
 	bool trailing_slash; /* the last path resolved ended in '/' */
 	int sig_target, sig_num;
+	/* a network decision, for the log (event "connect" or "bind") */
+	char net_addr[160]; /* "127.0.0.1", "::1", "unix:/real/path", "unix-abstract:NAME" */
+	int net_port;	    /* -1: none */
+	char net_host[256]; /* the verified name that took part, "" when none */
 };
 
 /*
@@ -138,6 +142,8 @@ int h_exec(struct req *r);
 int h_signal(struct req *r);
 int h_pid(struct req *r);
 int h_ipc(struct req *r);
+int h_net(struct req *r);
+int h_socket(struct req *r);
 
 /* notify.c: reading the agent's memory and checking the request is alive */
 int mem_read(struct req *r, uint64_t addr, void *buf, size_t len);
@@ -168,6 +174,30 @@ static inline int foreign_denied(struct req *r, int rc)
 		r->decided = -EACCES;
 	return rc < 0 ? rc : -EACCES;
 }
+
+/* A network decision on t (decide.c); sets the log fields as decide_path does. */
+int decide_net(struct req *r, enum ward_op op, const struct ward_net_target *t);
+
+/* notify.c: a worker about to make a call that may block (a blocking
+ * connect or send) says so, so that the pool keeps a free worker. */
+void notify_blocking_begin(void);
+void notify_blocking_end(void);
+
+/* net.c: @session, @dns and the names ward resolved itself */
+int net_init(const struct ward_policy *p);
+void net_v4_mapped(uint32_t be_addr, uint8_t out[16]);
+bool net_is_loopback(const uint8_t a[16]);
+void net_format(const uint8_t a[16], char *out, size_t len);
+int net_session_add_inet(int type, const uint8_t addr[16], uint16_t port);
+int net_session_add_unix(dev_t dev, ino_t ino);
+int net_session_add_abstract(const char *name, size_t len);
+bool net_session_inet(int type, const uint8_t addr[16], uint16_t port);
+bool net_session_unix(dev_t dev, ino_t ino);
+bool net_session_abstract(const char *name, size_t len);
+bool net_is_dns(const uint8_t addr[16], uint16_t port);
+/* The names ward verified for addr (at most max), waiting a little for
+ * the first resolution of the policy's names; returns how many. */
+int net_host_of(const uint8_t addr[16], char hosts[][256], int max);
 
 /* resolve.c: paths in the agent's context */
 /*

@@ -69,6 +69,14 @@
 	/* exec: decided, continued, verified at PTRACE_EVENT_EXEC */          \
 	SYSCALL(execve, FAM_EXEC, h_exec)                                      \
 	SYSCALL(execveat, FAM_EXEC, h_exec)                                    \
+	/* network: decided on the address, performed on the agent's socket */ \
+	SYSCALL(connect, FAM_NET, h_net)                                       \
+	SYSCALL(bind, FAM_NET, h_net)                                          \
+	SYSCALL(listen, FAM_NET, h_net)                                        \
+	SYSCALL(sendto, FAM_NET, h_net) /* only with an address */             \
+	SYSCALL(sendmsg, FAM_NET, h_net)                                       \
+	SYSCALL(sendmmsg, FAM_NET, h_net)                                      \
+	SYSCALL(socket, FAM_SOCKET, h_socket) /* only unusual kinds */        \
 	/* signals: only toward processes of the session */                   \
 	SYSCALL(kill, FAM_SIGNAL, h_signal)                                    \
 	SYSCALL(tkill, FAM_SIGNAL, h_signal)                                   \
@@ -159,6 +167,8 @@ enum family {
 	FAM_STAT,
 	FAM_CHANGE,
 	FAM_EXEC,
+	FAM_NET,
+	FAM_SOCKET,
 	FAM_SIGNAL,
 	FAM_PID,
 	FAM_ENOSYS,

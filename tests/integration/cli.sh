@@ -452,7 +452,7 @@ t_fail "ward explain read (no target): exit 2, says why (then usage)" 2 \
 t_fail "ward explain --undecided maybe: exit 2" 2 \
 	"ward: --undecided takes ask, deny or allow, not 'maybe'" explain --undecided maybe read /x
 t_fail "ward explain connect nohost: exit 2, not a network target" 2 \
-	"ward: 'nohost' is not HOST:PORT, [IPV6]:PORT, unix:PATH or unix-abstract:NAME" explain connect nohost
+	"ward: 'nohost' is not HOST:PORT, [IPV6]:PORT, unix:PATH, unix-abstract:NAME or socket:KIND" explain connect nohost
 t_fail "ward explain read memfd:x: exit 2, memfd takes exec only" 2 \
 	"ward: memfd: targets take only the exec op" explain read memfd:x
 t_fail_glob "ward check --bogus: exit 2, error as 'ward: ...'" 2 "ward: *" check --bogus

@@ -713,43 +713,76 @@ struct net_row {
 	const char *host, *path;
 	bool session;
 	const char *expect; /* explain's line with TARGET written as "T" */
+	bool dns;	    /* the destination is a name server of resolv.conf, port 53 */
 };
 
 static const struct net_row net_rows[] = {
 	{ NULL, "allow connect @session", "connect", WARD_NET_INET, "127.0.0.1", 8080, NULL, NULL,
-	  true, "allow connect T t:1" },
+	  true, "allow connect T t:1", false },
 	{ NULL, "allow connect @session", "connect", WARD_NET_INET, "127.0.0.1", 8080, NULL, NULL,
-	  false, "ask connect T undecided" },
+	  false, "ask connect T undecided", false },
 	{ NULL, "allow connect @session", "connect", WARD_NET_UNIX, NULL, 0, NULL, "@R/proj/s.sock",
-	  true, "allow connect T t:1" },
+	  true, "allow connect T t:1", false },
 	{ NULL, "allow bind @session", "connect", WARD_NET_INET, "127.0.0.1", 8080, NULL, NULL, true,
-	  "ask connect T undecided" },
+	  "ask connect T undecided", false },
 	{ "default", NULL, "connect", WARD_NET_INET, "127.0.0.1", 8080, NULL, NULL, true,
-	  "allow connect T builtin:default:45" },
+	  "allow connect T builtin:default:45", false },
 	{ "default", NULL, "connect", WARD_NET_UNIX, NULL, 0, NULL, "@R/proj/s.sock", true,
-	  "allow connect T builtin:default:45" },
+	  "allow connect T builtin:default:45", false },
 	{ "default", NULL, "connect", WARD_NET_UNIX, NULL, 0, NULL, "@R/proj/s.sock", false,
-	  "deny connect T builtin:default:44" },
+	  "deny connect T builtin:default:44", false },
 	/* the control sockets stay hard-denied even when bound in the session */
 	{ "default", NULL, "connect", WARD_NET_UNIX, NULL, 0, NULL, "@R/run/ward/s1.sock", true,
-	  "deny connect T builtin:self:9" },
+	  "deny connect T builtin:self:9", false },
 	{ "default", NULL, "connect", WARD_NET_INET, "169.254.169.254", 80, NULL, NULL, true,
-	  "deny connect T builtin:default:46" },
+	  "deny connect T builtin:default:46", false },
 	/* a verified name: domain rules match it, without regard to case or a final dot */
 	{ NULL, "allow connect api.example.com:443", "connect", WARD_NET_INET, "93.184.216.34", 443,
-	  "API.Example.COM.", NULL, false, "allow connect T t:1" },
+	  "API.Example.COM.", NULL, false, "allow connect T t:1", false },
 	{ NULL, "allow connect *.example.com:443", "connect", WARD_NET_INET, "93.184.216.34", 443,
-	  "a.b.example.com", NULL, false, "allow connect T t:1" },
+	  "a.b.example.com", NULL, false, "allow connect T t:1", false },
 	{ NULL, "allow connect api.example.com:443", "connect", WARD_NET_INET, "93.184.216.34", 443,
-	  NULL, NULL, false, "ask connect T undecided" },
+	  NULL, NULL, false, "ask connect T undecided", false },
 	{ NULL, "allow connect api.example.com:443\ndeny connect 93.184.216.0/24", "connect",
 	  WARD_NET_INET, "93.184.216.34", 443, "api.example.com", NULL, false,
-	  "deny connect T t:2" },
+	  "deny connect T t:2", false },
 	{ NULL, "deny connect 93.184.216.0/24\nallow connect api.example.com:443", "connect",
 	  WARD_NET_INET, "93.184.216.34", 443, "api.example.com", NULL, false,
-	  "allow connect T t:2" },
+	  "allow connect T t:2", false },
 	{ NULL, "allow connect [::ffff:10.0.0.0]/104", "connect", WARD_NET_INET, "10.9.8.7", 1, NULL,
-	  NULL, false, "allow connect T t:1" },
+	  NULL, false, "allow connect T t:1", false },
+	/* @dns: the caller says whether the address is a name server's, port 53 */
+	{ NULL, "allow connect @dns", "connect", WARD_NET_INET, "10.0.0.2", 53, NULL, NULL, false,
+	  "allow connect T t:1", true },
+	{ NULL, "allow connect @dns", "connect", WARD_NET_INET, "10.0.0.2", 53, NULL, NULL, false,
+	  "ask connect T undecided", false },
+	{ NULL, "allow connect @dns", "connect", WARD_NET_UNIX, NULL, 0, NULL, "@R/s", false,
+	  "ask connect T undecided", true },
+	/* the default profile: the name servers, even on loopback (systemd-resolved's stub) */
+	{ "default", NULL, "connect", WARD_NET_INET, "127.0.0.53", 53, NULL, NULL, false,
+	  "allow connect T builtin:default:53", true },
+	{ "default", NULL, "connect", WARD_NET_INET, "127.0.0.53", 53, NULL, NULL, false,
+	  "deny connect T builtin:default:44", false },
+	{ "default", NULL, "connect", WARD_NET_INET, "8.8.8.8", 53, NULL, NULL, false,
+	  "ask connect T builtin:default:42", false },
+	/* servers on every interface; binding another address is a question */
+	{ "default", NULL, "bind", WARD_NET_INET, "0.0.0.0", 8000, NULL, NULL, false,
+	  "allow bind T builtin:default:49", false },
+	{ "default", NULL, "bind", WARD_NET_INET, "::", 8000, NULL, NULL, false,
+	  "allow bind T builtin:default:49", false },
+	{ "default", NULL, "bind", WARD_NET_INET, "192.168.1.5", 8000, NULL, NULL, false,
+	  "ask bind T builtin:default:42", false },
+	/* kinds of socket: refused by the default profile unless a rule says otherwise */
+	{ "default", NULL, "connect", WARD_NET_SOCKET, NULL, 0, NULL, "packet", false,
+	  "deny connect T builtin:default:51", false },
+	{ "default", "allow connect socket:icmp", "connect", WARD_NET_SOCKET, NULL, 0, NULL, "icmp",
+	  false, "allow connect T t:1", false },
+	{ "default", "allow connect socket:icmp", "connect", WARD_NET_SOCKET, NULL, 0, NULL, "raw",
+	  false, "deny connect T builtin:default:51", false },
+	{ NULL, "allow connect *", "connect", WARD_NET_SOCKET, NULL, 0, NULL, "raw", false,
+	  "ask connect T undecided", false },
+	{ "strict", NULL, "connect", WARD_NET_SOCKET, NULL, 0, NULL, "vsock", false,
+	  "deny connect T builtin:strict:19", false },
 };
 
 /* The errno a denial carries. */
@@ -971,6 +1004,7 @@ static void test_net_rows(void **state)
 			t.path = path;
 		}
 		t.session = r->session;
+		t.dns = r->dns;
 		assert_int_equal(ward_decide_net(p, op, &t, &v), 0);
 		assert_true(ward_verdict_format(&v, op, "T", got, sizeof(got)) > 0);
 		subst(r->expect, expect, sizeof(expect));
@@ -981,6 +1015,38 @@ static void test_net_rows(void **state)
 		ward_policy_free(p);
 	}
 	assert_int_equal(bad, 0);
+}
+
+static int collect_domain(const char *name, void *arg)
+{
+	char *out = arg;
+	strcat(out, name);
+	strcat(out, " ");
+	return 0;
+}
+
+static int stop_at_second(const char *name, void *arg)
+{
+	(void)name;
+	return ++*(int *)arg == 2 ? 7 : 0;
+}
+
+/* The literal names the supervisor resolves: no wildcards, no addresses. */
+static void test_policy_domains(void **state)
+{
+	char got[512] = "";
+	int n = 0;
+	(void)state;
+	struct ward_policy *p = load_profile("default");
+	add_text(p, WARD_LAYER_FILE, "t",
+		 "allow connect API.Example.com.:443 *.github.com:443 10.0.0.0/8:5432\n"
+		 "deny connect evil.example.org [::1]:80 unix:/x @metadata\n"
+		 "allow bind local.test:8000-8999\n");
+	assert_int_equal(ward_policy_domains(p, collect_domain, got), 0);
+	assert_string_equal(got, "api.example.com evil.example.org local.test ");
+	assert_int_equal(ward_policy_domains(p, stop_at_second, &n), 7);
+	assert_int_equal(n, 2);
+	ward_policy_free(p);
 }
 
 static void test_errno_rows(void **state)
@@ -2117,6 +2183,7 @@ int main(void)
 		cmocka_unit_test(test_error_rows),
 		cmocka_unit_test(test_layer_rows),
 		cmocka_unit_test(test_net_rows),
+		cmocka_unit_test(test_policy_domains),
 		cmocka_unit_test(test_errno_rows),
 		cmocka_unit_test(test_verdict_fields),
 		cmocka_unit_test(test_layers_and_ops),

@@ -1,0 +1,369 @@
+/*
+ * net.c - what network decisions need besides the policy:
+ *
+ *   @session   the inet ports and unix sockets bound by processes of the
+ *              session, recorded when ward performs their bind or listen;
+ *   @dns       the name servers of /etc/resolv.conf (port 53);
+ *   names      the addresses of the literal domain names of the policy, as
+ *              ward itself resolved them, so that a domain rule can match
+ *              an address.  A resolver thread resolves them at start and
+ *              again every NET_REFRESH seconds (getaddrinfo gives no TTL);
+ *              an address stays verified for NET_KEEP seconds after it was
+ *              last seen, because round-robin answers rotate.
+ *
+ * All of it is small and changes rarely: arrays under one mutex.
+ */
+#include "sup.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netdb.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#define NET_REFRESH 60
+#define NET_KEEP 600
+#define NET_MAX_SESSION 4096
+#define NET_MAX_NAMES 4096
+#define NET_MAX_DNS 16
+/* How long a decision waits for the first resolution of the policy's names. */
+#define NET_FIRST_WAIT_MS 3000
+
+struct sess_inet {
+	int type; /* SOCK_STREAM or SOCK_DGRAM */
+	uint8_t addr[16];
+	uint16_t port;
+};
+
+struct sess_unix {
+	dev_t dev;
+	ino_t ino;
+};
+
+struct sess_abstract {
+	size_t len;
+	char name[108];
+};
+
+struct name_entry {
+	uint8_t addr[16];
+	char name[256];
+	time_t seen;
+};
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t first_done = PTHREAD_COND_INITIALIZER;
+static struct sess_inet *s_inet;
+static size_t n_inet;
+static struct sess_unix *s_unix;
+static size_t n_unix;
+static struct sess_abstract *s_abs;
+static size_t n_abs;
+static struct name_entry *names;
+static size_t n_names;
+static bool resolved_once;
+static uint8_t dns[NET_MAX_DNS][16];
+static size_t n_dns;
+static pthread_t resolver;
+static bool resolver_running;
+
+void net_v4_mapped(uint32_t be_addr, uint8_t out[16])
+{
+	memset(out, 0, 10);
+	out[10] = out[11] = 0xff;
+	memcpy(out + 12, &be_addr, 4);
+}
+
+static bool is_v4(const uint8_t a[16])
+{
+	static const uint8_t pfx[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
+	return memcmp(a, pfx, 12) == 0;
+}
+
+bool net_is_loopback(const uint8_t a[16])
+{
+	static const uint8_t one[16] = { [15] = 1 };
+	return memcmp(a, one, 16) == 0 || (is_v4(a) && a[12] == 127);
+}
+
+static bool is_any(const uint8_t a[16])
+{
+	static const uint8_t zero[16];
+	return memcmp(a, zero, 16) == 0 || (is_v4(a) && memcmp(a + 12, zero, 4) == 0);
+}
+
+void net_format(const uint8_t a[16], char *out, size_t len)
+{
+	if (is_v4(a))
+		inet_ntop(AF_INET, a + 12, out, (socklen_t)len);
+	else
+		inet_ntop(AF_INET6, a, out, (socklen_t)len);
+}
+
+/* ---- @session ---- */
+
+static bool grow(void **arr, size_t n, size_t size)
+{
+	if (n >= NET_MAX_SESSION)
+		return false;
+	if (n == 0 || (n >= 8 && (n & (n - 1)) == 0)) {
+		size_t cap = n ? 2 * n : 8;
+		void *p = realloc(*arr, cap * size);
+		if (p == NULL)
+			return false;
+		*arr = p;
+	}
+	return true;
+}
+
+int net_session_add_inet(int type, const uint8_t addr[16], uint16_t port)
+{
+	int rc = -ENOMEM;
+
+	pthread_mutex_lock(&lock);
+	for (size_t i = 0; i < n_inet; i++)
+		if (s_inet[i].type == type && s_inet[i].port == port &&
+		    memcmp(s_inet[i].addr, addr, 16) == 0) {
+			rc = 0;
+			goto out;
+		}
+	if (grow((void **)&s_inet, n_inet, sizeof(*s_inet))) {
+		s_inet[n_inet].type = type;
+		memcpy(s_inet[n_inet].addr, addr, 16);
+		s_inet[n_inet].port = port;
+		n_inet++;
+		rc = 0;
+	}
+out:
+	pthread_mutex_unlock(&lock);
+	return rc;
+}
+
+int net_session_add_unix(dev_t dev, ino_t ino)
+{
+	int rc = -ENOMEM;
+
+	pthread_mutex_lock(&lock);
+	if (grow((void **)&s_unix, n_unix, sizeof(*s_unix))) {
+		s_unix[n_unix++] = (struct sess_unix){ dev, ino };
+		rc = 0;
+	}
+	pthread_mutex_unlock(&lock);
+	return rc;
+}
+
+int net_session_add_abstract(const char *name, size_t len)
+{
+	int rc = -ENOMEM;
+
+	if (len > sizeof(s_abs->name))
+		return -EINVAL;
+	pthread_mutex_lock(&lock);
+	if (grow((void **)&s_abs, n_abs, sizeof(*s_abs))) {
+		s_abs[n_abs].len = len;
+		memcpy(s_abs[n_abs].name, name, len);
+		n_abs++;
+		rc = 0;
+	}
+	pthread_mutex_unlock(&lock);
+	return rc;
+}
+
+/*
+ * A destination is the session's when a session socket of the same type
+ * was bound to that address and port, or to the wildcard address (0.0.0.0
+ * or ::) and the destination is a loopback address: the session's own
+ * servers, reached the way a test suite reaches them.
+ */
+bool net_session_inet(int type, const uint8_t addr[16], uint16_t port)
+{
+	bool found = false;
+
+	pthread_mutex_lock(&lock);
+	for (size_t i = 0; i < n_inet && !found; i++) {
+		const struct sess_inet *e = &s_inet[i];
+		if (e->type != type || e->port != port)
+			continue;
+		if (memcmp(e->addr, addr, 16) == 0)
+			found = true;
+		else if (is_any(e->addr) && net_is_loopback(addr) &&
+			 (!is_v4(e->addr) || is_v4(addr)))
+			found = true;
+	}
+	pthread_mutex_unlock(&lock);
+	return found;
+}
+
+bool net_session_unix(dev_t dev, ino_t ino)
+{
+	bool found = false;
+
+	pthread_mutex_lock(&lock);
+	for (size_t i = 0; i < n_unix && !found; i++)
+		found = s_unix[i].dev == dev && s_unix[i].ino == ino;
+	pthread_mutex_unlock(&lock);
+	return found;
+}
+
+bool net_session_abstract(const char *name, size_t len)
+{
+	bool found = false;
+
+	pthread_mutex_lock(&lock);
+	for (size_t i = 0; i < n_abs && !found; i++)
+		found = s_abs[i].len == len && memcmp(s_abs[i].name, name, len) == 0;
+	pthread_mutex_unlock(&lock);
+	return found;
+}
+
+/* ---- @dns ---- */
+
+static void read_resolv_conf(void)
+{
+	FILE *f = fopen("/etc/resolv.conf", "re");
+	char line[512], word[256];
+
+	if (f == NULL)
+		return;
+	while (fgets(line, sizeof(line), f) != NULL && n_dns < NET_MAX_DNS) {
+		if (sscanf(line, " nameserver %255s", word) != 1)
+			continue;
+		struct in_addr a4;
+		struct in6_addr a6;
+		char *pct = strchr(word, '%'); /* fe80::1%eth0 */
+		if (pct != NULL)
+			*pct = '\0';
+		if (inet_pton(AF_INET, word, &a4) == 1)
+			net_v4_mapped(a4.s_addr, dns[n_dns++]);
+		else if (inet_pton(AF_INET6, word, &a6) == 1)
+			memcpy(dns[n_dns++], &a6, 16);
+	}
+	fclose(f);
+}
+
+bool net_is_dns(const uint8_t addr[16], uint16_t port)
+{
+	if (port != 53)
+		return false;
+	for (size_t i = 0; i < n_dns; i++)
+		if (memcmp(dns[i], addr, 16) == 0)
+			return true;
+	return false;
+}
+
+/* ---- names ---- */
+
+static void name_add(const uint8_t addr[16], const char *name, time_t now)
+{
+	pthread_mutex_lock(&lock);
+	for (size_t i = 0; i < n_names; i++)
+		if (memcmp(names[i].addr, addr, 16) == 0 && strcmp(names[i].name, name) == 0) {
+			names[i].seen = now;
+			goto out;
+		}
+	/* Drop what has not been seen for NET_KEEP seconds to make room. */
+	if (n_names >= NET_MAX_NAMES) {
+		size_t k = 0;
+		for (size_t i = 0; i < n_names; i++)
+			if (now - names[i].seen < NET_KEEP)
+				names[k++] = names[i];
+		n_names = k;
+		if (n_names >= NET_MAX_NAMES)
+			goto out;
+	}
+	if (!grow((void **)&names, n_names, sizeof(*names)))
+		goto out;
+	memcpy(names[n_names].addr, addr, 16);
+	snprintf(names[n_names].name, sizeof(names[n_names].name), "%s", name);
+	names[n_names].seen = now;
+	n_names++;
+out:
+	pthread_mutex_unlock(&lock);
+}
+
+static int resolve_one(const char *name, void *arg)
+{
+	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM };
+	struct addrinfo *res = NULL;
+	time_t now = *(time_t *)arg;
+
+	if (getaddrinfo(name, NULL, &hints, &res) != 0)
+		return 0;
+	for (struct addrinfo *ai = res; ai != NULL; ai = ai->ai_next) {
+		uint8_t a[16];
+		if (ai->ai_family == AF_INET)
+			net_v4_mapped(((struct sockaddr_in *)ai->ai_addr)->sin_addr.s_addr, a);
+		else if (ai->ai_family == AF_INET6)
+			memcpy(a, &((struct sockaddr_in6 *)ai->ai_addr)->sin6_addr, 16);
+		else
+			continue;
+		name_add(a, name, now);
+	}
+	freeaddrinfo(res);
+	return 0;
+}
+
+static void *resolver_main(void *arg)
+{
+	const struct ward_policy *p = arg;
+
+	for (;;) {
+		time_t now = time(NULL);
+		ward_policy_domains(p, resolve_one, &now);
+		pthread_mutex_lock(&lock);
+		resolved_once = true;
+		pthread_cond_broadcast(&first_done);
+		pthread_mutex_unlock(&lock);
+		sleep(NET_REFRESH);
+	}
+	return NULL;
+}
+
+static int count_one(const char *name, void *arg)
+{
+	(void)name;
+	++*(int *)arg;
+	return 0;
+}
+
+int net_host_of(const uint8_t addr[16], char hosts[][256], int max)
+{
+	int n = 0;
+	time_t now = time(NULL);
+	struct timespec deadline;
+
+	clock_gettime(CLOCK_REALTIME, &deadline);
+	deadline.tv_sec += NET_FIRST_WAIT_MS / 1000;
+	pthread_mutex_lock(&lock);
+	while (resolver_running && !resolved_once)
+		if (pthread_cond_timedwait(&first_done, &lock, &deadline) == ETIMEDOUT)
+			break;
+	for (size_t i = 0; i < n_names && n < max; i++)
+		if (memcmp(names[i].addr, addr, 16) == 0 && now - names[i].seen < NET_KEEP)
+			memcpy(hosts[n++], names[i].name, 256);
+	pthread_mutex_unlock(&lock);
+	return n;
+}
+
+int net_init(const struct ward_policy *p)
+{
+	int ndomains = 0;
+
+	read_resolv_conf();
+	ward_policy_domains(p, count_one, &ndomains);
+	if (ndomains == 0)
+		return 0;
+	pthread_attr_t attr;
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	int rc = pthread_create(&resolver, &attr, resolver_main, (void *)p);
+	pthread_attr_destroy(&attr);
+	if (rc != 0)
+		return -rc;
+	resolver_running = true;
+	return 0;
+}
