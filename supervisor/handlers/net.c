@@ -283,6 +283,12 @@ static int decode(const struct sock *s, enum call call, int flags, const uint8_t
 		else if (fam == AF_UNSPEC)
 			return d->kind = D_NONE, 0; /* udpv6 ignores it: the name is dropped */
 	}
+	if (fam == AF_INET6 && v4sock)
+		return -EAFNOSUPPORT; /* an IPv4 socket takes IPv4 names only */
+	if (fam == AF_INET && !v4sock && stream) {
+		/* tcp_v6_connect: an IPv6 name only (v4-mapped for IPv4) */
+		return len < 24 ? -EINVAL : -EAFNOSUPPORT;
+	}
 	if (fam == AF_INET) {
 		if (len < 16)
 			return -EINVAL;
