@@ -101,3 +101,6 @@ done
 echo "bare notification round trip (notify + CONTINUE): $rtt ns"
 echo "(ward-rtt: ward's own cost per call, above native and one bare round trip;"
 echo " stat is not notified while the policy allows stat everywhere)"
+
+# Network calls and a loopback HTTP load (issue 4): their own script, which also runs alone.
+"$HERE/net.sh" "$BUILD" "$ROUNDS"
