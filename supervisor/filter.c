@@ -227,6 +227,11 @@ int filter_build(const struct ward_policy *p, struct sock_fprog *prog, char *why
 				   SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, IPPROTO_IPV6),
 				   SCMP_A2(SCMP_CMP_MASKED_EQ, 0xffffffffu, IPV6_2292RTHDR))) < 0)
 		goto out;
+	/* IPV6_2292PKTOPTIONS carries a routing header too (with Mobile IPv6). */
+	if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(setsockopt), 2,
+				   SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, IPPROTO_IPV6),
+				   SCMP_A2(SCMP_CMP_MASKED_EQ, 0xffffffffu, IPV6_2292PKTOPTIONS))) < 0)
+		goto out;
 	/* clone(CLONE_UNTRACED) would make a process the tracer never sees. */
 	if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone), 1,
 				   SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_UNTRACED, CLONE_UNTRACED))) < 0)

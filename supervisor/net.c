@@ -17,6 +17,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <ifaddrs.h>
 #include <netdb.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,11 +38,12 @@ struct sess_inet {
 	int type; /* SOCK_STREAM or SOCK_DGRAM */
 	uint8_t addr[16];
 	uint16_t port;
+	bool v6only; /* bound to :: with IPV6_V6ONLY: IPv4 does not reach it */
 };
 
 struct sess_unix {
 	dev_t dev;
-	ino_t ino;
+	uint32_t ino; /* what sock_diag reports: the low 32 bits */
 };
 
 struct sess_abstract {
@@ -120,14 +122,14 @@ static bool grow(void **arr, size_t n, size_t size)
 	return true;
 }
 
-int net_session_add_inet(int type, const uint8_t addr[16], uint16_t port)
+int net_session_add_inet(int type, const uint8_t addr[16], uint16_t port, bool v6only)
 {
 	int rc = -ENOMEM;
 
 	pthread_mutex_lock(&lock);
 	for (size_t i = 0; i < n_inet; i++)
 		if (s_inet[i].type == type && s_inet[i].port == port &&
-		    memcmp(s_inet[i].addr, addr, 16) == 0) {
+		    memcmp(s_inet[i].addr, addr, 16) == 0 && s_inet[i].v6only == v6only) {
 			rc = 0;
 			goto out;
 		}
@@ -135,6 +137,7 @@ int net_session_add_inet(int type, const uint8_t addr[16], uint16_t port)
 		s_inet[n_inet].type = type;
 		memcpy(s_inet[n_inet].addr, addr, 16);
 		s_inet[n_inet].port = port;
+		s_inet[n_inet].v6only = v6only;
 		n_inet++;
 		rc = 0;
 	}
@@ -143,7 +146,7 @@ out:
 	return rc;
 }
 
-int net_session_add_unix(dev_t dev, ino_t ino)
+int net_session_add_unix(dev_t dev, uint32_t ino)
 {
 	int rc = -ENOMEM;
 
@@ -177,7 +180,8 @@ int net_session_add_abstract(const char *name, size_t len)
  * A destination is the session's when a session socket of the same type
  * was bound to that address and port, or to the wildcard address (0.0.0.0
  * or ::) and the destination is a loopback address: the session's own
- * servers, reached the way a test suite reaches them.
+ * servers, reached the way a test suite reaches them.  0.0.0.0 takes IPv4
+ * only; :: takes IPv6, and IPv4 too unless it was bound IPV6_V6ONLY.
  */
 bool net_session_inet(int type, const uint8_t addr[16], uint16_t port)
 {
@@ -191,14 +195,14 @@ bool net_session_inet(int type, const uint8_t addr[16], uint16_t port)
 		if (memcmp(e->addr, addr, 16) == 0)
 			found = true;
 		else if (is_any(e->addr) && net_is_loopback(addr) &&
-			 (!is_v4(e->addr) || is_v4(addr)))
+			 (is_v4(e->addr) ? is_v4(addr) : !(e->v6only && is_v4(addr))))
 			found = true;
 	}
 	pthread_mutex_unlock(&lock);
 	return found;
 }
 
-bool net_session_unix(dev_t dev, ino_t ino)
+bool net_session_unix(dev_t dev, uint32_t ino)
 {
 	bool found = false;
 
@@ -216,6 +220,64 @@ bool net_session_abstract(const char *name, size_t len)
 	pthread_mutex_lock(&lock);
 	for (size_t i = 0; i < n_abs && !found; i++)
 		found = s_abs[i].len == len && memcmp(s_abs[i].name, name, len) == 0;
+	pthread_mutex_unlock(&lock);
+	return found;
+}
+
+/* ---- the host's own addresses ---- */
+
+static uint8_t (*local)[16];
+static size_t n_local;
+static time_t local_read;
+
+/*
+ * The addresses of this host's interfaces (getifaddrs), read again when
+ * older than 5 seconds: a connection to one of them reaches the host's
+ * own services as surely as one to loopback does.
+ */
+static void read_local(time_t now)
+{
+	struct ifaddrs *ifa = NULL;
+	size_t n = 0;
+
+	if (getifaddrs(&ifa) < 0)
+		return;
+	for (struct ifaddrs *i = ifa; i != NULL; i = i->ifa_next)
+		n += i->ifa_addr != NULL && (i->ifa_addr->sa_family == AF_INET ||
+					     i->ifa_addr->sa_family == AF_INET6);
+	uint8_t(*a)[16] = calloc(n ? n : 1, 16);
+	if (a == NULL) {
+		freeifaddrs(ifa);
+		return;
+	}
+	n = 0;
+	for (struct ifaddrs *i = ifa; i != NULL; i = i->ifa_next) {
+		if (i->ifa_addr == NULL)
+			continue;
+		if (i->ifa_addr->sa_family == AF_INET)
+			net_v4_mapped(((struct sockaddr_in *)i->ifa_addr)->sin_addr.s_addr, a[n++]);
+		else if (i->ifa_addr->sa_family == AF_INET6)
+			memcpy(a[n++], &((struct sockaddr_in6 *)i->ifa_addr)->sin6_addr, 16);
+	}
+	freeifaddrs(ifa);
+	free(local);
+	local = a;
+	n_local = n;
+	local_read = now;
+}
+
+bool net_is_local(const uint8_t addr[16])
+{
+	time_t now = time(NULL);
+	bool found = false;
+
+	if (is_any(addr) || net_is_loopback(addr))
+		return true;
+	pthread_mutex_lock(&lock);
+	if (local == NULL || now - local_read >= 5)
+		read_local(now);
+	for (size_t i = 0; i < n_local && !found; i++)
+		found = memcmp(local[i], addr, 16) == 0;
 	pthread_mutex_unlock(&lock);
 	return found;
 }

@@ -187,12 +187,14 @@ void notify_blocking_end(void);
 int net_init(const struct ward_policy *p);
 void net_v4_mapped(uint32_t be_addr, uint8_t out[16]);
 bool net_is_loopback(const uint8_t a[16]);
+/* An address of this host: loopback, unspecified (0.0.0.0, ::), or an interface's. */
+bool net_is_local(const uint8_t a[16]);
 void net_format(const uint8_t a[16], char *out, size_t len);
-int net_session_add_inet(int type, const uint8_t addr[16], uint16_t port);
-int net_session_add_unix(dev_t dev, ino_t ino);
+int net_session_add_inet(int type, const uint8_t addr[16], uint16_t port, bool v6only);
+int net_session_add_unix(dev_t dev, uint32_t ino);
 int net_session_add_abstract(const char *name, size_t len);
 bool net_session_inet(int type, const uint8_t addr[16], uint16_t port);
-bool net_session_unix(dev_t dev, ino_t ino);
+bool net_session_unix(dev_t dev, uint32_t ino);
 bool net_session_abstract(const char *name, size_t len);
 bool net_is_dns(const uint8_t addr[16], uint16_t port);
 /* The names ward verified for addr (at most max), waiting a little for

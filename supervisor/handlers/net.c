@@ -20,6 +20,9 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <linux/sock_diag.h>
+#include <linux/unix_diag.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
@@ -27,6 +30,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -375,6 +379,20 @@ static int decide_dest(struct req *r, const struct sock *s, enum call call, stru
 		t.port = d->port;
 		t.session = net_session_inet(s->type & 0xf, d->addr, d->port);
 		t.dns = net_is_dns(d->addr, d->port);
+		if (call != C_BIND && !net_is_loopback(d->addr) && net_is_local(d->addr)) {
+			/*
+			 * 0.0.0.0, :: and the host's own interface addresses reach
+			 * the host's own services as loopback does (the kernel sends
+			 * 0.0.0.0 to 127.0.0.1): they are judged as loopback.
+			 */
+			static const uint8_t one6[16] = { [15] = 1 };
+			static const uint8_t v4pfx[12] = { [10] = 0xff, [11] = 0xff };
+			if (memcmp(d->addr, v4pfx, 12) == 0)
+				net_v4_mapped(htonl(INADDR_LOOPBACK), t.addr);
+			else
+				memcpy(t.addr, one6, 16);
+			t.session = t.session || net_session_inet(s->type & 0xf, t.addr, d->port);
+		}
 		net_format(d->addr, r->net_addr, sizeof(r->net_addr));
 		r->net_port = d->port;
 		/*
@@ -400,7 +418,7 @@ static int decide_dest(struct req *r, const struct sock *s, enum call call, stru
 		t.kind = WARD_NET_UNIX;
 		t.path = real;
 		t.session = call != C_BIND && fstat(d->pathfd, &st) == 0 && S_ISSOCK(st.st_mode) &&
-			    net_session_unix(st.st_dev, st.st_ino);
+			    net_session_unix(st.st_dev, (uint32_t)st.st_ino);
 		return decide_net(r, op, &t);
 	}
 	case D_ABSTRACT:
@@ -447,16 +465,69 @@ static socklen_t kernel_name(const struct dest *d, const uint8_t *sa, long len,
 	}
 }
 
+/*
+ * The file a unix socket is bound to, as the kernel knows it (sock_diag
+ * UDIAG_SHOW_VFS), not as a name finds it: the agent can put another file
+ * at the name the moment the bind is done.  The kernel reports 32 bits of
+ * the inode number.
+ */
+static int unix_bound_file(int sockfd, dev_t *dev, uint32_t *ino)
+{
+	struct stat st;
+	struct {
+		struct nlmsghdr nlh;
+		struct unix_diag_req req;
+	} q = {
+		.nlh = { .nlmsg_len = sizeof(q), .nlmsg_type = SOCK_DIAG_BY_FAMILY,
+			 .nlmsg_flags = NLM_F_REQUEST },
+		.req = { .sdiag_family = AF_UNIX, .udiag_show = UDIAG_SHOW_VFS,
+			 .udiag_cookie = { ~0U, ~0U } },
+	};
+	union {
+		struct nlmsghdr nlh;
+		char buf[1024];
+	} a;
+	int nl, rc = -ENOENT;
+
+	if (fstat(sockfd, &st) < 0)
+		return -errno;
+	q.req.udiag_ino = (uint32_t)st.st_ino;
+	nl = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
+	if (nl < 0)
+		return -errno;
+	ssize_t n = -1;
+	if (send(nl, &q, sizeof(q), 0) == (ssize_t)sizeof(q))
+		n = recv(nl, &a, sizeof(a), 0);
+	close(nl);
+	if (n < (ssize_t)NLMSG_LENGTH(sizeof(struct unix_diag_msg)) || !NLMSG_OK(&a.nlh, (size_t)n) ||
+	    a.nlh.nlmsg_type != SOCK_DIAG_BY_FAMILY)
+		return -EIO;
+	struct unix_diag_msg *m = NLMSG_DATA(&a.nlh);
+	int len = (int)a.nlh.nlmsg_len - (int)NLMSG_LENGTH(sizeof(*m));
+	for (struct rtattr *at = (struct rtattr *)(m + 1); RTA_OK(at, len); at = RTA_NEXT(at, len)) {
+		if (at->rta_type != UNIX_DIAG_VFS || RTA_PAYLOAD(at) < sizeof(struct unix_diag_vfs))
+			continue;
+		struct unix_diag_vfs v;
+		memcpy(&v, RTA_DATA(at), sizeof(v));
+		/* The kernel's dev_t is MAJOR << 20 | MINOR. */
+		*dev = makedev(v.udiag_vfs_dev >> 20, v.udiag_vfs_dev & 0xfffff);
+		*ino = v.udiag_vfs_ino;
+		rc = 0;
+	}
+	return rc;
+}
+
 /* What a bind made: the session's from now on. */
 static void record_bind(const struct sock *s, const struct dest *d)
 {
 	struct sockaddr_storage ss;
 	socklen_t l = sizeof(ss);
-	struct stat st;
 
 	if (d->kind == D_UNIX) {
-		if (fstatat(d->pathfd, d->name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISSOCK(st.st_mode))
-			net_session_add_unix(st.st_dev, st.st_ino);
+		dev_t dev = 0;
+		uint32_t ino = 0;
+		if (unix_bound_file(s->fd, &dev, &ino) == 0)
+			net_session_add_unix(dev, ino);
 		return;
 	}
 	if (getsockname(s->fd, (struct sockaddr *)&ss, &l) < 0)
@@ -470,11 +541,15 @@ static void record_bind(const struct sock *s, const struct dest *d)
 		const struct sockaddr_in *in = (const struct sockaddr_in *)&ss;
 		uint8_t a[16];
 		net_v4_mapped(in->sin_addr.s_addr, a);
-		net_session_add_inet(s->type & 0xf, a, ntohs(in->sin_port));
+		net_session_add_inet(s->type & 0xf, a, ntohs(in->sin_port), false);
 	} else if (ss.ss_family == AF_INET6) {
 		const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)&ss;
+		int v6only = 0;
+		socklen_t ol = sizeof(v6only);
+		if (getsockopt(s->fd, IPPROTO_IPV6, IPV6_V6ONLY, &v6only, &ol) < 0)
+			v6only = 1; /* unknown: the narrower reading */
 		net_session_add_inet(s->type & 0xf, (const uint8_t *)&in6->sin6_addr,
-				     ntohs(in6->sin6_port));
+				     ntohs(in6->sin6_port), v6only != 0);
 	}
 }
 
@@ -524,12 +599,51 @@ out:
 	return rc;
 }
 
+/*
+ * Would a bind of this socket to name share the port with a socket bound
+ * before it (SO_REUSEPORT, or SO_REUSEADDR for UDP)?  Then the address is
+ * not the session's alone, and a connection to it may reach the other
+ * socket's owner: it is not recorded as @session.  A probe socket without
+ * those options tries the same bind first.
+ */
+static bool shares_port(const struct sock *s, const struct sockaddr_storage *k, socklen_t kl)
+{
+	int on = 0, v6only = 0, probe;
+	socklen_t l = sizeof(on);
+	bool udp = (s->type & 0xf) == SOCK_DGRAM;
+	uint16_t port = ((const struct sockaddr_in *)k)->sin_port; /* same offset in sin6 */
+
+	if (port == 0)
+		return false; /* the kernel picks a free one */
+	if (getsockopt(s->fd, SOL_SOCKET, SO_REUSEPORT, &on, &l) < 0)
+		return true;
+	if (!on && udp && getsockopt(s->fd, SOL_SOCKET, SO_REUSEADDR, &on, &l) < 0)
+		return true;
+	if (!on)
+		return false;
+	probe = socket(s->domain, s->type & 0xf, s->protocol);
+	if (probe < 0)
+		return true;
+	int one = 1;
+	if (!udp) /* TCP: a port left in TIME_WAIT is not shared */
+		setsockopt(probe, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (s->domain == AF_INET6) {
+		l = sizeof(v6only);
+		getsockopt(s->fd, IPPROTO_IPV6, IPV6_V6ONLY, &v6only, &l);
+		setsockopt(probe, IPPROTO_IPV6, IPV6_V6ONLY, &v6only, sizeof(v6only));
+	}
+	bool shared = bind(probe, (const struct sockaddr *)k, kl) < 0;
+	close(probe);
+	return shared;
+}
+
 static int do_bind(struct req *r, struct sock *s, uint64_t addr, long len)
 {
 	uint8_t sa[sizeof(struct sockaddr_storage)];
 	struct sockaddr_storage k;
 	struct dest d;
 	mode_t um;
+	bool shared = false;
 	int rc;
 
 	r->event = "bind";
@@ -541,31 +655,32 @@ static int do_bind(struct req *r, struct sock *s, uint64_t addr, long len)
 		goto out;
 	socklen_t kl = kernel_name(&d, sa, len, &k);
 	if (d.kind == D_UNIX) {
-		/* The socket file is made with the agent's umask, as the agent would. */
+		/*
+		 * From inside the directory ward resolved, by the final name: the
+		 * socket is made where it was decided, and the name it keeps (what
+		 * getsockname and peers see) is that name, not a path of ward's.
+		 * This worker's cwd is its own (unshare(CLONE_FS) in notify.c).
+		 */
+		struct sockaddr_un *un = (struct sockaddr_un *)&k;
 		if ((rc = agent_umask(r, &um)) < 0)
 			goto out;
-		if (kl > sizeof(struct sockaddr_un) ||
-		    strlen(((struct sockaddr_un *)&k)->sun_path) + 1 >=
-			    sizeof(((struct sockaddr_un *)&k)->sun_path)) {
-			/* /proc/self/fd/N/NAME does not fit: bind from the directory itself. */
-			struct sockaddr_un *un = (struct sockaddr_un *)&k;
-			if (fchdir(d.pathfd) < 0) {
-				rc = -EACCES;
-				goto out;
-			}
-			snprintf(un->sun_path, sizeof(un->sun_path), "%s", d.name);
-			kl = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + strlen(d.name) + 1);
-			rc = bind(s->fd, (struct sockaddr *)&k, kl) < 0 ? -errno : 1;
-			if (chdir("/") < 0)
-				rc = rc < 0 ? rc : 1;
-			goto bound;
+		snprintf(un->sun_path, sizeof(un->sun_path), "%s", d.name);
+		kl = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + strlen(d.name) + 1);
+		if (fchdir(d.pathfd) < 0) {
+			rc = -EACCES;
+			goto out;
 		}
+		rc = bind(s->fd, (struct sockaddr *)&k, kl) < 0 ? -errno : 1;
+		if (chdir("/") < 0 && rc == 1)
+			rc = -EACCES; /* cannot happen; fail closed all the same */
+	} else {
+		if (d.kind == D_AUTOBIND)
+			kl = sizeof(sa_family_t);
+		if (d.kind == D_INET)
+			shared = shares_port(s, &k, kl);
+		rc = bind(s->fd, (struct sockaddr *)&k, kl) < 0 ? -errno : 1;
 	}
-	if (d.kind == D_AUTOBIND)
-		kl = sizeof(sa_family_t);
-	rc = bind(s->fd, (struct sockaddr *)&k, kl) < 0 ? -errno : 1;
-bound:
-	if (rc == 1)
+	if (rc == 1 && !shared)
 		record_bind(s, &d);
 	r->result = 0;
 out:
@@ -582,15 +697,20 @@ static int do_listen(struct req *r, struct sock *s, int backlog)
 {
 	struct sockaddr_storage ss;
 	socklen_t l = sizeof(ss);
+	bool autobind = false;
 	int rc;
 
 	r->event = "bind";
 	r->net_port = -1;
+	r->decided = 0; /* a bound socket: its bind was the decision */
 	snprintf(r->net_addr, sizeof(r->net_addr), "none");
-	if (is_inet(s) && getsockname(s->fd, (struct sockaddr *)&ss, &l) == 0) {
+	if (is_inet(s)) {
+		if (getsockname(s->fd, (struct sockaddr *)&ss, &l) < 0)
+			return -errno;
 		uint16_t port = ss.ss_family == AF_INET ? ((struct sockaddr_in *)&ss)->sin_port
 							: ((struct sockaddr_in6 *)&ss)->sin6_port;
-		if (port == 0) {
+		autobind = port == 0;
+		if (autobind) {
 			struct ward_net_target t = { .kind = WARD_NET_INET };
 			if (s->domain == AF_INET)
 				net_v4_mapped(0, t.addr);
@@ -602,8 +722,9 @@ static int do_listen(struct req *r, struct sock *s, int backlog)
 	}
 	if (listen(s->fd, backlog) < 0)
 		return -errno;
+	/* Only the port the kernel picked here is new; a bind recorded its own. */
 	struct dest d = { .kind = D_INET, .pathfd = -1 };
-	if (is_inet(s))
+	if (autobind)
 		record_bind(s, &d);
 	r->result = 0;
 	return 1;

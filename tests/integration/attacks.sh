@@ -15,7 +15,9 @@
 #   - ward survived: its exit status is the agent's (0) and its log ends
 #     with a "session-end" event carrying that status;
 #   - the secret is unchanged (same bytes, same place);
-#   - nothing hung (each run has a timeout).
+#   - nothing hung (each run has a timeout);
+#   - for the network attacks, the service outside the session that they
+#     try to reach logged no connection and no datagram.
 # When run as root, the whole set runs a second time as nobody:nogroup
 # (setpriv), from a temporary directory nobody owns holding copies of ward
 # and the attacks (the build tree may not be readable by nobody).
@@ -31,13 +33,16 @@
 # races), then what else DESIGN.md §1 rules out: O_RDWR opens, FIFOs that
 # wedge ward, services outside the session, the audit log, unlinking
 # during a decision, syscalls newer than ward's table, detached mounts and
-# fanotify (the last two need root), openat2 flag races.  Each program's
-# header says what it tries.  In ward options, @P@ stands for the project.
+# fanotify (the last two need root), openat2 flag races; then the network:
+# UDP, IPv6 and mapped addresses, TCP fast open, unix datagrams, unix path
+# tricks, socket kinds and IP options, what a bind makes the session's, and
+# races on the sockaddr.  Each program's header says what it tries.  In
+# ward options, @P@ stands for the project.
 #
 # Environment: ATTACK_SECONDS (length of each race, default 3 for dynamic
 # and 1.5 for static builds, 1 in the unprivileged pass; 4 for the unlink
-# race), ATTACKS_ONLY (an extended regex: run only the tests whose name
-# matches).  The unprivileged pass runs alongside the first one.
+# race and the bind swap), ATTACKS_ONLY (an extended regex: run only the
+# tests whose name matches).  The unprivileged pass runs alongside the first one.
 
 set -u
 umask 022
@@ -104,7 +109,6 @@ pass() {
 # Their failures are printed as TAP "# TODO" and counted as skipped, never
 # as passed; when one starts to pass, the entry must go.
 declare -A KNOWN_OPEN=(
-	["connect"]="the network is supervised by the network-policy issue (issue 4)"
 )
 nskip=0
 known_open() { # WHAT -> the reason, when WHAT is a known open weakness
@@ -157,6 +161,7 @@ T_LOG=""      # a --log path (default: $BASE/logs/N.jsonl)
 T_TIMEOUT=25
 T_PRE=""      # a function run with the project dir before ward starts
 T_POST=""     # a function run after the test (helpers to stop)
+T_CHECK=""    # a function run last; what it prints is why the test failed
 
 # attack NAME MODE DESCRIPTION [ward options...]: run both builds.
 attack() {
@@ -167,7 +172,7 @@ attack() {
 		[ "$kind" = static ] && bin=$bin-static
 		run_one "$name${mode:+ $mode} ($kind): $desc" "$bin" "$mode" "$kind" "$@"
 	done
-	T_ENV=() T_LOG="" T_TIMEOUT=25 T_PRE="" T_POST=""
+	T_ENV=() T_LOG="" T_TIMEOUT=25 T_PRE="" T_POST="" T_CHECK=""
 }
 
 run_one() { # TITLE BIN MODE KIND [ward options...]
@@ -220,6 +225,10 @@ run_one() { # TITLE BIN MODE KIND [ward options...]
 	if [[ $out != *"RESULT: stopped"* ]] && [ -z "$why" ]; then
 		why="the attack did not run to its end"
 	fi
+	local checked
+	if [ -n "$T_CHECK" ] && checked=$("$T_CHECK" "$p") && [ -n "$checked" ]; then
+		why="${why:+$why; }$checked"
+	fi
 	if [ ! -f "$p/secret/x" ]; then
 		why="${why:+$why; }the secret was moved or removed"
 	elif [ "$(sha256sum <"$p/secret/x")" != "$before" ]; then
@@ -264,6 +273,22 @@ pre_server() { # PROJECT: a service outside the session that hands out the secre
 	"$ATT/attack_connect" serve "$BASE/srv" "$1/secret/x" &
 	HELPERS+=($!)
 	for _ in $(seq 50); do [ -s "$BASE/srv/info" ] && break; sleep 0.05; done
+}
+# The service logs a line per connection and datagram: there must be none.
+check_server() { # PROJECT
+	if [ ! -e "$BASE/srv/hits" ]; then
+		echo "the outside service did not start"
+	elif [ -s "$BASE/srv/hits" ]; then
+		echo "the outside service was reached $(wc -l <"$BASE/srv/hits") time(s):" \
+			"$(sort "$BASE/srv/hits" | uniq -c | sed 's/^ *//' | paste -sd, - | sed 's/,/, /g')"
+	fi
+}
+# attack_net*: the same service for each run, checked afterwards (T_ENV
+# set before is kept).
+net_attack() { # attack's arguments
+	T_PRE=pre_server T_POST=post_helpers T_CHECK=check_server
+	T_ENV=("ATTACK_DIR=$BASE/srv" "${T_ENV[@]}")
+	attack "$@"
 }
 
 # ------------------------------------------------------------------ tests
@@ -375,8 +400,7 @@ attack rdwr "" "open(secret/x, O_RDWR): read access through a write-allowed open
 attack fifo open "FIFOs opened for reading must not wedge ward's workers"
 T_TIMEOUT=15
 attack fifo exec "execve of FIFOs must not wedge ward's workers"
-T_PRE=pre_server T_POST=post_helpers T_ENV=("ATTACK_DIR=$BASE/srv")
-attack connect "" "connect to unix/abstract/loopback services outside the session"
+net_attack connect "" "connect to unix/abstract/loopback services outside the session"
 T_LOG="@P@/audit.jsonl" T_ENV=("ATTACK_LOG=@P@/audit.jsonl")
 attack logtamper "" "truncate, forge, replace or delete an audit log kept in the project"
 attack newcalls "" "fchmodat2, setxattrat, removexattrat, file_setattr on a write-protected file" \
@@ -385,6 +409,26 @@ attack opentree "" "open_tree_attr(secret, OPEN_TREE_CLONE): the secret as /x in
 attack fanotify "" "fanotify on the secret, then exec it so that ward opens it to look inside"
 T_PRE=pre_race_files T_ENV=("ATTACK_SECONDS=$UNLINK_SECONDS")
 attack unlink_race "" "unlink secret/race/N while ward decides an open of it (no-link exemption)"
+# The network: the outside service of attack_connect, reached some other way.
+net_attack net udp "UDP to 127.0.0.1: sendto, connect+send, sendmsg, sendmmsg after an own destination, AF_UNSPEC names"
+net_attack net v6 "[::1], [::ffff:127.0.0.1], sockaddr_in on AF_INET6 sockets, [::] and 0.0.0.0 (TCP and UDP)"
+net_attack net fastopen "sendto/sendmsg/sendmmsg with MSG_FASTOPEN, TCP_FASTOPEN_CONNECT + connect + write"
+net_attack net unixdgram "unix datagrams to an outside path and abstract name: sendto, sendmsg, connect, sendmmsg, symlink"
+net_attack net unixpath "symlinks, a hard link, chdir, /proc/self/fd/N of an O_PATH fd, a 108-byte path without NUL"
+net_attack net kinds "raw and packet (root), vsock and ICMP sockets, MPTCP; IP options and routing headers -> EPERM"
+net_attack net sessbind "bind the outside port number on another address, family or protocol, then reach it"
+net_attack net v6only "bind [::]:PORT with IPV6_V6ONLY beside the outside 127.0.0.1:PORT, then reach 127.0.0.1:PORT"
+net_attack net reuseport "join the SO_REUSEPORT group of an outside TCP and UDP service, then connect / send to it"
+net_attack net anyaddr "0.0.0.0, [::] and [::ffff:0.0.0.0] (which the kernel sends to loopback) when only loopback is denied" \
+	-r "allow connect *" -r "deny connect @loopback unix:/** unix-abstract:*" -r "allow connect,bind @session"
+net_attack net_race tcp-thread "a thread flips a sockaddr_in between the session's own server and the outside one during connect"
+net_attack net_race tcp-clonevm "a CLONE_VM sibling flips the sockaddr_in during connect"
+net_attack net_race udp-thread "a thread flips the sockaddr_in of a sendto between the session's own UDP socket and the outside one"
+net_attack net_race udp-clonevm "a CLONE_VM sibling flips the sockaddr_in of a sendto"
+net_attack net_race unix-thread "a thread flips a unix path between the session's own socket and the outside one during connect"
+net_attack net_race unix-clonevm "a CLONE_VM sibling flips the unix path during connect"
+T_ENV=("ATTACK_SECONDS=$UNLINK_SECONDS")
+net_attack net_race bindswap "a thread renames a hard link of the outside socket over the name being bound, then connect to it"
 
 # ------------------------------------------------- the unprivileged pass
 
