@@ -230,7 +230,7 @@ run_cases() {
 		sendto 4 0 in6:[::ffff:127.0.0.1]:$PV seven , recvw 3
 	# shellcheck disable=SC2086
 	same "unix stream: bind, listen, connect by path, relative and absolute" -- \
-		$US , bind 3 un:s.sock , listen 3 5 , $US , connect 4 un:s.sock , accept 3 , \
+		$US , bind 3 un:s.sock , name 3 , listen 3 5 , $US , connect 4 un:s.sock , accept 3 , \
 		$US , connect 6 "un:$P/s.sock" , sendto 4 0 - hi , recvw 5
 	# shellcheck disable=SC2086
 	same "unix datagram: sendto and sendmsg (with SCM_RIGHTS) by path" -- \
@@ -238,7 +238,7 @@ run_cases() {
 		sendmsg 4 0 un:d.sock fd 1 , recvw 3
 	# shellcheck disable=SC2086
 	same "unix abstract: bind, listen, connect" -- \
-		$US , bind 3 "abs:ward-net-$WHO-$$" , listen 3 5 , $US , \
+		$US , bind 3 "abs:ward-net-$WHO-$$" , name 3 , listen 3 5 , $US , \
 		connect 4 "abs:ward-net-$WHO-$$" , accept 3
 	# shellcheck disable=SC2086
 	same "unix: autobind, and a datagram disconnect" -- \

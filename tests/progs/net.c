@@ -19,6 +19,7 @@
  *   recvw FD                      the same, waiting up to 5 s for data
  *   wait FD                       poll(2) for POLLOUT, then SO_ERROR (a connect's outcome)
  *   port FD                       getsockname(2): the port bound, printed as "port = N"
+ *   name FD                       getsockname(2) of a unix socket: its name
  *   close FD
  *   sleep SECONDS
  *
@@ -316,6 +317,19 @@ static void run(char **w, int n)
 		socklen_t l = sizeof(ss);
 		if (getsockname(atoi(w[1]), (struct sockaddr *)&ss, &l) == 0)
 			printf("port = %d\n", ntohs(((struct sockaddr_in *)&ss)->sin_port));
+		fflush(stdout);
+	} else if (strcmp(op, "name") == 0 && n == 2) {
+		struct sockaddr_un un;
+		socklen_t l = sizeof(un);
+		memset(&un, 0, sizeof(un));
+		rc = getsockname(atoi(w[1]), (struct sockaddr *)&un, &l);
+		if (rc == 0)
+			printf("name(%s) = %s\n", w[1],
+			       l <= offsetof(struct sockaddr_un, sun_path) ? "unnamed"
+			       : un.sun_path[0] ? q(un.sun_path)
+						: qn(un.sun_path, l - offsetof(struct sockaddr_un, sun_path)));
+		else
+			out(rc, errno, "name(%s)", w[1]);
 		fflush(stdout);
 	} else if (strcmp(op, "sleep") == 0 && n == 2) {
 		sleep((unsigned)atoi(w[1]));
