@@ -5,10 +5,12 @@
  *              session, recorded when ward performs their bind or listen;
  *   @dns       the name servers of /etc/resolv.conf (port 53);
  *   names      the addresses of the literal domain names of the policy, as
- *              ward itself resolved them, so that a domain rule can match
- *              an address.  A resolver thread resolves them at start and
- *              again every NET_REFRESH seconds (getaddrinfo gives no TTL);
- *              an address stays verified for NET_KEEP seconds after it was
+ *              ward itself resolved them (getaddrinfo: /etc/hosts counts),
+ *              so that a domain rule can match an address.  A resolver
+ *              thread resolves them at start and again when their records'
+ *              TTL runs out (res_query tells it; 5 s at least, NET_REFRESH
+ *              at most, and NET_REFRESH for names that are not in DNS); an
+ *              address stays verified for NET_KEEP seconds after it was
  *              last seen, because round-robin answers rotate.
  *
  * All of it is small and changes rarely: arrays under one mutex.
@@ -19,6 +21,8 @@
 #include <errno.h>
 #include <ifaddrs.h>
 #include <netdb.h>
+#include <arpa/nameser.h>
+#include <resolv.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +30,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#define NET_REFRESH 60
+#define NET_REFRESH 300 /* the longest a name goes without being resolved again */
+#define NET_MIN_TTL 5
 #define NET_KEEP 600
 #define NET_MAX_SESSION 4096
 #define NET_MAX_NAMES 4096
@@ -347,49 +352,101 @@ out:
 	pthread_mutex_unlock(&lock);
 }
 
-static int resolve_one(const char *name, void *arg)
+/* One literal name of the policy and when to resolve it again. */
+struct domain {
+	char name[256];
+	time_t next;
+};
+static struct domain *domains;
+static size_t n_domains;
+
+/*
+ * The smallest TTL of the name's A and AAAA records, from the resolver
+ * (res_query); -1 when the name did not come from DNS (/etc/hosts) or
+ * the query failed.
+ */
+static long dns_ttl(const char *name)
+{
+	static const int types[2] = { ns_t_a, ns_t_aaaa };
+	long ttl = -1;
+
+	for (int k = 0; k < 2; k++) {
+		unsigned char ans[4096];
+		ns_msg msg;
+		int n = res_query(name, ns_c_in, types[k], ans, sizeof(ans));
+		if (n < 0 || ns_initparse(ans, n, &msg) < 0)
+			continue;
+		for (int i = 0; i < ns_msg_count(msg, ns_s_an); i++) {
+			ns_rr rr;
+			if (ns_parserr(&msg, ns_s_an, i, &rr) == 0 &&
+			    (ttl < 0 || (long)ns_rr_ttl(rr) < ttl))
+				ttl = (long)ns_rr_ttl(rr);
+		}
+	}
+	return ttl;
+}
+
+/* Resolve d's name now: record its addresses and when to look again. */
+static void resolve_domain(struct domain *d, time_t now)
 {
 	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM };
 	struct addrinfo *res = NULL;
-	time_t now = *(time_t *)arg;
 
-	if (getaddrinfo(name, NULL, &hints, &res) != 0)
-		return 0;
-	for (struct addrinfo *ai = res; ai != NULL; ai = ai->ai_next) {
-		uint8_t a[16];
-		if (ai->ai_family == AF_INET)
-			net_v4_mapped(((struct sockaddr_in *)ai->ai_addr)->sin_addr.s_addr, a);
-		else if (ai->ai_family == AF_INET6)
-			memcpy(a, &((struct sockaddr_in6 *)ai->ai_addr)->sin6_addr, 16);
-		else
-			continue;
-		name_add(a, name, now);
+	if (getaddrinfo(d->name, NULL, &hints, &res) == 0) {
+		for (struct addrinfo *ai = res; ai != NULL; ai = ai->ai_next) {
+			uint8_t a[16];
+			if (ai->ai_family == AF_INET)
+				net_v4_mapped(((struct sockaddr_in *)ai->ai_addr)->sin_addr.s_addr, a);
+			else if (ai->ai_family == AF_INET6)
+				memcpy(a, &((struct sockaddr_in6 *)ai->ai_addr)->sin6_addr, 16);
+			else
+				continue;
+			name_add(a, d->name, now);
+		}
+		freeaddrinfo(res);
 	}
-	freeaddrinfo(res);
+	/* Again when the records expire (NET_MIN_TTL..NET_REFRESH s); names from hosts: NET_REFRESH. */
+	long ttl = dns_ttl(d->name);
+	if (ttl < 0 || ttl > NET_REFRESH)
+		ttl = NET_REFRESH;
+	if (ttl < NET_MIN_TTL)
+		ttl = NET_MIN_TTL;
+	d->next = now + ttl;
+}
+
+static int add_domain(const char *name, void *arg)
+{
+	(void)arg;
+	struct domain *d = realloc(domains, (n_domains + 1) * sizeof(*d));
+	if (d == NULL)
+		return -ENOMEM;
+	domains = d;
+	snprintf(domains[n_domains].name, sizeof(domains[n_domains].name), "%s", name);
+	domains[n_domains].next = 0;
+	n_domains++;
 	return 0;
 }
 
 static void *resolver_main(void *arg)
 {
-	const struct ward_policy *p = arg;
-
+	(void)arg;
 	for (;;) {
-		time_t now = time(NULL);
-		ward_policy_domains(p, resolve_one, &now);
+		time_t now = time(NULL), wake = now + NET_REFRESH;
+		for (size_t i = 0; i < n_domains; i++) {
+			if (domains[i].next <= now)
+				resolve_domain(&domains[i], now);
+			if (domains[i].next < wake)
+				wake = domains[i].next;
+		}
 		pthread_mutex_lock(&lock);
 		resolved_once = true;
 		pthread_cond_broadcast(&first_done);
 		pthread_mutex_unlock(&lock);
-		sleep(NET_REFRESH);
+		now = time(NULL);
+		if (wake > now)
+			sleep((unsigned)(wake - now));
 	}
 	return NULL;
-}
-
-static int count_one(const char *name, void *arg)
-{
-	(void)name;
-	++*(int *)arg;
-	return 0;
 }
 
 int net_host_of(const uint8_t addr[16], char hosts[][256], int max)
@@ -413,11 +470,10 @@ int net_host_of(const uint8_t addr[16], char hosts[][256], int max)
 
 int net_init(const struct ward_policy *p)
 {
-	int ndomains = 0;
-
 	read_resolv_conf();
-	ward_policy_domains(p, count_one, &ndomains);
-	if (ndomains == 0)
+	if (ward_policy_domains(p, add_domain, NULL) < 0)
+		return -ENOMEM;
+	if (n_domains == 0)
 		return 0;
 	pthread_attr_t attr;
 	pthread_attr_init(&attr);
