@@ -386,29 +386,33 @@ static long dns_ttl(const char *name)
 	return ttl;
 }
 
-/* Resolve d's name now: record its addresses and when to look again. */
+/* Resolve d's name now and record its addresses. */
 static void resolve_domain(struct domain *d, time_t now)
 {
 	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM };
 	struct addrinfo *res = NULL;
 
-	if (getaddrinfo(d->name, NULL, &hints, &res) == 0) {
-		for (struct addrinfo *ai = res; ai != NULL; ai = ai->ai_next) {
-			uint8_t a[16];
-			if (ai->ai_family == AF_INET)
-				net_v4_mapped(((struct sockaddr_in *)ai->ai_addr)->sin_addr.s_addr, a);
-			else if (ai->ai_family == AF_INET6)
-				memcpy(a, &((struct sockaddr_in6 *)ai->ai_addr)->sin6_addr, 16);
-			else
-				continue;
-			name_add(a, d->name, now);
-		}
-		freeaddrinfo(res);
+	if (getaddrinfo(d->name, NULL, &hints, &res) != 0)
+		return;
+	for (struct addrinfo *ai = res; ai != NULL; ai = ai->ai_next) {
+		uint8_t a[16];
+		if (ai->ai_family == AF_INET)
+			net_v4_mapped(((struct sockaddr_in *)ai->ai_addr)->sin_addr.s_addr, a);
+		else if (ai->ai_family == AF_INET6)
+			memcpy(a, &((struct sockaddr_in6 *)ai->ai_addr)->sin6_addr, 16);
+		else
+			continue;
+		name_add(a, d->name, now);
 	}
-	/* Again when the records expire (NET_MIN_TTL..NET_REFRESH s); names from hosts: NET_REFRESH. */
+	freeaddrinfo(res);
+}
+
+/* When to resolve d again: when its records expire (NET_MIN_TTL..NET_REFRESH s). */
+static void schedule_domain(struct domain *d, time_t now)
+{
 	long ttl = dns_ttl(d->name);
 	if (ttl < 0 || ttl > NET_REFRESH)
-		ttl = NET_REFRESH;
+		ttl = NET_REFRESH; /* not in DNS (a hosts file), or no answer */
 	if (ttl < NET_MIN_TTL)
 		ttl = NET_MIN_TTL;
 	d->next = now + ttl;
@@ -432,16 +436,21 @@ static void *resolver_main(void *arg)
 	(void)arg;
 	for (;;) {
 		time_t now = time(NULL), wake = now + NET_REFRESH;
-		for (size_t i = 0; i < n_domains; i++) {
-			if (domains[i].next <= now)
+		bool due[n_domains > 0 ? n_domains : 1];
+		for (size_t i = 0; i < n_domains; i++)
+			if ((due[i] = domains[i].next <= now))
 				resolve_domain(&domains[i], now);
-			if (domains[i].next < wake)
-				wake = domains[i].next;
-		}
+		/* Decisions waiting for the first answers go on now, not after the TTL queries. */
 		pthread_mutex_lock(&lock);
 		resolved_once = true;
 		pthread_cond_broadcast(&first_done);
 		pthread_mutex_unlock(&lock);
+		for (size_t i = 0; i < n_domains; i++) {
+			if (due[i])
+				schedule_domain(&domains[i], now);
+			if (domains[i].next < wake)
+				wake = domains[i].next;
+		}
 		now = time(NULL);
 		if (wake > now)
 			sleep((unsigned)(wake - now));
