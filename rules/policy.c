@@ -296,6 +296,16 @@ enum ward_layer ward_rule_layer(const struct ward_rule *r)
 	return r->layer;
 }
 
+bool ward_rule_hard(const struct ward_rule *r)
+{
+	return r != NULL && r->action == WARD_DENY_HARD;
+}
+
+bool ward_rule_names_host(const struct ward_rule *r)
+{
+	return r != NULL && r->kind == T_DOMAIN;
+}
+
 const char *ward_layer_name(enum ward_layer layer)
 {
 	static const char *const names[WARD_LAYER_COUNT] = {

@@ -192,6 +192,10 @@ int ward_decide_net(const struct ward_policy *p, enum ward_op op,
 /* The location of a rule: "FILE:LINE", "builtin:PROFILE:LINE" or "--rule:N". */
 const char *ward_rule_location(const struct ward_rule *r);
 enum ward_layer ward_rule_layer(const struct ward_rule *r);
+/* A deny! rule (NULL: false). */
+bool ward_rule_hard(const struct ward_rule *r);
+/* A rule whose target is a domain name (NULL: false). */
+bool ward_rule_names_host(const struct ward_rule *r);
 
 /* ---- text helpers used by ward check and ward explain ---- */
 

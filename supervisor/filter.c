@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sched.h>
@@ -80,17 +81,16 @@ static int socket_rules(scmp_filter_ctx ctx, int nr)
 			if ((rc = seccomp_rule_add_array(ctx, SCMP_ACT_NOTIFY, nr, 2, c)) < 0)
 				return rc;
 		}
-		/* Protocols other than TCP, UDP, UDP-Lite and MPTCP on those types. */
-		static const int protos[] = { IPPROTO_ICMP, IPPROTO_ICMPV6, IPPROTO_SCTP,
-					      IPPROTO_DCCP, IPPROTO_RAW };
-		for (size_t p = 0; p < sizeof(protos) / sizeof(protos[0]); p++) {
-			struct scmp_arg_cmp c[2] = {
-				{ 0, SCMP_CMP_MASKED_EQ, m32, (scmp_datum_t)inet[k] },
-				{ 2, SCMP_CMP_MASKED_EQ, m32, (scmp_datum_t)protos[p] },
-			};
-			if ((rc = seccomp_rule_add_array(ctx, SCMP_ACT_NOTIFY, nr, 2, c)) < 0)
-				return rc;
-		}
+		/*
+		 * Any protocol number but 0: the handler lets TCP, UDP, UDP-Lite
+		 * and MPTCP through and judges the rest (ICMP, SCTP, L2TP, SMC...).
+		 */
+		struct scmp_arg_cmp c[2] = {
+			{ 0, SCMP_CMP_MASKED_EQ, m32, (scmp_datum_t)inet[k] },
+			{ 2, SCMP_CMP_NE, 0, 0 },
+		};
+		if ((rc = seccomp_rule_add_array(ctx, SCMP_ACT_NOTIFY, nr, 2, c)) < 0)
+			return rc;
 	}
 	return 0;
 }
@@ -121,6 +121,11 @@ int filter_build(const struct ward_policy *p, struct sock_fprog *prog, char *why
 		case FAM_STAT:
 			if (!stat_notify)
 				continue;
+			act = SCMP_ACT_NOTIFY;
+			break;
+		case FAM_CRED:
+			if (geteuid() != 0)
+				continue; /* the agent can only move among its own ids */
 			act = SCMP_ACT_NOTIFY;
 			break;
 		case FAM_ENOSYS:
@@ -231,6 +236,16 @@ int filter_build(const struct ward_policy *p, struct sock_fprog *prog, char *why
 	if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(setsockopt), 2,
 				   SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, IPPROTO_IPV6),
 				   SCMP_A2(SCMP_CMP_MASKED_EQ, 0xffffffffu, IPV6_2292PKTOPTIONS))) < 0)
+		goto out;
+	/*
+	 * Under a root ward the credential calls are notified (FAM_CRED);
+	 * the bounding set and securebits may not shrink either (see cred.c).
+	 */
+	if (geteuid() == 0 &&
+	    ((rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(prctl), 1,
+				    SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, PR_CAPBSET_DROP))) < 0 ||
+	     (rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(prctl), 1,
+				    SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, PR_SET_SECUREBITS))) < 0))
 		goto out;
 	/* clone(CLONE_UNTRACED) would make a process the tracer never sees. */
 	if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone), 1,

@@ -156,10 +156,16 @@ int net_session_add_unix(dev_t dev, uint32_t ino)
 	int rc = -ENOMEM;
 
 	pthread_mutex_lock(&lock);
+	for (size_t i = 0; i < n_unix; i++)
+		if (s_unix[i].dev == dev && s_unix[i].ino == ino) {
+			rc = 0;
+			goto out;
+		}
 	if (grow((void **)&s_unix, n_unix, sizeof(*s_unix))) {
 		s_unix[n_unix++] = (struct sess_unix){ dev, ino };
 		rc = 0;
 	}
+out:
 	pthread_mutex_unlock(&lock);
 	return rc;
 }
@@ -171,12 +177,18 @@ int net_session_add_abstract(const char *name, size_t len)
 	if (len > sizeof(s_abs->name))
 		return -EINVAL;
 	pthread_mutex_lock(&lock);
+	for (size_t i = 0; i < n_abs; i++)
+		if (s_abs[i].len == len && memcmp(s_abs[i].name, name, len) == 0) {
+			rc = 0;
+			goto out;
+		}
 	if (grow((void **)&s_abs, n_abs, sizeof(*s_abs))) {
 		s_abs[n_abs].len = len;
 		memcpy(s_abs[n_abs].name, name, len);
 		n_abs++;
 		rc = 0;
 	}
+out:
 	pthread_mutex_unlock(&lock);
 	return rc;
 }
@@ -273,17 +285,19 @@ static void read_local(time_t now)
 
 bool net_is_local(const uint8_t addr[16])
 {
+	static pthread_mutex_t local_lock = PTHREAD_MUTEX_INITIALIZER;
 	time_t now = time(NULL);
 	bool found = false;
 
 	if (is_any(addr) || net_is_loopback(addr))
 		return true;
-	pthread_mutex_lock(&lock);
+	/* Its own lock: getifaddrs talks to the kernel, @session lookups should not wait. */
+	pthread_mutex_lock(&local_lock);
 	if (local == NULL || now - local_read >= 5)
 		read_local(now);
 	for (size_t i = 0; i < n_local && !found; i++)
 		found = memcmp(local[i], addr, 16) == 0;
-	pthread_mutex_unlock(&lock);
+	pthread_mutex_unlock(&local_lock);
 	return found;
 }
 

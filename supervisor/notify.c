@@ -9,6 +9,10 @@
 #include <assert.h>
 #include <linux/audit.h>
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <time.h>
+#include <signal.h>
 #include <seccomp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +40,8 @@ static const struct dispatch {
 static pthread_t workers[MAX_WORKERS];
 static int nworkers, nblocked;
 static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static int wake_setup(void);
+static void wake_mask(int how);
 
 bool req_valid(struct req *r)
 {
@@ -111,7 +117,7 @@ static void reply(struct req *r, int rc)
 		/*
 		 * CONTINUE only where a handler returned 0, which each does only
 		 * at a site whose comment says why its decision depended on
-		 * registers alone (signal.c, pid.c, socket() in net.c) or is verified afterwards
+		 * registers alone (signal.c, pid.c, socket() in net.c, cred.c) or is verified afterwards
 		 * (exec.c, at PTRACE_EVENT_EXEC).  Every other answer is emulated.
 		 */
 		resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
@@ -160,7 +166,7 @@ static void serve(struct req *r)
 		 * closed rather than continue a call whose arguments it read.
 		 */
 		if (rc == 0 && d->family != FAM_EXEC && d->family != FAM_SIGNAL &&
-		    d->family != FAM_PID && d->family != FAM_SOCKET)
+		    d->family != FAM_PID && d->family != FAM_SOCKET && d->family != FAM_CRED)
 			rc = -EACCES;
 		if (rc == -E_FOREIGN_PROC || rc < -4095)
 			rc = -EACCES; /* an internal code is never an answer */
@@ -183,6 +189,7 @@ static void *worker(void *arg)
 	 */
 	if (unshare(CLONE_FS) < 0)
 		return NULL;
+	wake_mask(SIG_BLOCK);
 
 	for (;;) {
 		memset(r->n, 0, (size_t)S->notify_size);
@@ -211,21 +218,32 @@ static int start_worker(void)
 	}
 	r->n = calloc(1, (size_t)S->notify_size);
 	r->resp = calloc(1, (size_t)S->resp_size);
-	if (r->n == NULL || r->resp == NULL)
-		return -ENOMEM;
+	if (r->n == NULL || r->resp == NULL) {
+		rc = -ENOMEM;
+		goto fail;
+	}
 	pthread_attr_init(&attr);
 	/* Room for the handlers' static TLS (a few hundred KiB) and the glob scratch. */
 	pthread_attr_setstacksize(&attr, 4 << 20);
 	rc = pthread_create(&workers[nworkers], &attr, worker, r);
 	pthread_attr_destroy(&attr);
-	if (rc != 0)
-		return -EAGAIN;
+	if (rc != 0) {
+		rc = -EAGAIN;
+		goto fail;
+	}
 	nworkers++;
 	return 0;
+fail:
+	free(r->n);
+	free(r->resp);
+	free(r);
+	return rc;
 }
 
 int notify_start(int n)
 {
+	if (wake_setup() < 0)
+		return -errno;
 	for (int i = 0; i < n && i < MAX_WORKERS; i++) {
 		int rc = start_worker();
 		if (rc < 0)
@@ -238,7 +256,53 @@ int notify_start(int n)
  * A blocking connect or send holds its worker until the kernel is done
  * (a connect to a silent host: minutes).  Keep two workers free for
  * everything else by starting more while some wait.
+ *
+ * While it waits, a timer of the worker's own interrupts its call every
+ * 100 ms (WAKE_SIG, a handler that does nothing, no SA_RESTART), so that
+ * the caller can look whether the agent got a signal meanwhile
+ * (agent_interrupted) and answer EINTR as the kernel would have: the
+ * agent is stuck in ward's notification until then, and not even a
+ * fatal signal reaches a traced task there.
  */
+#define WAKE_SIG (SIGRTMIN + 3)
+static __thread timer_t wake_timer;
+static __thread bool wake_timer_made;
+
+static void on_wake(int sig)
+{
+	(void)sig;
+}
+
+static int wake_setup(void)
+{
+	struct sigaction sa = { .sa_handler = on_wake }; /* no SA_RESTART: the call returns */
+	sigemptyset(&sa.sa_mask);
+	return sigaction(WAKE_SIG, &sa, NULL);
+}
+
+static void wake_every(long ns)
+{
+	struct itimerspec it = { { 0, ns }, { 0, ns } };
+
+	if (!wake_timer_made) {
+		struct sigevent ev = { .sigev_notify = SIGEV_THREAD_ID, .sigev_signo = WAKE_SIG };
+		ev._sigev_un._tid = (pid_t)syscall(SYS_gettid);
+		if (timer_create(CLOCK_MONOTONIC, &ev, &wake_timer) < 0)
+			return; /* the call is then not interruptible; it still ends */
+		wake_timer_made = true;
+	}
+	timer_settime(wake_timer, 0, &it, NULL);
+}
+
+/* WAKE_SIG reaches a worker only inside a blocking call: elsewhere it is blocked. */
+static void wake_mask(int how)
+{
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, WAKE_SIG);
+	pthread_sigmask(how, &set, NULL);
+}
+
 void notify_blocking_begin(void)
 {
 	pthread_mutex_lock(&pool_lock);
@@ -246,13 +310,64 @@ void notify_blocking_begin(void)
 	if (nworkers - nblocked < 2)
 		start_worker();
 	pthread_mutex_unlock(&pool_lock);
+	wake_every(100 * 1000 * 1000);
+	wake_mask(SIG_UNBLOCK);
 }
 
 void notify_blocking_end(void)
 {
+	sigset_t set;
+	struct timespec zero = { 0, 0 };
+
+	wake_every(0);
+	wake_mask(SIG_BLOCK);
+	/* One may have come after the call returned: take it, so none is left pending. */
+	sigemptyset(&set);
+	sigaddset(&set, WAKE_SIG);
+	while (sigtimedwait(&set, NULL, &zero) == WAKE_SIG)
+		;
 	pthread_mutex_lock(&pool_lock);
 	nblocked--;
 	pthread_mutex_unlock(&pool_lock);
+}
+
+/* Signals whose default action ends the process (the others do not interrupt a call). */
+static uint64_t fatal_by_default(void)
+{
+	uint64_t m = ~0ULL;
+	static const int harmless[] = { SIGCHLD, SIGCONT, SIGURG, SIGWINCH,
+					SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU };
+	for (size_t i = 0; i < sizeof(harmless) / sizeof(harmless[0]); i++)
+		m &= ~(1ULL << (harmless[i] - 1));
+	return m;
+}
+
+int agent_interrupted(struct req *r)
+{
+	char path[64], line[256];
+	uint64_t pnd = 0, blk = 0, ign = 0, cgt = 0, v;
+	FILE *f;
+
+	if (!req_valid(r))
+		return -ESRCH; /* the agent is gone (killed): nobody waits for the answer */
+	snprintf(path, sizeof(path), "/proc/%d/status", r->tid);
+	f = fopen(path, "re");
+	if (f == NULL)
+		return -ESRCH;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (sscanf(line, "SigPnd: %" SCNx64, &v) == 1 || sscanf(line, "ShdPnd: %" SCNx64, &v) == 1)
+			pnd |= v;
+		else if (sscanf(line, "SigBlk: %" SCNx64, &v) == 1)
+			blk = v;
+		else if (sscanf(line, "SigIgn: %" SCNx64, &v) == 1)
+			ign = v;
+		else if (sscanf(line, "SigCgt: %" SCNx64, &v) == 1)
+			cgt = v;
+	}
+	fclose(f);
+	/* A signal the agent handles, or one that ends it, interrupts its call. */
+	uint64_t acts = cgt | (fatal_by_default() & ~ign);
+	return pnd & ~blk & acts ? -EINTR : 0;
 }
 
 void notify_stop(void)

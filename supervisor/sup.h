@@ -144,6 +144,7 @@ int h_pid(struct req *r);
 int h_ipc(struct req *r);
 int h_net(struct req *r);
 int h_socket(struct req *r);
+int h_cred(struct req *r);
 
 /* notify.c: reading the agent's memory and checking the request is alive */
 int mem_read(struct req *r, uint64_t addr, void *buf, size_t len);
@@ -182,6 +183,11 @@ int decide_net(struct req *r, enum ward_op op, const struct ward_net_target *t);
  * connect or send) says so, so that the pool keeps a free worker. */
 void notify_blocking_begin(void);
 void notify_blocking_end(void);
+/*
+ * While blocked: -EINTR when the agent thread has a signal pending that
+ * would have interrupted its call, -ESRCH when the call is gone, else 0.
+ */
+int agent_interrupted(struct req *r);
 
 /* net.c: @session, @dns and the names ward resolved itself */
 int net_init(const struct ward_policy *p);

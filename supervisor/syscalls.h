@@ -100,6 +100,17 @@
 	SYSCALL(kcmp, FAM_PID, h_pid)                                          \
 	SYSCALL(setpgid, FAM_PID, h_pid) /* never into ward's own group */     \
 	SYSCALL(shmat, FAM_PID, h_ipc)                                         \
+	/* credentials: under a root ward, the agent keeps its own */         \
+	SYSCALL(setuid, FAM_CRED, h_cred)                                      \
+	SYSCALL(setgid, FAM_CRED, h_cred)                                      \
+	SYSCALL(setreuid, FAM_CRED, h_cred)                                    \
+	SYSCALL(setregid, FAM_CRED, h_cred)                                    \
+	SYSCALL(setresuid, FAM_CRED, h_cred)                                   \
+	SYSCALL(setresgid, FAM_CRED, h_cred)                                   \
+	SYSCALL(setfsuid, FAM_CRED, h_cred)                                    \
+	SYSCALL(setfsgid, FAM_CRED, h_cred)                                    \
+	SYSCALL(setgroups, FAM_CRED, h_cred)                                   \
+	SYSCALL(capset, FAM_CRED, h_cred)                                      \
 	SYSCALL(shmctl, FAM_PID, h_ipc)                                        \
 	/* forbidden: ENOSYS, so that libc falls back */                       \
 	SYSCALL(io_uring_setup, FAM_ENOSYS, NONE)                              \
@@ -169,6 +180,7 @@ enum family {
 	FAM_EXEC,
 	FAM_NET,
 	FAM_SOCKET,
+	FAM_CRED,
 	FAM_SIGNAL,
 	FAM_PID,
 	FAM_ENOSYS,

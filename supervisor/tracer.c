@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -293,6 +294,15 @@ int tracer_run(char **argv, int *status)
 	 * once.  Measured on the 2-CPU development machine: 1 worker 75 us an
 	 * open, 2 workers 27 us, 4 workers 19 us, 8 workers 21 us.
 	 */
+	/*
+	 * ward holds descriptors for the agent while it works (a send may pass
+	 * hundreds): its own limit, not the agent's, is raised to the hard one.
+	 */
+	struct rlimit nofile;
+	if (getrlimit(RLIMIT_NOFILE, &nofile) == 0 && nofile.rlim_cur < nofile.rlim_max) {
+		nofile.rlim_cur = nofile.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &nofile);
+	}
 	if ((rc = net_init(S->policy)) < 0) {
 		kill(pid, SIGKILL);
 		die(WARD_EXIT_FAILURE, "cannot start the name resolver: %s", strerror(-rc));

@@ -24,6 +24,7 @@
 #include <linux/sock_diag.h>
 #include <linux/unix_diag.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,9 +121,23 @@ static int agent_socket(struct req *r, long n, struct sock *s)
 		e = errno;
 		close(s->fd);
 		s->fd = -1;
-		return e == ENOTSOCK ? -ENOTSOCK : -EACCES;
+		/* An O_PATH fd is no socket to the kernel's connect either: EBADF. */
+		return e == ENOTSOCK || e == EBADF ? -e : -EACCES;
 	}
 	return 0;
+}
+
+/* TCP, UDP, UDP-Lite and MPTCP: the protocols whose destination is the address given. */
+static bool plain_inet(int domain, int type, int protocol)
+{
+	type &= 0xf;
+	if (domain != AF_INET && domain != AF_INET6)
+		return false;
+	if (type == SOCK_STREAM)
+		return protocol == 0 || protocol == IPPROTO_TCP || protocol == IPPROTO_MPTCP;
+	if (type == SOCK_DGRAM)
+		return protocol == 0 || protocol == IPPROTO_UDP || protocol == IPPROTO_UDPLITE;
+	return false;
 }
 
 static bool is_inet(const struct sock *s)
@@ -147,7 +162,7 @@ static void sock_kind(int domain, int type, int protocol, char *out, size_t len)
 		[AF_PHONET] = "phonet",	    [AF_IEEE802154] = "ieee802154", [AF_CAIF] = "caif",
 		[AF_ALG] = "alg",	    [AF_NFC] = "nfc",	      [AF_VSOCK] = "vsock",
 		[AF_KCM] = "kcm",	    [AF_QIPCRTR] = "qipcrtr", [AF_SMC] = "smc",
-		[AF_XDP] = "xdp",	    [AF_MCTP] = "mctp",
+		[AF_XDP] = "xdp",	    [AF_MCTP] = "mctp",	      [AF_NETLINK] = "netlink",
 	};
 	int t = type & 0xf;
 
@@ -213,7 +228,18 @@ static int decode(const struct sock *s, enum call call, int flags, const uint8_t
 	memset(d, 0, sizeof(*d));
 	d->pathfd = -1;
 	if (s->domain == AF_NETLINK) {
+		/*
+		 * To the kernel (port 0, no multicast group): routing and interface
+		 * queries.  To another process's port or a group it is a message
+		 * to a process outside the policy: judged as socket:netlink.
+		 */
+		struct sockaddr_nl nl;
 		d->kind = D_NETLINK;
+		if (call != C_BIND && len >= (long)sizeof(nl)) {
+			memcpy(&nl, sa, sizeof(nl));
+			if (nl.nl_family == AF_NETLINK && (nl.nl_pid != 0 || nl.nl_groups != 0))
+				d->kind = D_OTHER;
+		}
 		return 0;
 	}
 	if (s->domain == AF_UNIX) {
@@ -244,7 +270,8 @@ static int decode(const struct sock *s, enum call call, int flags, const uint8_t
 		}
 		return 0;
 	}
-	if (!is_inet(s)) {
+	if (!plain_inet(s->domain, s->type, s->protocol)) {
+		/* raw, ICMP, SCTP... (a socket: rule let it be made, or it came from outside) */
 		d->kind = D_OTHER;
 		return 0;
 	}
@@ -343,8 +370,39 @@ static int resolve_unix(struct req *r, enum call call, struct dest *d, char *rea
 }
 
 /*
+ * The decision on an internet address that ward verified names for.  Each
+ * name is tried: a deny! wins, then a deny by a rule naming one of the
+ * names (an address the policy denies by name is not reached through a
+ * shared front end), then an allow; else the address rules decide alone.
+ * *host is the name whose rule decided, or NULL.
+ */
+static const char *pick_host(enum ward_op op, struct ward_net_target *t, char hosts[][256],
+			     int nh)
+{
+	struct ward_verdict v;
+	int allow = -1, named_deny = -1;
+
+	for (int i = 0; i < nh; i++) {
+		t->host = hosts[i];
+		if (ward_decide_net(S->policy, op, t, &v) < 0)
+			continue;
+		if (ward_rule_hard(v.rule))
+			return hosts[i];
+		if (v.action != WARD_ALLOW && ward_rule_names_host(v.rule) && named_deny < 0)
+			named_deny = i;
+		if (v.action == WARD_ALLOW && allow < 0)
+			allow = i;
+	}
+	t->host = NULL;
+	if (named_deny >= 0)
+		return hosts[named_deny];
+	return allow >= 0 ? hosts[allow] : NULL;
+}
+
+/*
  * Decide call's destination d for socket s.  Returns 0 to go on, or the
- * errno for the agent.
+ * errno for the agent.  An allowed decision is logged here, before ward
+ * acts on it; a call with nothing to decide is not logged at all.
  */
 static int decide_dest(struct req *r, const struct sock *s, enum call call, struct dest *d)
 {
@@ -360,20 +418,20 @@ static int decide_dest(struct req *r, const struct sock *s, enum call call, stru
 	case D_NONE:
 	case D_PASS:
 	case D_NETLINK:
-		/* Nothing of the host is reached: no decision, but the call is logged. */
+		/* Nothing outside the socket's own peer or the kernel: no decision to log. */
 		r->decided = 0;
-		snprintf(r->net_addr, sizeof(r->net_addr), "%s",
-			 d->kind == D_NETLINK ? "netlink" : d->kind == D_NONE ? "none" : "invalid");
+		r->logged = true;
 		return 0;
 	case D_OTHER:
 		sock_kind(s->domain, s->type, s->protocol, kind, sizeof(kind));
 		t.kind = WARD_NET_SOCKET;
 		t.path = kind;
 		snprintf(r->net_addr, sizeof(r->net_addr), "socket:%s", kind);
-		return decide_net(r, op, &t);
+		rc = decide_net(r, op, &t);
+		break;
 	case D_INET: {
-		char hosts[4][256];
-		int nh = call == C_BIND ? 0 : net_host_of(d->addr, hosts, 4);
+		char hosts[16][256];
+		int nh = call == C_BIND ? 0 : net_host_of(d->addr, hosts, 16);
 		t.kind = WARD_NET_INET;
 		memcpy(t.addr, d->addr, 16);
 		t.port = d->port;
@@ -382,32 +440,30 @@ static int decide_dest(struct req *r, const struct sock *s, enum call call, stru
 		if (call != C_BIND && !net_is_loopback(d->addr) && net_is_local(d->addr)) {
 			/*
 			 * 0.0.0.0, :: and the host's own interface addresses reach
-			 * the host's own services as loopback does (the kernel sends
-			 * 0.0.0.0 to 127.0.0.1): they are judged as loopback.
+			 * the host's own services as loopback does: they are judged
+			 * as loopback.  @session stays what it was for the address
+			 * itself (a bind of exactly it), and is never granted for
+			 * 0.0.0.0 or ::, which the kernel sends to the source address.
 			 */
 			static const uint8_t one6[16] = { [15] = 1 };
 			static const uint8_t v4pfx[12] = { [10] = 0xff, [11] = 0xff };
-			if (memcmp(d->addr, v4pfx, 12) == 0)
+			static const uint8_t zero[16];
+			bool v4 = memcmp(d->addr, v4pfx, 12) == 0;
+			if (memcmp(d->addr, zero, 16) == 0 ||
+			    (v4 && memcmp(d->addr + 12, zero, 4) == 0))
+				t.session = false;
+			if (v4)
 				net_v4_mapped(htonl(INADDR_LOOPBACK), t.addr);
 			else
 				memcpy(t.addr, one6, 16);
-			t.session = t.session || net_session_inet(s->type & 0xf, t.addr, d->port);
 		}
 		net_format(d->addr, r->net_addr, sizeof(r->net_addr));
 		r->net_port = d->port;
-		/*
-		 * An address ward resolved for more than one name of the policy
-		 * (a shared front end) is allowed when one of them allows it; the
-		 * log names the one that decided.
-		 */
-		for (int i = 0; i < nh; i++) {
-			t.host = hosts[i];
-			rc = decide_net(r, op, &t);
-			snprintf(r->net_host, sizeof(r->net_host), "%s", hosts[i]);
-			if (rc == 0 || i == nh - 1)
-				return rc;
-		}
-		return decide_net(r, op, &t);
+		t.host = pick_host(op, &t, hosts, nh);
+		rc = decide_net(r, op, &t);
+		if (t.host != NULL && ward_rule_names_host(r->verdict ? r->verdict->rule : NULL))
+			snprintf(r->net_host, sizeof(r->net_host), "%s", t.host);
+		break;
 	}
 	case D_UNIX: {
 		struct stat st;
@@ -419,7 +475,11 @@ static int decide_dest(struct req *r, const struct sock *s, enum call call, stru
 		t.path = real;
 		t.session = call != C_BIND && fstat(d->pathfd, &st) == 0 && S_ISSOCK(st.st_mode) &&
 			    net_session_unix(st.st_dev, (uint32_t)st.st_ino);
-		return decide_net(r, op, &t);
+		rc = decide_net(r, op, &t);
+		/* A bind makes a file: the path policy's create must allow it too. */
+		if (rc == 0 && call == C_BIND)
+			rc = decide_also(r, WARD_OP_CREATE, real);
+		break;
 	}
 	case D_ABSTRACT:
 	case D_AUTOBIND:
@@ -428,9 +488,18 @@ static int decide_dest(struct req *r, const struct sock *s, enum call call, stru
 		t.path = real;
 		t.session = d->kind == D_ABSTRACT && net_session_abstract(d->path, d->len);
 		snprintf(r->net_addr, sizeof(r->net_addr), "unix-abstract:%s", real);
-		return decide_net(r, op, &t);
+		rc = decide_net(r, op, &t);
+		break;
+	default:
+		return -EACCES;
 	}
-	return -EACCES;
+	if (rc < 0)
+		return rc;
+	/* What ward is about to do is in the log before it does it. */
+	if (log_request(r, 0) < 0)
+		return -EACCES;
+	r->logged = true;
+	return 0;
 }
 
 /*
@@ -590,6 +659,27 @@ static int do_connect(struct req *r, struct sock *s, uint64_t addr, long len)
 	if (blocking)
 		notify_blocking_begin();
 	rc = connect(s->fd, (struct sockaddr *)&k, kl) < 0 ? -errno : 1;
+	while (blocking && rc == -EINTR) {
+		/* ward's wake-up timer: has the agent been interrupted meanwhile? */
+		int why = agent_interrupted(r);
+		if (why < 0) {
+			rc = why;
+			break;
+		}
+		if (s->domain == AF_UNIX) {
+			rc = connect(s->fd, (struct sockaddr *)&k, kl) < 0 ? -errno : 1;
+			continue;
+		}
+		/* An internet connect goes on by itself: wait for its outcome. */
+		struct pollfd p = { s->fd, POLLOUT, 0 };
+		if (poll(&p, 1, -1) < 0)
+			continue; /* EINTR: look again */
+		int err = 0;
+		socklen_t el = sizeof(err);
+		if (getsockopt(s->fd, SOL_SOCKET, SO_ERROR, &err, &el) < 0)
+			err = errno;
+		rc = err ? -err : 1;
+	}
 	if (blocking)
 		notify_blocking_end();
 	r->result = 0;
@@ -702,7 +792,8 @@ static int do_listen(struct req *r, struct sock *s, int backlog)
 
 	r->event = "bind";
 	r->net_port = -1;
-	r->decided = 0; /* a bound socket: its bind was the decision */
+	r->decided = 0;
+	r->logged = true; /* a bound socket: its bind was the decision, and is logged */
 	snprintf(r->net_addr, sizeof(r->net_addr), "none");
 	if (is_inet(s)) {
 		if (getsockname(s->fd, (struct sockaddr *)&ss, &l) < 0)
@@ -716,8 +807,12 @@ static int do_listen(struct req *r, struct sock *s, int backlog)
 				net_v4_mapped(0, t.addr);
 			net_format(t.addr, r->net_addr, sizeof(r->net_addr));
 			r->net_port = 0;
+			r->logged = false;
 			if ((rc = decide_net(r, WARD_OP_BIND, &t)) < 0)
 				return rc;
+			if (log_request(r, 0) < 0)
+				return -EACCES;
+			r->logged = true;
 		}
 	}
 	if (listen(s->fd, backlog) < 0)
@@ -758,10 +853,13 @@ static void close_fds(struct send_buf *b)
 
 /*
  * Copy the control messages and turn the descriptors of SCM_RIGHTS into
- * ward's own (the same open files).  IP options (a source route would
- * send the packet somewhere else than the address decided) are refused.
+ * ward's own (the same open files).  On an internet socket, IP options and
+ * routing headers (a source route sends the packet to its first hop, not
+ * to the address decided) are refused.  Credentials may name the agent
+ * only, never ward.
  */
-static int copy_control(struct req *r, struct send_buf *b, uint64_t addr, size_t len)
+static int copy_control(struct req *r, const struct sock *s, struct send_buf *b, uint64_t addr,
+			size_t len)
 {
 	struct msghdr m = { .msg_control = b->control, .msg_controllen = len };
 	int pfd = -1, rc = 0;
@@ -774,12 +872,31 @@ static int copy_control(struct req *r, struct send_buf *b, uint64_t addr, size_t
 	if ((rc = mem_read(r, addr, b->control, len)) < 0)
 		return rc;
 	for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c != NULL; c = CMSG_NXTHDR(&m, c)) {
-		if (c->cmsg_len < sizeof(*c) || c->cmsg_len > len)
-			return -EINVAL;
-		if ((c->cmsg_level == IPPROTO_IP && (c->cmsg_type == IP_RETOPTS)) ||
-		    (c->cmsg_level == IPPROTO_IPV6 &&
-		     (c->cmsg_type == IPV6_RTHDR || c->cmsg_type == IPV6_2292RTHDR)))
-			return -EPERM;
+		size_t left = len - (size_t)((uint8_t *)c - b->control);
+		if (c->cmsg_len < sizeof(*c) || c->cmsg_len > left) {
+			rc = -EINVAL;
+			goto out;
+		}
+		if (is_inet(s) &&
+		    ((c->cmsg_level == IPPROTO_IP && c->cmsg_type == IP_RETOPTS) ||
+		     (c->cmsg_level == IPPROTO_IPV6 &&
+		      (c->cmsg_type == IPV6_RTHDR || c->cmsg_type == IPV6_2292RTHDR)))) {
+			rc = -EPERM;
+			goto out;
+		}
+		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_CREDENTIALS) {
+			struct ucred cr;
+			if (c->cmsg_len < CMSG_LEN(sizeof(cr))) {
+				rc = -EINVAL;
+				goto out;
+			}
+			memcpy(&cr, CMSG_DATA(c), sizeof(cr));
+			if (cr.pid != r->tgid) {
+				rc = -EPERM;
+				goto out;
+			}
+			continue;
+		}
 		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
 			continue;
 		size_t n = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
@@ -788,14 +905,16 @@ static int copy_control(struct req *r, struct send_buf *b, uint64_t addr, size_t
 			pfd = (int)syscall(SYS_pidfd_open, r->tid, PIDFD_THREAD);
 			if (pfd < 0 && errno == EINVAL)
 				pfd = (int)syscall(SYS_pidfd_open, r->tgid, 0);
-			if (pfd < 0)
-				return -ESRCH;
+			if (pfd < 0) {
+				rc = -ESRCH;
+				goto out;
+			}
 		}
 		for (size_t i = 0; i < n; i++) {
 			int fd;
 			memcpy(&fd, fds + i, sizeof(int));
 			if (b->nfds >= MAX_FDS) {
-				rc = -ETOOMANYREFS;
+				rc = -EINVAL; /* SCM_MAX_FD, as the kernel says */
 				goto out;
 			}
 			int mine = fd < 0 ? -1 : (int)syscall(SYS_pidfd_getfd, pfd, fd, 0);
@@ -810,41 +929,52 @@ static int copy_control(struct req *r, struct send_buf *b, uint64_t addr, size_t
 out:
 	if (pfd >= 0)
 		close(pfd);
+	if (rc < 0)
+		close_fds(b);
 	if (rc == 0 && !req_valid(r))
 		rc = -ESRCH;
 	return rc;
 }
 
 /*
- * Copy the data of the iovecs v (ward's copy of them).  A stream send
- * carries at most SEND_MAX bytes (the count returned says how many were
- * sent, as a partial write may); a datagram beyond it is refused with
- * EMSGSIZE.
+ * Copy the data of the iovecs v (ward's copy of them) from byte `from` on.
+ * A stream send carries at most SEND_MAX bytes at a time (send_one sends
+ * the rest in further rounds); a datagram beyond it is refused with
+ * EMSGSIZE.  *want is the size of the whole message.
  */
 static int copy_data(struct req *r, const struct sock *s, struct send_buf *b,
-		     const struct iovec *v, size_t iovcnt, struct iovec *out)
+		     const struct iovec *v, size_t iovcnt, size_t from, struct iovec *out,
+		     size_t *want)
 {
-	size_t total = 0;
+	size_t total = 0, pos = 0;
 	bool stream = (s->type & 0xf) == SOCK_STREAM;
 	int rc = 0;
 
 	out->iov_base = b->data;
 	out->iov_len = 0;
+	*want = 0;
+	for (size_t i = 0; i < iovcnt; i++) {
+		if ((ssize_t)v[i].iov_len < 0)
+			return -EINVAL;
+		*want += v[i].iov_len;
+	}
+	if (!stream && *want > SEND_MAX)
+		return -EMSGSIZE;
 	r->batch_reads = true;
 	for (size_t i = 0; i < iovcnt && total < SEND_MAX; i++) {
-		size_t n = v[i].iov_len;
-		if ((ssize_t)n < 0) {
-			rc = -EINVAL;
-			break;
+		size_t n = v[i].iov_len, skip = 0;
+		if (pos + n <= from) {
+			pos += n;
+			continue;
 		}
-		if (total + n > SEND_MAX) {
-			if (!stream) {
-				rc = -EMSGSIZE;
-				break;
-			}
+		if (pos < from)
+			skip = from - pos;
+		pos += n;
+		n -= skip;
+		if (total + n > SEND_MAX)
 			n = SEND_MAX - total;
-		}
-		if (n > 0 && mem_read(r, (uint64_t)(uintptr_t)v[i].iov_base, b->data + total, n) < 0) {
+		if (n > 0 &&
+		    mem_read(r, (uint64_t)(uintptr_t)v[i].iov_base + skip, b->data + total, n) < 0) {
 			rc = -EFAULT;
 			break;
 		}
@@ -857,20 +987,25 @@ static int copy_data(struct req *r, const struct sock *s, struct send_buf *b,
 	return req_valid(r) ? 0 : -ESRCH;
 }
 
-/* The kernel sends SIGPIPE to the sender of a broken stream; ward passes it on. */
-static void pipe_signal(struct req *r, long rc, int flags)
+/*
+ * The kernel sends SIGPIPE to the sender of a stream whose other end is
+ * gone; ward's own send used MSG_NOSIGNAL, so it passes the signal on.
+ */
+static void pipe_signal(struct req *r, const struct sock *s, long rc, int flags)
 {
-	if (rc == -EPIPE && !(flags & MSG_NOSIGNAL))
+	if (rc == -EPIPE && !(flags & MSG_NOSIGNAL) && (s->type & 0xf) == SOCK_STREAM &&
+	    req_valid(r))
 		syscall(SYS_tgkill, r->tgid, r->tid, SIGPIPE);
 }
 
 /*
  * One message.  m is ward's copy of the agent's msghdr; its iovecs are in
- * the agent's memory, or already in ward's (iov_local, for sendto).
- * Returns the count sent or a negative errno.
+ * the agent's memory, or already in ward's (is_sendto: sendto's one
+ * buffer).  Returns the count sent or a negative errno; *want is the size
+ * of the message (a count below it is a partial send).
  */
 static long send_one(struct req *r, struct sock *s, const struct msghdr *m, int flags,
-		     bool iov_local)
+		     bool is_sendto, size_t *want)
 {
 	uint8_t sa[sizeof(struct sockaddr_storage)];
 	struct sockaddr_storage k;
@@ -878,8 +1013,9 @@ static long send_one(struct req *r, struct sock *s, const struct msghdr *m, int 
 	struct iovec data;
 	struct dest d = { .kind = D_NONE, .pathfd = -1 };
 	long namelen = m->msg_name == NULL ? 0 : (long)(int)m->msg_namelen;
-	long rc;
+	long rc, sent = 0;
 
+	*want = 0;
 	if (b == NULL)
 		return -ENOMEM;
 	r->event = "connect";
@@ -888,8 +1024,13 @@ static long send_one(struct req *r, struct sock *s, const struct msghdr *m, int 
 	snprintf(r->net_addr, sizeof(r->net_addr), "none");
 	if (namelen < 0)
 		return -EINVAL;
-	if (namelen > (long)sizeof(struct sockaddr_storage))
-		namelen = sizeof(struct sockaddr_storage); /* the kernel truncates it */
+	if (namelen > (long)sizeof(struct sockaddr_storage)) {
+		if (is_sendto)
+			return -EINVAL; /* move_addr_to_kernel */
+		namelen = sizeof(struct sockaddr_storage); /* __copy_msghdr truncates it */
+	}
+	/* ward's buffer is copied: the caller's pages need no pinning. */
+	flags &= ~MSG_ZEROCOPY;
 	if (namelen > 0) {
 		if ((rc = mem_read(r, (uint64_t)(uintptr_t)m->msg_name, sa, (size_t)namelen)) < 0)
 			return rc;
@@ -898,24 +1039,24 @@ static long send_one(struct req *r, struct sock *s, const struct msghdr *m, int 
 		if ((rc = decide_dest(r, s, C_SEND, &d)) < 0)
 			goto out;
 	} else {
-		r->decided = 0; /* a send on a connected socket: nothing to decide */
+		/* A send on a connected socket: nothing to decide, nothing to log. */
+		r->decided = 0;
+		r->logged = true;
 	}
 	if (m->msg_iovlen > UIO_MAXIOV) {
 		rc = -EMSGSIZE;
 		goto out;
 	}
 	const struct iovec *v = m->msg_iov;
-	if (!iov_local && m->msg_iovlen > 0) {
+	if (!is_sendto && m->msg_iovlen > 0) {
 		rc = mem_read(r, (uint64_t)(uintptr_t)m->msg_iov, b->iov,
 			      m->msg_iovlen * sizeof(struct iovec));
 		if (rc < 0)
 			goto out;
 		v = b->iov;
 	}
-	if ((rc = copy_data(r, s, b, v, m->msg_iovlen, &data)) < 0)
+	if ((rc = copy_control(r, s, b, (uint64_t)(uintptr_t)m->msg_control, m->msg_controllen)) < 0)
 		goto out;
-	if ((rc = copy_control(r, b, (uint64_t)(uintptr_t)m->msg_control, m->msg_controllen)) < 0)
-		goto fds;
 	struct msghdr mine = {
 		.msg_iov = &data,
 		.msg_iovlen = 1,
@@ -927,15 +1068,38 @@ static long send_one(struct req *r, struct sock *s, const struct msghdr *m, int 
 		mine.msg_namelen = kernel_name(&d, sa, namelen, &k);
 	}
 	bool blocking = may_block(s, flags);
-	if (blocking)
-		notify_blocking_begin();
-	rc = sendmsg(s->fd, &mine, flags | MSG_NOSIGNAL);
-	rc = rc < 0 ? -errno : rc;
-	if (blocking)
-		notify_blocking_end();
-	pipe_signal(r, rc, flags);
-fds:
+	/*
+	 * A stream message larger than ward's buffer goes in rounds, as the
+	 * kernel would send it in one call; control data goes with the first.
+	 */
+	for (;;) {
+		if ((rc = copy_data(r, s, b, v, m->msg_iovlen, (size_t)sent, &data, want)) < 0)
+			break;
+		if (blocking)
+			notify_blocking_begin();
+		rc = sendmsg(s->fd, &mine, flags | MSG_NOSIGNAL);
+		rc = rc < 0 ? -errno : rc;
+		if (blocking)
+			notify_blocking_end();
+		if (rc == -EINTR && blocking) {
+			/* ward's wake-up timer: nothing was sent; go on unless the agent was interrupted */
+			int why = agent_interrupted(r);
+			if (why == 0)
+				continue;
+			rc = why;
+		}
+		if (rc < 0)
+			break;
+		sent += rc;
+		mine.msg_control = NULL;
+		mine.msg_controllen = 0;
+		if (!blocking || (size_t)rc < data.iov_len || (size_t)sent >= *want)
+			break;
+	}
 	close_fds(b);
+	if (sent > 0)
+		rc = sent; /* what went out went out; an error after it is not reported */
+	pipe_signal(r, s, rc, flags);
 out:
 	if (d.pathfd >= 0)
 		close(d.pathfd);
@@ -952,7 +1116,8 @@ static int do_sendto(struct req *r, struct sock *s)
 		.msg_iov = &v,
 		.msg_iovlen = 1,
 	};
-	long rc = send_one(r, s, &m, (int)a[3], true);
+	size_t want;
+	long rc = send_one(r, s, &m, (int)a[3], true, &want);
 
 	if (rc < 0)
 		return (int)rc;
@@ -964,32 +1129,34 @@ static int do_sendmsg(struct req *r, struct sock *s)
 {
 	const __u64 *a = r->n->data.args;
 	struct msghdr m;
+	size_t want;
 	long rc;
 
 	if ((rc = mem_read(r, a[1], &m, sizeof(m))) < 0)
 		return (int)rc;
-	if ((rc = send_one(r, s, &m, (int)a[2], false)) < 0)
+	if ((rc = send_one(r, s, &m, (int)a[2], false, &want)) < 0)
 		return (int)rc;
 	r->result = rc;
 	return 1;
 }
 
-/* Log the decision on one message of a sendmmsg and make room for the next. */
-static int log_message(struct req *r, int err)
+/* Make room for the next message's decision (the last one is logged). */
+static void next_message(struct req *r)
 {
-	int rc = log_request(r, err);
 	r->decided = 2;
 	r->verdict = NULL;
 	r->op = NULL;
 	r->by = NULL;
+	r->log_path = NULL;
 	r->denied_by_shadow = false;
-	return rc;
+	r->logged = false;
 }
 
 /*
- * sendmmsg: each message decided and sent in turn; the first failure ends
- * it, and the count sent so far is the result (the failure itself only
- * when it is the first message), as the kernel does.
+ * sendmmsg: each message decided and sent in turn.  The first failure, or
+ * a message sent only in part, ends it; the count of messages sent is the
+ * result (the failure itself only when it is the first message), as the
+ * kernel does.
  */
 static int do_sendmmsg(struct req *r, struct sock *s)
 {
@@ -1004,29 +1171,28 @@ static int do_sendmmsg(struct req *r, struct sock *s)
 	for (i = 0; i < vlen; i++) {
 		struct mmsghdr mm;
 		uint64_t at = a[1] + (uint64_t)i * sizeof(mm);
+		size_t want;
+		if (i > 0)
+			next_message(r);
 		if ((rc = mem_read(r, at, &mm, sizeof(mm))) < 0)
 			break;
-		if ((rc = send_one(r, s, &mm.msg_hdr, flags, false)) < 0)
+		if ((rc = send_one(r, s, &mm.msg_hdr, flags, false, &want)) < 0)
 			break;
 		unsigned int sent = (unsigned int)rc;
 		if (mem_write(r, at + offsetof(struct mmsghdr, msg_len), &sent, sizeof(sent)) < 0) {
 			rc = -EFAULT;
 			break;
 		}
-		if (i + 1 < vlen && log_message(r, 0) < 0) {
-			r->logged = true; /* what was sent is sent; stop here */
+		if ((size_t)rc < want) {
 			i++;
-			rc = 0;
 			break;
 		}
 	}
 	if (rc < 0 && i == 0)
 		return (int)rc;
-	if (rc < 0) {
-		/* The failed message's own line, then the count for the caller. */
-		log_request(r, (int)-rc);
-		r->logged = true;
-	}
+	if (rc < 0 && !r->logged)
+		log_request(r, (int)-rc); /* the failed message's own line */
+	r->logged = true;
 	r->result = i;
 	return 1;
 }
@@ -1082,6 +1248,15 @@ int h_socket(struct req *r)
 	char kind[64];
 	int rc;
 
+	/*
+	 * The filter hands over every internet socket with a protocol number:
+	 * TCP, UDP, UDP-Lite and MPTCP are judged by address later, and need
+	 * no decision (nor a log line) here.  CONTINUE: registers only.
+	 */
+	if (plain_inet((int)a[0], (int)a[1], (int)a[2])) {
+		r->logged = true;
+		return 0;
+	}
 	sock_kind((int)a[0], (int)a[1], (int)a[2], kind, sizeof(kind));
 	t.path = kind;
 	r->event = "connect";

@@ -250,6 +250,10 @@ run_cases() {
 	same "unix: autobind, and a datagram disconnect" -- \
 		$UD , bind 3 raw:2:0100 , $UD , connect 4 unspec
 	# shellcheck disable=SC2086
+	same "a blocking connect is interrupted by a signal (EINTR), as natively" -- \
+		$US , bind 3 un:q.sock , listen 3 0 , $US , connect 4 un:q.sock , \
+		$US , alarm 1 , connect 5 un:q.sock
+	# shellcheck disable=SC2086
 	same "netlink: routing queries are allowed" -- \
 		socket AF_NETLINK SOCK_RAW NETLINK_ROUTE , bind 3 nl:0 , sendto 3 0 nl:0 x
 
@@ -373,6 +377,37 @@ run_cases() {
 		-r "allow connect socket:icmp socket:packet" -- \
 		socket AF_INET SOCK_DGRAM IPPROTO_ICMP , socket AF_PACKET SOCK_RAW 0
 
+	# --- a unix bind makes a file: the path policy must allow creating it
+	local b out
+	for b in net net-static; do
+		rm -rf "$P"/* "$P"/.git "$P"/.ward
+		mkdir -p "$P/.git/hooks" "$P/.ward"
+		next_log
+		out=$(ward_ -- "$b" $UD , bind 3 un:.git/hooks/pre-commit , bind 3 un:.ward/s.sock)
+		check "${TAG}a unix bind where creating is denied (.git/hooks, .ward) ($b)" \
+			"$(printf '%s\n' 'socket(AF_UNIX, SOCK_DGRAM, 0) = 3' \
+				'bind(3, un:.git/hooks/pre-commit) = -1 EACCES' \
+				'bind(3, un:.ward/s.sock) = -1 EACCES')" "$out"
+		check "${TAG}(and no file was made) ($b)" "" \
+			"$(ls -A "$P/.git/hooks" "$P/.ward" | grep -v ':$' | grep -v '^$')"
+		log_has "(the create is what was refused) ($b)" \
+			"e['event']=='bind' and e.get('op')=='create' and e['decision']=='deny' and e.get('path','').endswith('.git/hooks/pre-commit')"
+	done
+	rm -rf "$P"/.git "$P"/.ward
+
+	# --- netlink to a process, and other internet protocols
+	# shellcheck disable=SC2086
+	refused "netlink to another process's port, and L2TP/SMC sockets" "$(printf '%s\n' \
+		'socket(AF_NETLINK, SOCK_RAW, 2) = 3' "sendto(3, \"x\", 0, nl:$H_PID) $E" \
+		"connect(3, nl:$H_PID) $E" "socket(AF_INET, SOCK_DGRAM, 115) $E" \
+		"socket(AF_INET, SOCK_STREAM, 256) $E")" -- \
+		socket AF_NETLINK SOCK_RAW 2 , sendto 3 0 "nl:$H_PID" x , connect 3 "nl:$H_PID" , \
+		socket AF_INET SOCK_DGRAM 115 , socket AF_INET SOCK_STREAM 256
+	# shellcheck disable=SC2086
+	same "TCP and UDP sockets named by protocol number work" -- \
+		socket AF_INET SOCK_STREAM IPPROTO_TCP , socket AF_INET6 SOCK_DGRAM IPPROTO_UDP , \
+		socket AF_INET SOCK_DGRAM 136
+
 	# --- blocking calls do not starve the workers
 	local senders="" i
 	for i in 1 2 3 4 5 6 7 8; do
@@ -392,13 +427,62 @@ kill 0" out
 		"still-served" "$(printf '%s\n' "$out" | grep -x still-served)"
 }
 
+# --- as root: a ward run as root, and the host's own non-loopback addresses
+root_cases() {
+	if [ "$ROOT" != 1 ] || [ "$WHO" != self ]; then
+		return
+	fi
+	local b out
+	for b in net net-static; do
+		next_log
+		out=$(cd "$P" && env -i "${ENVV[@]}" timeout 60 "$WARD" run -q --log "$LOG" -- \
+			setpriv --reuid=nobody --regid=nogroup --clear-groups -- "$BIN/$b" \
+			socket AF_INET SOCK_STREAM 0 2>&1)
+		case $out in
+		*"Operation not permitted"*) pass "under a root ward the agent cannot drop to another user ($b)" ;;
+		*) failed "under a root ward the agent cannot drop to another user ($b)" "$out" ;;
+		esac
+	done
+	if ! unshare -n true 2>/dev/null; then
+		echo "ok - the host's own addresses # skip no network namespace"
+		return
+	fi
+	# A network namespace of the test's own, where 192.0.2.2 is an address of
+	# the host: a service bound to it outside the session, and the agent
+	# binding the same port on loopback, must not make it the session's.
+	local port
+	port=$(free_port)
+	for b in net net-static; do
+		out=$(cd "$P" && unshare -n sh -c '
+			ip link set lo up && ip addr add 192.0.2.2/32 dev lo || exit 2
+			"$1" socket AF_INET SOCK_STREAM 0 , bind 3 "in:192.0.2.2:$2" , listen 3 5 , \
+				accept 3 >"$3/lan.out" &
+			sleep 0.3
+			env -i $4 timeout 60 "$5" run -q -- "$6" socket AF_INET SOCK_STREAM 0 , \
+				bind 3 "in:127.0.0.1:$2" , listen 3 5 , socket AF_INET SOCK_STREAM 0 , \
+				connect 4 "in:192.0.2.2:$2" , socket AF_INET SOCK_STREAM 0 , \
+				connect 5 "in:0.0.0.0:$2"
+			wait' sh "$BIN/net" "$port" "$U" "${ENVV[*]}" "$WARD" "$BIN/$b" 2>&1)
+		# (0.0.0.0 goes to the source address, whichever it is: never the session's)
+		check "${TAG}the host's LAN address is not the session's for a loopback bind ($b)" \
+			"$(printf '%s\n' 'socket(AF_INET, SOCK_STREAM, 0) = 3' \
+				"bind(3, in:127.0.0.1:$port) = 0" 'listen(3, 5) = 0' \
+				'socket(AF_INET, SOCK_STREAM, 0) = 4' "connect(4, in:192.0.2.2:$port) = -1 EACCES" \
+				'socket(AF_INET, SOCK_STREAM, 0) = 5' "connect(5, in:0.0.0.0:$port) = -1 EACCES")" \
+			"$out"
+		check "${TAG}(the LAN service heard nothing) ($b)" "accept(3) = -1 EAGAIN" \
+			"$(grep accept "$U/lan.out")"
+	done
+}
+
 # --- a domain rule, with a hosts file of its own (root: a mount namespace)
 domain_cases() {
 	if [ "$ROOT" != 1 ] || ! unshare -m true 2>/dev/null; then
 		echo "ok - domain rules # skip needs root for a private mount namespace"
 		return
 	fi
-	printf '127.0.0.1 ward-test.example\n127.0.0.2 other.example\n' >"$BASE/hosts"
+	printf '127.0.0.1 ward-test.example\n127.0.0.2 other.example\n127.0.0.1 evil.example\n' \
+		>"$BASE/hosts"
 	chmod 644 "$BASE/hosts"
 	local b got
 	for b in net net-static; do
@@ -425,11 +509,22 @@ domain_cases() {
 				"connect(3, in:127.0.0.1:$H_TCP4) = -1 EACCES")" "$got"
 		log_has "(judged by address only: no host in the log) ($b)" \
 			"e['event']=='connect' and 'host' not in e and e['decision']=='deny'"
+		got=$(cd "$P" && unshare -m sh -c 'mount --bind "$1" /etc/hosts && shift && exec "$@"' \
+			sh "$BASE/hosts" "${RUNAS[@]}" env -i "${ENVV[@]}" timeout 60 "$WARD" run -q \
+			--log "$LOG" -r "allow connect ward-test.example:$H_TCP4" \
+			-r "deny connect evil.example" -- "$BIN/$b" \
+			socket AF_INET SOCK_STREAM 0 , connect 3 "in:127.0.0.1:$H_TCP4" 2>&1)
+		check "${TAG}a name the policy denies wins over another name at the same address ($b)" \
+			"$(printf '%s\n' 'socket(AF_INET, SOCK_STREAM, 0) = 3' \
+				"connect(3, in:127.0.0.1:$H_TCP4) = -1 EACCES")" "$got"
+		log_has "(the log names the denied host) ($b)" \
+			"e['event']=='connect' and e.get('host')=='evil.example' and e['decision']=='deny' and e.get('rule')=='--rule:2'"
 	done
 }
 
 setup_user self
 run_cases
+root_cases
 domain_cases
 if [ "$ROOT" = 1 ] && getent passwd nobody >/dev/null; then
 	NB_GROUP=nogroup

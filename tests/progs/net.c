@@ -22,6 +22,7 @@
  *   name FD                       getsockname(2) of a unix socket: its name
  *   close FD
  *   sleep SECONDS
+ *   alarm SECONDS                 SIGALRM in SECONDS, to a handler (no SA_RESTART)
  *
  * ADDR:
  *   in:A.B.C.D:PORT    sockaddr_in              in6:[V6]:PORT   sockaddr_in6
@@ -265,6 +266,11 @@ static void op_recv(int fd, bool wait)
 	fflush(stdout);
 }
 
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
 static void run(char **w, int n)
 {
 	const char *op = w[0];
@@ -299,8 +305,9 @@ static void run(char **w, int n)
 		out(rc, errno, "setsockopt(%s, %s, %s, %s)", w[1], w[2], w[3], w[4]);
 	} else if (strcmp(op, "accept") == 0 && n == 2) {
 		struct pollfd p = { atoi(w[1]), POLLIN, 0 };
-		poll(&p, 1, 5000); /* a test that went wrong ends, it does not hang */
-		rc = sys(SYS_accept4, atoi(w[1]), 0, 0, SOCK_CLOEXEC | SOCK_NONBLOCK, 0, 0);
+		poll(&p, 1, 5000); /* a test that went wrong ends, it does not hang: */
+		fcntl(p.fd, F_SETFL, fcntl(p.fd, F_GETFL) | O_NONBLOCK);
+		rc = sys(SYS_accept4, atoi(w[1]), 0, 0, SOCK_CLOEXEC, 0, 0);
 		out(rc, errno, "accept(%s)", w[1]);
 	} else if ((strcmp(op, "recv") == 0 || strcmp(op, "recvw") == 0) && n == 2) {
 		op_recv(atoi(w[1]), op[4] == 'w');
@@ -331,6 +338,10 @@ static void run(char **w, int n)
 		else
 			out(rc, errno, "name(%s)", w[1]);
 		fflush(stdout);
+	} else if (strcmp(op, "alarm") == 0 && n == 2) {
+		struct sigaction sa = { .sa_handler = on_alarm };
+		sigaction(SIGALRM, &sa, NULL);
+		alarm((unsigned)atoi(w[1]));
 	} else if (strcmp(op, "sleep") == 0 && n == 2) {
 		sleep((unsigned)atoi(w[1]));
 	} else if (strcmp(op, "close") == 0 && n == 2) {

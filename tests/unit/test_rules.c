@@ -1049,6 +1049,35 @@ static void test_policy_domains(void **state)
 	ward_policy_free(p);
 }
 
+/* What the supervisor asks of a deciding rule: deny!, and whether it names a host. */
+static void test_rule_kinds(void **state)
+{
+	struct ward_net_target t = { .kind = WARD_NET_INET, .port = 443 };
+	struct ward_verdict v;
+	(void)state;
+	struct ward_policy *p = load_profile(NULL);
+	add_text(p, WARD_LAYER_FILE, "t",
+		 "deny! connect evil.example\nallow connect good.example:443\n"
+		 "deny connect 10.0.0.0/8\n");
+	mkaddr("10.1.2.3", t.addr);
+	t.host = "evil.example";
+	assert_int_equal(ward_decide_net(p, WARD_OP_CONNECT, &t, &v), 0);
+	assert_true(ward_rule_hard(v.rule));
+	assert_true(ward_rule_names_host(v.rule));
+	t.host = "good.example";
+	assert_int_equal(ward_decide_net(p, WARD_OP_CONNECT, &t, &v), 0);
+	assert_int_equal(v.action, WARD_DENY); /* the address rule comes last */
+	assert_false(ward_rule_hard(v.rule));
+	assert_false(ward_rule_names_host(v.rule));
+	mkaddr("192.0.2.1", t.addr);
+	assert_int_equal(ward_decide_net(p, WARD_OP_CONNECT, &t, &v), 0);
+	assert_int_equal(v.action, WARD_ALLOW);
+	assert_true(ward_rule_names_host(v.rule));
+	assert_false(ward_rule_hard(NULL));
+	assert_false(ward_rule_names_host(NULL));
+	ward_policy_free(p);
+}
+
 static void test_errno_rows(void **state)
 {
 	(void)state;
@@ -2184,6 +2213,7 @@ int main(void)
 		cmocka_unit_test(test_layer_rows),
 		cmocka_unit_test(test_net_rows),
 		cmocka_unit_test(test_policy_domains),
+		cmocka_unit_test(test_rule_kinds),
 		cmocka_unit_test(test_errno_rows),
 		cmocka_unit_test(test_verdict_fields),
 		cmocka_unit_test(test_layers_and_ops),
