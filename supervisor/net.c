@@ -19,6 +19,13 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <sys/sysmacros.h>
+#include <netinet/in.h>
+#include <linux/unix_diag.h>
+#include <linux/sock_diag.h>
+#include <linux/rtnetlink.h>
+#include <linux/netlink.h>
+#include <linux/inet_diag.h>
 #include <ifaddrs.h>
 #include <netdb.h>
 #include <arpa/nameser.h>
@@ -40,18 +47,23 @@
 #define NET_FIRST_WAIT_MS 3000
 
 struct sess_inet {
-	int type; /* SOCK_STREAM or SOCK_DGRAM */
+	int type;     /* SOCK_STREAM or SOCK_DGRAM */
+	int protocol; /* for sock_diag: TCP, UDP... */
 	uint8_t addr[16];
 	uint16_t port;
 	bool v6only; /* bound to :: with IPV6_V6ONLY: IPv4 does not reach it */
+	uint64_t cookie; /* SO_COOKIE: this socket and no other */
 };
 
+/* A unix socket the session bound to a path: its sockfs inode, and the file's. */
 struct sess_unix {
+	uint32_t sock_ino;
 	dev_t dev;
 	uint32_t ino; /* what sock_diag reports: the low 32 bits */
 };
 
 struct sess_abstract {
+	uint32_t sock_ino;
 	size_t len;
 	char name[108];
 };
@@ -113,6 +125,13 @@ void net_format(const uint8_t a[16], char *out, size_t len)
 
 /* ---- @session ---- */
 
+/*
+ * The session's sockets are recorded when ward binds them, and checked
+ * with the kernel (sock_diag) each time a destination would be theirs:
+ * a port or a socket file the session let go of, and someone else took
+ * since, is not the session's any more.
+ */
+
 static bool grow(void **arr, size_t n, size_t size)
 {
 	if (n >= NET_MAX_SESSION)
@@ -127,22 +146,124 @@ static bool grow(void **arr, size_t n, size_t size)
 	return true;
 }
 
-int net_session_add_inet(int type, const uint8_t addr[16], uint16_t port, bool v6only)
+/* One sock_diag request, one answer: 0 with the answer in buf, or -errno. */
+static int diag(const void *req, size_t len, void *buf, size_t buflen)
+{
+	int nl = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
+	ssize_t n = -1;
+
+	if (nl < 0)
+		return -errno;
+	if (send(nl, req, len, 0) == (ssize_t)len)
+		n = recv(nl, buf, buflen, 0);
+	close(nl);
+	const struct nlmsghdr *h = buf;
+	if (n < (ssize_t)sizeof(*h) || !NLMSG_OK(h, (size_t)n))
+		return -EIO;
+	if (h->nlmsg_type == NLMSG_ERROR) {
+		const struct nlmsgerr *e = NLMSG_DATA(h);
+		return e->error < 0 ? e->error : -EIO;
+	}
+	return h->nlmsg_type == SOCK_DIAG_BY_FAMILY ? 0 : -EIO;
+}
+
+/*
+ * Is the socket with this cookie the one that receives what is sent to
+ * addr:port?  The kernel's exact lookup (inet_diag) finds the listener
+ * or datagram socket a packet to addr:port would reach, and answers
+ * ENOENT or ESTALE when its cookie is not this one.
+ */
+static bool inet_receiver(int protocol, const uint8_t addr[16], uint16_t port, uint64_t cookie)
+{
+	struct {
+		struct nlmsghdr nlh;
+		struct inet_diag_req_v2 r;
+	} q = {
+		.nlh = { .nlmsg_len = sizeof(q), .nlmsg_type = SOCK_DIAG_BY_FAMILY,
+			 .nlmsg_flags = NLM_F_REQUEST },
+		.r = { .sdiag_family = is_v4(addr) ? AF_INET : AF_INET6,
+		       .sdiag_protocol = (uint8_t)protocol, .idiag_states = ~0U },
+	};
+	char buf[2048];
+
+	if (protocol == IPPROTO_MPTCP || protocol == 0)
+		q.r.sdiag_protocol = IPPROTO_TCP;
+	q.r.id.idiag_cookie[0] = (uint32_t)cookie;
+	q.r.id.idiag_cookie[1] = (uint32_t)(cookie >> 32);
+	/* TCP looks up by (src, sport) as the local end, UDP by (dst, dport). */
+	bool tcp = q.r.sdiag_protocol == IPPROTO_TCP;
+	__be32 *local = tcp ? q.r.id.idiag_src : q.r.id.idiag_dst;
+	if (tcp)
+		q.r.id.idiag_sport = htons(port);
+	else
+		q.r.id.idiag_dport = htons(port);
+	memcpy(local, is_v4(addr) ? addr + 12 : addr, is_v4(addr) ? 4 : 16);
+	return diag(&q, sizeof(q), buf, sizeof(buf)) == 0;
+}
+
+/*
+ * The unix socket whose sockfs inode is sock_ino, if it still exists:
+ * the file it is bound to (dev, 32 bits of the inode) and its abstract
+ * name.  Returns 0 or -errno.
+ */
+static int unix_socket(uint32_t sock_ino, dev_t *dev, uint32_t *ino, char *name, size_t *namelen)
+{
+	struct {
+		struct nlmsghdr nlh;
+		struct unix_diag_req req;
+	} q = {
+		.nlh = { .nlmsg_len = sizeof(q), .nlmsg_type = SOCK_DIAG_BY_FAMILY,
+			 .nlmsg_flags = NLM_F_REQUEST },
+		.req = { .sdiag_family = AF_UNIX, .udiag_ino = sock_ino,
+			 .udiag_show = UDIAG_SHOW_VFS | UDIAG_SHOW_NAME,
+			 .udiag_cookie = { ~0U, ~0U } },
+	};
+	union {
+		struct nlmsghdr nlh;
+		char buf[2048];
+	} a;
+	int rc = diag(&q, sizeof(q), &a, sizeof(a));
+
+	*dev = 0;
+	*ino = 0;
+	*namelen = 0;
+	if (rc < 0)
+		return rc;
+	if (a.nlh.nlmsg_len < NLMSG_LENGTH(sizeof(struct unix_diag_msg)))
+		return -EIO;
+	struct unix_diag_msg *m = NLMSG_DATA(&a.nlh);
+	int len = (int)a.nlh.nlmsg_len - (int)NLMSG_LENGTH(sizeof(*m));
+	for (struct rtattr *at = (struct rtattr *)(m + 1); RTA_OK(at, len); at = RTA_NEXT(at, len)) {
+		if (at->rta_type == UNIX_DIAG_VFS && RTA_PAYLOAD(at) >= sizeof(struct unix_diag_vfs)) {
+			struct unix_diag_vfs v;
+			memcpy(&v, RTA_DATA(at), sizeof(v));
+			/* The kernel's dev_t is MAJOR << 20 | MINOR. */
+			*dev = makedev(v.udiag_vfs_dev >> 20, v.udiag_vfs_dev & 0xfffff);
+			*ino = v.udiag_vfs_ino;
+		} else if (at->rta_type == UNIX_DIAG_NAME && RTA_PAYLOAD(at) <= 108) {
+			memcpy(name, RTA_DATA(at), RTA_PAYLOAD(at));
+			*namelen = RTA_PAYLOAD(at);
+		}
+	}
+	return 0;
+}
+
+int net_session_add_inet(int type, int protocol, const uint8_t addr[16], uint16_t port,
+			 bool v6only, uint64_t cookie)
 {
 	int rc = -ENOMEM;
 
 	pthread_mutex_lock(&lock);
 	for (size_t i = 0; i < n_inet; i++)
-		if (s_inet[i].type == type && s_inet[i].port == port &&
-		    memcmp(s_inet[i].addr, addr, 16) == 0 && s_inet[i].v6only == v6only) {
+		if (s_inet[i].cookie == cookie && s_inet[i].port == port) {
 			rc = 0;
 			goto out;
 		}
 	if (grow((void **)&s_inet, n_inet, sizeof(*s_inet))) {
-		s_inet[n_inet].type = type;
+		s_inet[n_inet] = (struct sess_inet){ .type = type, .protocol = protocol,
+						     .port = port, .v6only = v6only,
+						     .cookie = cookie };
 		memcpy(s_inet[n_inet].addr, addr, 16);
-		s_inet[n_inet].port = port;
-		s_inet[n_inet].v6only = v6only;
 		n_inet++;
 		rc = 0;
 	}
@@ -151,18 +272,29 @@ out:
 	return rc;
 }
 
-int net_session_add_unix(dev_t dev, uint32_t ino)
+int net_session_add_unix(uint32_t sock_ino)
 {
 	int rc = -ENOMEM;
+	dev_t dev;
+	uint32_t ino;
+	char name[108];
+	size_t nl;
 
+	/*
+	 * The file as the kernel bound it, not as a name finds it: the agent
+	 * can put another file at the name the moment the bind is done.
+	 */
+	if ((rc = unix_socket(sock_ino, &dev, &ino, name, &nl)) < 0)
+		return rc;
+	rc = -ENOMEM;
 	pthread_mutex_lock(&lock);
 	for (size_t i = 0; i < n_unix; i++)
-		if (s_unix[i].dev == dev && s_unix[i].ino == ino) {
+		if (s_unix[i].sock_ino == sock_ino) {
 			rc = 0;
 			goto out;
 		}
 	if (grow((void **)&s_unix, n_unix, sizeof(*s_unix))) {
-		s_unix[n_unix++] = (struct sess_unix){ dev, ino };
+		s_unix[n_unix++] = (struct sess_unix){ sock_ino, dev, ino };
 		rc = 0;
 	}
 out:
@@ -170,7 +302,7 @@ out:
 	return rc;
 }
 
-int net_session_add_abstract(const char *name, size_t len)
+int net_session_add_abstract(uint32_t sock_ino, const char *name, size_t len)
 {
 	int rc = -ENOMEM;
 
@@ -178,11 +310,12 @@ int net_session_add_abstract(const char *name, size_t len)
 		return -EINVAL;
 	pthread_mutex_lock(&lock);
 	for (size_t i = 0; i < n_abs; i++)
-		if (s_abs[i].len == len && memcmp(s_abs[i].name, name, len) == 0) {
+		if (s_abs[i].sock_ino == sock_ino) {
 			rc = 0;
 			goto out;
 		}
 	if (grow((void **)&s_abs, n_abs, sizeof(*s_abs))) {
+		s_abs[n_abs].sock_ino = sock_ino;
 		s_abs[n_abs].len = len;
 		memcpy(s_abs[n_abs].name, name, len);
 		n_abs++;
@@ -196,49 +329,78 @@ out:
 /*
  * A destination is the session's when a session socket of the same type
  * was bound to that address and port, or to the wildcard address (0.0.0.0
- * or ::) and the destination is a loopback address: the session's own
- * servers, reached the way a test suite reaches them.  0.0.0.0 takes IPv4
- * only; :: takes IPv6, and IPv4 too unless it was bound IPV6_V6ONLY.
+ * or ::) and the destination is a loopback address — and the kernel says
+ * that socket, still open, is the one that would receive there.  0.0.0.0
+ * takes IPv4 only; :: takes IPv6, and IPv4 too unless bound IPV6_V6ONLY.
  */
 bool net_session_inet(int type, const uint8_t addr[16], uint16_t port)
 {
-	bool found = false;
+	struct {
+		int protocol;
+		uint64_t cookie;
+	} cand[8];
+	int n = 0;
 
 	pthread_mutex_lock(&lock);
-	for (size_t i = 0; i < n_inet && !found; i++) {
+	for (size_t i = 0; i < n_inet && n < 8; i++) {
 		const struct sess_inet *e = &s_inet[i];
 		if (e->type != type || e->port != port)
 			continue;
-		if (memcmp(e->addr, addr, 16) == 0)
-			found = true;
-		else if (is_any(e->addr) && net_is_loopback(addr) &&
-			 (is_v4(e->addr) ? is_v4(addr) : !(e->v6only && is_v4(addr))))
-			found = true;
+		if (memcmp(e->addr, addr, 16) == 0 ||
+		    (is_any(e->addr) && net_is_loopback(addr) &&
+		     (is_v4(e->addr) ? is_v4(addr) : !(e->v6only && is_v4(addr)))))
+			cand[n].protocol = e->protocol, cand[n++].cookie = e->cookie;
 	}
 	pthread_mutex_unlock(&lock);
-	return found;
+	for (int i = 0; i < n; i++)
+		if (inet_receiver(cand[i].protocol, addr, port, cand[i].cookie))
+			return true;
+	return false;
 }
 
-bool net_session_unix(dev_t dev, uint32_t ino)
+bool net_session_unix(dev_t dev, ino_t ino)
 {
-	bool found = false;
+	uint32_t cand[16];
+	int n = 0;
 
 	pthread_mutex_lock(&lock);
-	for (size_t i = 0; i < n_unix && !found; i++)
-		found = s_unix[i].dev == dev && s_unix[i].ino == ino;
+	for (size_t i = n_unix; i-- > 0 && n < 16;)
+		if (s_unix[i].dev == dev && s_unix[i].ino == (uint32_t)ino)
+			cand[n++] = s_unix[i].sock_ino;
 	pthread_mutex_unlock(&lock);
-	return found;
+	for (int i = 0; i < n; i++) {
+		dev_t d;
+		uint32_t vino;
+		char name[108];
+		size_t nl;
+		if (unix_socket(cand[i], &d, &vino, name, &nl) == 0 && d == dev &&
+		    vino == (uint32_t)ino)
+			return true;
+	}
+	return false;
 }
 
 bool net_session_abstract(const char *name, size_t len)
 {
-	bool found = false;
+	uint32_t cand[16];
+	int n = 0;
 
 	pthread_mutex_lock(&lock);
-	for (size_t i = 0; i < n_abs && !found; i++)
-		found = s_abs[i].len == len && memcmp(s_abs[i].name, name, len) == 0;
+	for (size_t i = 0; i < n_abs && n < 16; i++)
+		if (s_abs[i].len == len && memcmp(s_abs[i].name, name, len) == 0)
+			cand[n++] = s_abs[i].sock_ino;
 	pthread_mutex_unlock(&lock);
-	return found;
+	for (int i = 0; i < n; i++) {
+		dev_t d;
+		uint32_t vino;
+		char got[108];
+		size_t gl;
+		/* The name as the kernel shows it: the NUL, then the name. */
+		if (unix_socket(cand[i], &d, &vino, got, &gl) == 0 && gl == len + 1 &&
+		    got[0] == '\0' && memcmp(got + 1, name, len) == 0)
+			return true;
+	}
+	return false;
 }
 
 /* ---- the host's own addresses ---- */

@@ -196,11 +196,14 @@ bool net_is_loopback(const uint8_t a[16]);
 /* An address of this host: loopback, unspecified (0.0.0.0, ::), or an interface's. */
 bool net_is_local(const uint8_t a[16]);
 void net_format(const uint8_t a[16], char *out, size_t len);
-int net_session_add_inet(int type, const uint8_t addr[16], uint16_t port, bool v6only);
-int net_session_add_unix(dev_t dev, uint32_t ino);
-int net_session_add_abstract(const char *name, size_t len);
+/* Record a bound socket (cookie: SO_COOKIE; sock_ino: its sockfs inode). */
+int net_session_add_inet(int type, int protocol, const uint8_t addr[16], uint16_t port,
+			 bool v6only, uint64_t cookie);
+int net_session_add_unix(uint32_t sock_ino);
+int net_session_add_abstract(uint32_t sock_ino, const char *name, size_t len);
+/* Would a session socket, still alive, receive at this destination? */
 bool net_session_inet(int type, const uint8_t addr[16], uint16_t port);
-bool net_session_unix(dev_t dev, uint32_t ino);
+bool net_session_unix(dev_t dev, ino_t ino);
 bool net_session_abstract(const char *name, size_t len);
 bool net_is_dns(const uint8_t addr[16], uint16_t port);
 /* The names ward verified for addr (at most max), waiting a little for

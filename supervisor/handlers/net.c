@@ -435,7 +435,7 @@ static int decide_dest(struct req *r, const struct sock *s, enum call call, stru
 		t.kind = WARD_NET_INET;
 		memcpy(t.addr, d->addr, 16);
 		t.port = d->port;
-		t.session = net_session_inet(s->type & 0xf, d->addr, d->port);
+		t.session = call != C_BIND && net_session_inet(s->type & 0xf, d->addr, d->port);
 		t.dns = net_is_dns(d->addr, d->port);
 		if (call != C_BIND && !net_is_loopback(d->addr) && net_is_local(d->addr)) {
 			/*
@@ -474,7 +474,7 @@ static int decide_dest(struct req *r, const struct sock *s, enum call call, stru
 		t.kind = WARD_NET_UNIX;
 		t.path = real;
 		t.session = call != C_BIND && fstat(d->pathfd, &st) == 0 && S_ISSOCK(st.st_mode) &&
-			    net_session_unix(st.st_dev, (uint32_t)st.st_ino);
+			    net_session_unix(st.st_dev, st.st_ino);
 		rc = decide_net(r, op, &t);
 		/* A bind makes a file: the path policy's create must allow it too. */
 		if (rc == 0 && call == C_BIND)
@@ -534,69 +534,24 @@ static socklen_t kernel_name(const struct dest *d, const uint8_t *sa, long len,
 	}
 }
 
-/*
- * The file a unix socket is bound to, as the kernel knows it (sock_diag
- * UDIAG_SHOW_VFS), not as a name finds it: the agent can put another file
- * at the name the moment the bind is done.  The kernel reports 32 bits of
- * the inode number.
- */
-static int unix_bound_file(int sockfd, dev_t *dev, uint32_t *ino)
-{
-	struct stat st;
-	struct {
-		struct nlmsghdr nlh;
-		struct unix_diag_req req;
-	} q = {
-		.nlh = { .nlmsg_len = sizeof(q), .nlmsg_type = SOCK_DIAG_BY_FAMILY,
-			 .nlmsg_flags = NLM_F_REQUEST },
-		.req = { .sdiag_family = AF_UNIX, .udiag_show = UDIAG_SHOW_VFS,
-			 .udiag_cookie = { ~0U, ~0U } },
-	};
-	union {
-		struct nlmsghdr nlh;
-		char buf[1024];
-	} a;
-	int nl, rc = -ENOENT;
-
-	if (fstat(sockfd, &st) < 0)
-		return -errno;
-	q.req.udiag_ino = (uint32_t)st.st_ino;
-	nl = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
-	if (nl < 0)
-		return -errno;
-	ssize_t n = -1;
-	if (send(nl, &q, sizeof(q), 0) == (ssize_t)sizeof(q))
-		n = recv(nl, &a, sizeof(a), 0);
-	close(nl);
-	if (n < (ssize_t)NLMSG_LENGTH(sizeof(struct unix_diag_msg)) || !NLMSG_OK(&a.nlh, (size_t)n) ||
-	    a.nlh.nlmsg_type != SOCK_DIAG_BY_FAMILY)
-		return -EIO;
-	struct unix_diag_msg *m = NLMSG_DATA(&a.nlh);
-	int len = (int)a.nlh.nlmsg_len - (int)NLMSG_LENGTH(sizeof(*m));
-	for (struct rtattr *at = (struct rtattr *)(m + 1); RTA_OK(at, len); at = RTA_NEXT(at, len)) {
-		if (at->rta_type != UNIX_DIAG_VFS || RTA_PAYLOAD(at) < sizeof(struct unix_diag_vfs))
-			continue;
-		struct unix_diag_vfs v;
-		memcpy(&v, RTA_DATA(at), sizeof(v));
-		/* The kernel's dev_t is MAJOR << 20 | MINOR. */
-		*dev = makedev(v.udiag_vfs_dev >> 20, v.udiag_vfs_dev & 0xfffff);
-		*ino = v.udiag_vfs_ino;
-		rc = 0;
-	}
-	return rc;
-}
-
 /* What a bind made: the session's from now on. */
 static void record_bind(const struct sock *s, const struct dest *d)
 {
 	struct sockaddr_storage ss;
 	socklen_t l = sizeof(ss);
 
+	/*
+	 * Each entry keeps the identity of the socket itself (its sockfs inode
+	 * for unix, its cookie for inet), so that a later decision can ask the
+	 * kernel whether that very socket still receives there (net.c).
+	 */
+	struct stat st;
+	uint64_t cookie = 0;
+	socklen_t cl = sizeof(cookie);
+	if (fstat(s->fd, &st) < 0)
+		return;
 	if (d->kind == D_UNIX) {
-		dev_t dev = 0;
-		uint32_t ino = 0;
-		if (unix_bound_file(s->fd, &dev, &ino) == 0)
-			net_session_add_unix(dev, ino);
+		net_session_add_unix((uint32_t)st.st_ino);
 		return;
 	}
 	if (getsockname(s->fd, (struct sockaddr *)&ss, &l) < 0)
@@ -604,21 +559,26 @@ static void record_bind(const struct sock *s, const struct dest *d)
 	if (ss.ss_family == AF_UNIX && l > offsetof(struct sockaddr_un, sun_path) + 1) {
 		const struct sockaddr_un *un = (const struct sockaddr_un *)&ss;
 		if (un->sun_path[0] == '\0')
-			net_session_add_abstract(un->sun_path + 1,
+			net_session_add_abstract((uint32_t)st.st_ino, un->sun_path + 1,
 						 l - offsetof(struct sockaddr_un, sun_path) - 1);
-	} else if (ss.ss_family == AF_INET) {
+		return;
+	}
+	if (getsockopt(s->fd, SOL_SOCKET, SO_COOKIE, &cookie, &cl) < 0)
+		return;
+	if (ss.ss_family == AF_INET) {
 		const struct sockaddr_in *in = (const struct sockaddr_in *)&ss;
 		uint8_t a[16];
 		net_v4_mapped(in->sin_addr.s_addr, a);
-		net_session_add_inet(s->type & 0xf, a, ntohs(in->sin_port), false);
+		net_session_add_inet(s->type & 0xf, s->protocol, a, ntohs(in->sin_port), false,
+				     cookie);
 	} else if (ss.ss_family == AF_INET6) {
 		const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)&ss;
 		int v6only = 0;
 		socklen_t ol = sizeof(v6only);
 		if (getsockopt(s->fd, IPPROTO_IPV6, IPV6_V6ONLY, &v6only, &ol) < 0)
 			v6only = 1; /* unknown: the narrower reading */
-		net_session_add_inet(s->type & 0xf, (const uint8_t *)&in6->sin6_addr,
-				     ntohs(in6->sin6_port), v6only != 0);
+		net_session_add_inet(s->type & 0xf, s->protocol, (const uint8_t *)&in6->sin6_addr,
+				     ntohs(in6->sin6_port), v6only != 0, cookie);
 	}
 }
 

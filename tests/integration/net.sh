@@ -377,6 +377,30 @@ run_cases() {
 		-r "allow connect socket:icmp socket:packet" -- \
 		socket AF_INET SOCK_DGRAM IPPROTO_ICMP , socket AF_PACKET SOCK_RAW 0
 
+	# --- a port the session let go of, taken by the host since, is not the session's
+	local PS
+	PS=$(free_port)
+	for b in net net-static; do
+		rm -f "$U/late.out"
+		# shellcheck disable=SC2086
+		(sleep 1 && "${RUNAS[@]}" "$BIN/net" $S , $R , bind 3 "in:127.0.0.1:$PS" , \
+			listen 3 5 , accept 3 >"$U/late.out" 2>&1) &
+		local late=$!
+		next_log
+		# shellcheck disable=SC2086
+		out=$(ward_ -- "$b" $S , $R , bind 3 "in:127.0.0.1:$PS" , listen 3 5 , close 3 , \
+			sleep 2 , $S , connect 3 "in:127.0.0.1:$PS")
+		wait "$late"
+		check "${TAG}a session port closed and taken by the host is refused ($b)" \
+			"$(printf '%s\n' 'socket(AF_INET, SOCK_STREAM, 0) = 3' \
+				'setsockopt(3, SOL_SOCKET, SO_REUSEADDR, 1) = 0' \
+				"bind(3, in:127.0.0.1:$PS) = 0" 'listen(3, 5) = 0' 'close(3) = 0' \
+				'socket(AF_INET, SOCK_STREAM, 0) = 3' "connect(3, in:127.0.0.1:$PS) = -1 EACCES")" \
+			"$out"
+		check "${TAG}(and the host's listener heard nothing) ($b)" "accept(3) = -1 EAGAIN" \
+			"$(grep accept "$U/late.out")"
+	done
+
 	# --- a unix bind makes a file: the path policy must allow creating it
 	local b out
 	for b in net net-static; do
