@@ -220,23 +220,19 @@ int filter_build(const struct ward_policy *p, struct sock_fprog *prog, char *why
 	 * IP options and IPv6 routing headers: a source route sends the packet
 	 * to its first hop, not to the address connect or sendto decided.
 	 */
-	if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(setsockopt), 2,
-				   SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, IPPROTO_IP),
-				   SCMP_A2(SCMP_CMP_MASKED_EQ, 0xffffffffu, IP_OPTIONS))) < 0)
-		goto out;
-	if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(setsockopt), 2,
-				   SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, IPPROTO_IPV6),
-				   SCMP_A2(SCMP_CMP_MASKED_EQ, 0xffffffffu, IPV6_RTHDR))) < 0)
-		goto out;
-	if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(setsockopt), 2,
-				   SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, IPPROTO_IPV6),
-				   SCMP_A2(SCMP_CMP_MASKED_EQ, 0xffffffffu, IPV6_2292RTHDR))) < 0)
-		goto out;
-	/* IPV6_2292PKTOPTIONS carries a routing header too (with Mobile IPv6). */
-	if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(setsockopt), 2,
-				   SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, IPPROTO_IPV6),
-				   SCMP_A2(SCMP_CMP_MASKED_EQ, 0xffffffffu, IPV6_2292PKTOPTIONS))) < 0)
-		goto out;
+	static const int source_routes[][2] = {
+		{ IPPROTO_IP, IP_OPTIONS },
+		{ IPPROTO_IPV6, IPV6_RTHDR },
+		{ IPPROTO_IPV6, IPV6_2292RTHDR },
+		{ IPPROTO_IPV6, IPV6_2292PKTOPTIONS }, /* a routing header too, with Mobile IPv6 */
+	};
+	for (size_t k = 0; k < sizeof(source_routes) / sizeof(source_routes[0]); k++)
+		if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(setsockopt), 2,
+					   SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu,
+						   (scmp_datum_t)source_routes[k][0]),
+					   SCMP_A2(SCMP_CMP_MASKED_EQ, 0xffffffffu,
+						   (scmp_datum_t)source_routes[k][1]))) < 0)
+			goto out;
 	/*
 	 * Under a root ward the credential calls are notified (FAM_CRED);
 	 * the bounding set and securebits may not shrink either (see cred.c).

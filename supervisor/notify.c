@@ -43,6 +43,14 @@ static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
 static int wake_setup(void);
 static void wake_mask(int how);
 
+int agent_pidfd(struct req *r)
+{
+	int pfd = (int)syscall(SYS_pidfd_open, r->tid, PIDFD_THREAD);
+	if (pfd < 0 && errno == EINVAL)
+		pfd = (int)syscall(SYS_pidfd_open, r->tgid, 0);
+	return pfd < 0 ? -errno : pfd;
+}
+
 bool req_valid(struct req *r)
 {
 	return ioctl(S->listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &r->n->id) == 0;

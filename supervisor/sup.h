@@ -10,6 +10,7 @@
 
 #include <linux/seccomp.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -145,6 +146,24 @@ int h_ipc(struct req *r);
 int h_net(struct req *r);
 int h_socket(struct req *r);
 int h_cred(struct req *r);
+
+/* System calls glibc 2.36 has no wrapper or number for. */
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+#ifndef SYS_pidfd_getfd
+#define SYS_pidfd_getfd 438
+#endif
+#ifndef PIDFD_THREAD
+#define PIDFD_THREAD O_EXCL
+#endif
+
+/*
+ * A pidfd for the calling thread itself (PIDFD_THREAD, Linux 6.9), so that
+ * pidfd_getfd reads its own fd table (a thread may have one of its own),
+ * or for its process on older kernels; -errno on failure.
+ */
+int agent_pidfd(struct req *r);
 
 /* notify.c: reading the agent's memory and checking the request is alive */
 int mem_read(struct req *r, uint64_t addr, void *buf, size_t len);

@@ -30,13 +30,6 @@
 #include <unistd.h>
 
 
-#ifndef SYS_pidfd_open
-#define SYS_pidfd_open 434
-#endif
-#ifndef SYS_pidfd_getfd
-#define SYS_pidfd_getfd 438
-#endif
-
 static volatile sig_atomic_t pending_signal;
 
 static void on_signal(int sig)

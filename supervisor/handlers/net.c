@@ -36,15 +36,6 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#ifndef SYS_pidfd_open
-#define SYS_pidfd_open 434
-#endif
-#ifndef SYS_pidfd_getfd
-#define SYS_pidfd_getfd 438
-#endif
-#ifndef PIDFD_THREAD
-#define PIDFD_THREAD O_EXCL
-#endif
 #ifndef MSG_FASTOPEN
 #define MSG_FASTOPEN 0x20000000
 #endif
@@ -98,11 +89,7 @@ static int agent_socket(struct req *r, long n, struct sock *s)
 	s->fd = -1;
 	if (n < 0 || n > INT32_MAX)
 		return -EBADF;
-	/* The caller's own fd table: a thread may have one of its own. */
-	pfd = (int)syscall(SYS_pidfd_open, r->tid, PIDFD_THREAD);
-	if (pfd < 0 && errno == EINVAL)
-		pfd = (int)syscall(SYS_pidfd_open, r->tgid, 0);
-	if (pfd < 0)
+	if ((pfd = agent_pidfd(r)) < 0)
 		return -ESRCH;
 	s->fd = (int)syscall(SYS_pidfd_getfd, pfd, (int)n, 0);
 	e = errno;
@@ -861,14 +848,9 @@ static int copy_control(struct req *r, const struct sock *s, struct send_buf *b,
 			continue;
 		size_t n = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
 		int *fds = (int *)CMSG_DATA(c);
-		if (pfd < 0) {
-			pfd = (int)syscall(SYS_pidfd_open, r->tid, PIDFD_THREAD);
-			if (pfd < 0 && errno == EINVAL)
-				pfd = (int)syscall(SYS_pidfd_open, r->tgid, 0);
-			if (pfd < 0) {
-				rc = -ESRCH;
-				goto out;
-			}
+		if (pfd < 0 && (pfd = agent_pidfd(r)) < 0) {
+			rc = -ESRCH;
+			goto out;
 		}
 		for (size_t i = 0; i < n; i++) {
 			int fd;

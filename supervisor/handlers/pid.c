@@ -15,9 +15,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#ifndef SYS_pidfd_getfd
-#define SYS_pidfd_getfd 438
-#endif
 #define IOPRIO_WHO_PROCESS 1
 #define IOPRIO_WHO_PGRP 2
 
@@ -40,7 +37,7 @@ static bool owner_ok(long owner)
 /* Run fcntl/ioctl on ward's copy of the agent's fd: the same open file. */
 static int on_copy(struct req *r, int agentfd, unsigned long cmd, void *arg, bool is_ioctl)
 {
-	int self = (int)syscall(SYS_pidfd_open, r->tgid, 0), fd, rc;
+	int self = agent_pidfd(r), fd, rc;
 
 	if (self < 0)
 		return -ESRCH;
@@ -48,6 +45,11 @@ static int on_copy(struct req *r, int agentfd, unsigned long cmd, void *arg, boo
 	close(self);
 	if (fd < 0)
 		return -EBADF;
+	/* The thread id could name another thread by now: check it is still ours. */
+	if (!req_valid(r)) {
+		close(fd);
+		return -ESRCH;
+	}
 	rc = is_ioctl ? ioctl(fd, cmd, arg) : fcntl(fd, (int)cmd, arg);
 	rc = rc < 0 ? -errno : rc;
 	close(fd);

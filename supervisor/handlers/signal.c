@@ -17,9 +17,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#ifndef SYS_pidfd_getfd
-#define SYS_pidfd_getfd 438
-#endif
 
 /* The process group of a task, from /proc/TID/stat (field 5). */
 static pid_t pgrp_of(pid_t tid)
@@ -59,7 +56,7 @@ static bool may_signal(struct req *r, long target)
 static int send_via_pidfd(struct req *r)
 {
 	const __u64 *arg = r->n->data.args;
-	int self = (int)syscall(SYS_pidfd_open, r->tgid, 0), fd, rc;
+	int self = agent_pidfd(r), fd, rc;
 	char path[64], line[128];
 	pid_t target = -2; /* no Pid: line: not a pidfd; -1: the process is gone */
 	siginfo_t info, *infop = NULL;
