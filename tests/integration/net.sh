@@ -382,14 +382,26 @@ run_cases() {
 	PS=$(free_port)
 	for b in net net-static; do
 		rm -f "$U/late.out"
+		# The host's listener takes the port once the session's has come and gone.
 		# shellcheck disable=SC2086
-		(sleep 1 && "${RUNAS[@]}" "$BIN/net" $S , $R , bind 3 "in:127.0.0.1:$PS" , \
-			listen 3 5 , accept 3 >"$U/late.out" 2>&1) &
+		(
+			hex=$(printf '%04X' "$PS")
+			for _ in $(seq 400); do
+				grep -q ":$hex 00000000:0000 0A" /proc/net/tcp && break
+				sleep 0.05
+			done
+			for _ in $(seq 400); do
+				grep -q ":$hex 00000000:0000 0A" /proc/net/tcp || break
+				sleep 0.05
+			done
+			"${RUNAS[@]}" "$BIN/net" $S , $R , bind 3 "in:127.0.0.1:$PS" , \
+				listen 3 5 , accept 3 >"$U/late.out" 2>&1
+		) &
 		local late=$!
 		next_log
 		# shellcheck disable=SC2086
 		out=$(ward_ -- "$b" $S , $R , bind 3 "in:127.0.0.1:$PS" , listen 3 5 , close 3 , \
-			sleep 2 , $S , connect 3 "in:127.0.0.1:$PS")
+			sleep 3 , $S , connect 3 "in:127.0.0.1:$PS")
 		wait "$late"
 		check "${TAG}a session port closed and taken by the host is refused ($b)" \
 			"$(printf '%s\n' 'socket(AF_INET, SOCK_STREAM, 0) = 3' \
