@@ -400,7 +400,7 @@ run_cases() {
 		local late=$!
 		next_log
 		# shellcheck disable=SC2086
-		out=$(ward_ -- "$b" $S , $R , bind 3 "in:127.0.0.1:$PS" , listen 3 5 , close 3 , \
+		out=$(ward_ -- "$b" $S , $R , bind 3 "in:127.0.0.1:$PS" , listen 3 5 , sleep 1 , close 3 , \
 			sleep 3 , $S , connect 3 "in:127.0.0.1:$PS")
 		wait "$late"
 		check "${TAG}a session port closed and taken by the host is refused ($b)" \
