@@ -206,8 +206,8 @@ static void decode_v6(const uint8_t *sa, struct dest *d)
  * call on socket s.  Returns 0, or the errno the kernel gives for them.
  * Where the kernel would refuse the bytes itself, D_PASS lets it.
  */
-static int decode(const struct sock *s, enum call call, int flags, const uint8_t *sa,
-		  long len, struct dest *d)
+static int decode(const struct sock *s, enum call call, const uint8_t *sa, long len,
+		  struct dest *d)
 {
 	uint16_t fam = sa_family_of(sa, len);
 	int type = s->type & 0xf;
@@ -269,7 +269,6 @@ static int decode(const struct sock *s, enum call call, int flags, const uint8_t
 	 * A name on a stream send is used only by a fast open (MSG_FASTOPEN),
 	 * where it is the connect's address; it is judged as one in any case.
 	 */
-	(void)flags;
 	if (call == C_CONNECT || (call == C_SEND && stream)) {
 		if (len < 2)
 			return -EINVAL;
@@ -508,12 +507,9 @@ static socklen_t kernel_name(const struct dest *d, const uint8_t *sa, long len,
 		}
 		return 0;
 	case D_UNIX:
+		/* connect and send: the socket file itself (a bind goes by its directory) */
 		un->sun_family = AF_UNIX;
-		if (d->name != NULL)
-			snprintf(un->sun_path, sizeof(un->sun_path), "/proc/self/fd/%d/%s",
-				 d->pathfd, d->name);
-		else
-			snprintf(un->sun_path, sizeof(un->sun_path), "/proc/self/fd/%d", d->pathfd);
+		snprintf(un->sun_path, sizeof(un->sun_path), "/proc/self/fd/%d", d->pathfd);
 		return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + strlen(un->sun_path) + 1);
 	default:
 		memcpy(out, sa, (size_t)len);
@@ -597,7 +593,7 @@ static int do_connect(struct req *r, struct sock *s, uint64_t addr, long len)
 	r->event = "connect";
 	if ((rc = read_name(r, addr, len, sa)) < 0)
 		return rc;
-	if ((rc = decode(s, C_CONNECT, 0, sa, len, &d)) < 0)
+	if ((rc = decode(s, C_CONNECT, sa, len, &d)) < 0)
 		return rc;
 	if ((rc = decide_dest(r, s, C_CONNECT, &d)) < 0)
 		goto out;
@@ -686,7 +682,7 @@ static int do_bind(struct req *r, struct sock *s, uint64_t addr, long len)
 	r->event = "bind";
 	if ((rc = read_name(r, addr, len, sa)) < 0)
 		return rc;
-	if ((rc = decode(s, C_BIND, 0, sa, len, &d)) < 0)
+	if ((rc = decode(s, C_BIND, sa, len, &d)) < 0)
 		return rc;
 	if ((rc = decide_dest(r, s, C_BIND, &d)) < 0)
 		goto out;
@@ -976,7 +972,7 @@ static long send_one(struct req *r, struct sock *s, const struct msghdr *m, int 
 	if (namelen > 0) {
 		if ((rc = mem_read(r, (uint64_t)(uintptr_t)m->msg_name, sa, (size_t)namelen)) < 0)
 			return rc;
-		if ((rc = decode(s, C_SEND, flags, sa, namelen, &d)) < 0)
+		if ((rc = decode(s, C_SEND, sa, namelen, &d)) < 0)
 			return rc;
 		if ((rc = decide_dest(r, s, C_SEND, &d)) < 0)
 			goto out;
