@@ -1,13 +1,15 @@
 /*
  * log.c - the audit log: JSON Lines, one object per event (DESIGN.md §6).
  *
- * Each line is built with jansson and written with one write(2) to a file
- * opened O_APPEND, before the reply to the agent is sent, so a line is in
- * the file even if ward or the agent is killed the next moment.  jansson
- * allocates from a per-thread arena that is reset after every line, so
- * logging on the notification path does not call malloc.
+ * Each line is written with one write(2) to a file opened O_APPEND, before
+ * the reply to the agent is sent, so a line is in the file even if ward or
+ * the agent is killed the next moment.  The hot events (decisions, spawn,
+ * exec, exit) are written straight into the line by jline.c; the rare ones
+ * (session start and end) are built with jansson, which allocates from a
+ * per-thread arena that is reset after every line.
  */
 #include "sup.h"
+#include "jline.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -96,51 +98,67 @@ static void timestamp(char *buf, size_t len)
 	snprintf(buf + n, len - n, ".%06ldZ", ts.tv_nsec / 1000);
 }
 
-/* Put the common fields first, serialise, write one line.  Consumes obj. */
+/* A thread's line, for a decision or an event built with jansson. */
+static __thread char line_buf[LINE_MAX_BYTES];
+
+/* One line to the file, with one write(2). */
+static int write_line(char *line, size_t n)
+{
+	line[n++] = '\n';
+	for (;;) {
+		ssize_t w = write(log_fd, line, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		return w == (ssize_t)n ? 0 : w < 0 ? -errno : -EIO;
+	}
+}
+
+/* The fields every event starts with: ts, session, event, and who. */
+static void common(struct jline *l, char *buf, size_t cap, const char *event, pid_t pid)
+{
+	char ts[40], exe[256] = "";
+	pid_t tgid = pid, ppid = 0;
+
+	jl_init(l, buf, cap);
+	timestamp(ts, sizeof(ts));
+	jl_str(l, "ts", ts);
+	jl_str(l, "session", S->id);
+	jl_str(l, "event", event);
+	if (pid > 0) {
+		proc_info(pid, &tgid, &ppid, exe, sizeof(exe));
+		jl_int(l, "pid", tgid);
+		if (tgid != pid)
+			jl_int(l, "tid", pid);
+		jl_int(l, "ppid", ppid);
+		jl_str(l, "exe", exe);
+	}
+}
+
+/* The common fields, then fields' members; one line.  Consumes fields. */
 static int emit(json_t *fields, const char *event, pid_t pid)
 {
-	char ts[40], line[LINE_MAX_BYTES];
-	pid_t tgid = pid, ppid = 0;
-	char exe[256] = "";
-	json_t *obj = json_object();
-	int rc = 0;
+	static __thread char *tail;
+	struct jline l;
 
-	if (obj == NULL) {
+	if (tail == NULL && (tail = malloc(LINE_MAX_BYTES)) == NULL) {
 		json_decref(fields);
 		arena_reset();
 		return -ENOMEM;
 	}
-	timestamp(ts, sizeof(ts));
-	if (pid > 0)
-		proc_info(pid, &tgid, &ppid, exe, sizeof(exe));
-	json_object_set_new(obj, "ts", json_string(ts));
-	json_object_set_new(obj, "session", json_string(S->id));
-	json_object_set_new(obj, "event", json_string(event));
-	if (pid > 0) {
-		json_object_set_new(obj, "pid", json_integer(tgid));
-		if (tgid != pid)
-			json_object_set_new(obj, "tid", json_integer(pid));
-		json_object_set_new(obj, "ppid", json_integer(ppid));
-		json_object_set_new(obj, "exe", json_string(exe));
-	}
-	json_object_update(obj, fields);
-	json_decref(fields);
-	size_t n = json_dumpb(obj, line, sizeof(line) - 1,
+	common(&l, line_buf, sizeof(line_buf) - 1, event, pid);
+	size_t t = json_dumpb(fields, tail, LINE_MAX_BYTES,
 			      JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
-	json_decref(obj);
+	json_decref(fields);
 	arena_reset();
-	if (n == 0 || n >= sizeof(line) - 1)
+	if (t < 2 || t > LINE_MAX_BYTES)
 		return -EOVERFLOW;
-	line[n++] = '\n';
-	while (true) {
-		ssize_t w = write(log_fd, line, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w != (ssize_t)n)
-			rc = w < 0 ? -errno : -EIO;
-		break;
+	/* fields' members without its braces, after the common ones. */
+	if (t > 2) {
+		jl_key(&l, NULL);
+		jl_put(&l, tail + 1, t - 2);
 	}
-	return rc;
+	size_t n = jl_end(&l);
+	return n == 0 ? -EOVERFLOW : write_line(line_buf, n);
 }
 
 /* jansson refuses invalid UTF-8; paths are bytes.  Escape what is not UTF-8. */
@@ -163,31 +181,27 @@ json_t *jpath(const char *s)
 
 int log_request(struct req *r, int err)
 {
-	json_t *o;
 	const struct ward_verdict *v = r->verdict;
 	const char *decision;
+	struct jline l;
 
-	if (arena_enter() < 0)
-		return -ENOMEM;
-	o = json_object();
-	if (o == NULL)
-		return -ENOMEM;
-	json_object_set_new(o, "syscall", json_string(r->sysname));
+	common(&l, line_buf, sizeof(line_buf) - 1, r->event, r->tid);
+	jl_str(&l, "syscall", r->sysname);
 	if (strcmp(r->event, "signal") == 0 || strcmp(r->event, "process") == 0) {
-		json_object_set_new(o, "target", json_integer(r->sig_target));
-		json_object_set_new(o, "signal", json_integer(r->sig_num));
+		jl_int(&l, "target", r->sig_target);
+		jl_int(&l, "signal", r->sig_num);
 	}
 	if (r->op != NULL)
-		json_object_set_new(o, "op", json_string(r->op));
+		jl_str(&l, "op", r->op);
 	if (r->log_path != NULL)
-		json_object_set_new(o, "path", jpath(r->log_path));
+		jl_str(&l, "path", r->log_path);
 	bool net = strcmp(r->event, "connect") == 0 || strcmp(r->event, "bind") == 0;
 	if (net) {
-		json_object_set_new(o, "addr", jpath(r->net_addr));
+		jl_str(&l, "addr", r->net_addr);
 		if (r->net_port >= 0)
-			json_object_set_new(o, "port", json_integer(r->net_port));
+			jl_int(&l, "port", r->net_port);
 		if (r->net_host[0] != '\0')
-			json_object_set_new(o, "host", jpath(r->net_host));
+			jl_str(&l, "host", r->net_host);
 	}
 	/*
 	 * The decision is the policy's when one was taken.  A call that failed
@@ -207,16 +221,16 @@ int log_request(struct req *r, int err)
 		decision = "deny";
 	else
 		decision = r->decided == 1 ? "rewrite" : "allow";
-	json_object_set_new(o, "decision", json_string(decision));
+	jl_str(&l, "decision", decision);
 	if (err != 0)
-		json_object_set_new(o, "errno", json_string(strerrorname_np(err) ? strerrorname_np(err) : "?"));
+		jl_str(&l, "errno", strerrorname_np(err) ? strerrorname_np(err) : "?");
 	if (r->denied_by_shadow)
-		json_object_set_new(o, "would", json_string("deny"));
+		jl_str(&l, "would", "deny");
 	if (v != NULL)
-		json_object_set_new(o, "rule", json_string(ward_rule_location(v->rule)));
-	json_object_set_new(o, "by", json_string(r->by ? r->by : "policy"));
+		jl_str(&l, "rule", ward_rule_location(v->rule));
+	jl_str(&l, "by", r->by ? r->by : "policy");
 	if (r->log_to != NULL)
-		json_object_set_new(o, "to", jpath(r->log_to));
+		jl_str(&l, "to", r->log_to);
 	if (S->verbose > 0 && (S->verbose > 1 || strcmp(decision, "deny") == 0)) {
 		/* -v: denials on stderr; -vv: every decision. */
 		char where[sizeof(r->net_addr) + 16];
@@ -230,7 +244,33 @@ int log_request(struct req *r, int err)
 			err ? strerrorname_np(err) : "", r->log_to ? " -> " : "",
 			r->log_to ? r->log_to : "", v ? ward_rule_location(v->rule) : "no rule", r->tid);
 	}
-	return emit(o, r->event, r->tid);
+	size_t n = jl_end(&l);
+	return n == 0 ? -EOVERFLOW : write_line(line_buf, n);
+}
+
+/*
+ * An event written field by field:
+ *	struct jline *l = log_begin("exit", pid);
+ *	jl_int(l, "status", 0);
+ *	rc = log_finish(l);
+ */
+#define EVENT_LINE_BYTES (256 * 1024) /* an exec's argv may take six bytes a byte, escaped */
+static __thread char *event_line;
+static __thread struct jline event_jl;
+
+struct jline *log_begin(const char *event, pid_t pid)
+{
+	if (event_line == NULL)
+		event_line = malloc(EVENT_LINE_BYTES);
+	/* Without a buffer the line is over at once, and log_finish fails. */
+	common(&event_jl, event_line, event_line ? EVENT_LINE_BYTES - 1 : 0, event, pid);
+	return &event_jl;
+}
+
+int log_finish(struct jline *l)
+{
+	size_t n = jl_end(l);
+	return n == 0 ? -EOVERFLOW : write_line(l->buf, n);
 }
 
 /*

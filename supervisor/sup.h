@@ -274,6 +274,10 @@ int agent_fd(struct req *r, int n, int *fd);
 int log_open(const char *path);
 int log_request(struct req *r, int err);
 int log_event(const char *event, pid_t pid, const char *fmt, ...);
+/* An event written field by field with jline.h: log_begin, jl_*, log_finish. */
+struct jline;
+struct jline *log_begin(const char *event, pid_t pid);
+int log_finish(struct jline *l);
 /* A JSON string for bytes that may not be UTF-8 (they are escaped). */
 struct json_t;
 struct json_t *jpath(const char *s);
