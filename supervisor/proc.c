@@ -78,7 +78,8 @@ bool proc_info(pid_t tid, pid_t *tgid, pid_t *ppid, char *exe, size_t len)
 	if (p != NULL) {
 		*tgid = p->tgid;
 		*ppid = p->ppid;
-		snprintf(exe, len, "%s", p->exe);
+		if (exe != NULL)
+			snprintf(exe, len, "%s", p->exe);
 	}
 	pthread_rwlock_unlock(&lock);
 	return p != NULL;

@@ -8,6 +8,7 @@
  * recorded.
  */
 #include "sup.h"
+#include "jline.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -23,7 +24,9 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/user.h>
 #include <sys/wait.h>
+#include <sched.h>
 #include <sys/ioctl.h>
 #include <termios.h>
 #include <jansson.h>
@@ -117,6 +120,12 @@ static void task_ids(pid_t tid, pid_t *tgid, pid_t *ppid)
 	fclose(f);
 }
 
+static void log_spawn(pid_t pid)
+{
+	log_finish(log_begin("spawn", pid));
+}
+
+/* A task that stopped before ward heard of it: its ids from /proc. */
 static void add_task(pid_t tid)
 {
 	pid_t tgid, ppid;
@@ -126,7 +135,42 @@ static void add_task(pid_t tid)
 	task_ids(tid, &tgid, &ppid);
 	proc_add(tid, tgid, ppid);
 	if (tid == tgid)
-		log_event("spawn", tid, "{}");
+		log_spawn(tid);
+}
+
+/*
+ * A task made by parent (stopped at its fork, vfork or clone event): its
+ * ids follow from the call's flags, read from the parent's registers,
+ * which nothing can change while it is stopped.  Reading /proc/TID/status
+ * instead cost 20-40 us a process here, on the tracer, which every
+ * process of the session waits for.
+ */
+static void add_child(pid_t parent, pid_t child)
+{
+	struct user_regs_struct regs;
+	pid_t ptgid, pppid;
+	unsigned long flags;
+
+	if (proc_in_session(child))
+		return;
+	if (!proc_info(parent, &ptgid, &pppid, NULL, 0) ||
+	    ptrace(PTRACE_GETREGS, parent, 0, &regs) < 0) {
+		add_task(child);
+		return;
+	}
+	if (regs.orig_rax == SYS_clone) {
+		flags = regs.rdi;
+	} else if (regs.orig_rax == SYS_fork || regs.orig_rax == SYS_vfork) {
+		flags = 0;
+	} else {
+		add_task(child); /* clone3 is refused by the filter; anything else: ask /proc */
+		return;
+	}
+	pid_t tgid = (flags & CLONE_THREAD) ? ptgid : child;
+	pid_t ppid = (flags & (CLONE_THREAD | CLONE_PARENT)) ? pppid : ptgid;
+	proc_add(child, tgid, ppid);
+	if (child == tgid)
+		log_spawn(child);
 }
 
 /* argv of a process as one blob of NUL-terminated strings. */
@@ -148,11 +192,12 @@ static ssize_t read_cmdline(pid_t pid, char *buf, size_t len)
 
 /*
  * At PTRACE_EVENT_EXEC: the process must run the file that was allowed,
- * with the argv that was read.  Returns true when it does.
+ * with the argv that was read.  Returns true when it does; cmd holds the
+ * argv read (*cmdlen bytes).
  */
-static bool verify_exec(pid_t pid, pid_t former, struct exec_grant *g, char *exe, size_t exelen)
+static bool verify_exec(pid_t pid, pid_t former, struct exec_grant *g, char *exe, size_t exelen,
+			char *cmd, size_t cmdsize, ssize_t *cmdlen)
 {
-	static char cmd[2 * 1024 * 1024 + 1];
 	char link[64];
 	struct stat st;
 	ssize_t n;
@@ -164,9 +209,10 @@ static bool verify_exec(pid_t pid, pid_t former, struct exec_grant *g, char *exe
 		return false;
 	n = readlink(link, exe, exelen - 1);
 	exe[n > 0 ? n : 0] = '\0';
-	n = read_cmdline(pid, cmd, sizeof(cmd) - 1);
-	if (n < 0 || (size_t)n == sizeof(cmd) - 1)
+	n = *cmdlen = read_cmdline(pid, cmd, cmdsize - 1);
+	if (n < 0 || (size_t)n == cmdsize - 1)
 		return false;
+	cmd[n] = '\0';
 	if (!g->script) {
 		uint8_t mac[32];
 		argv_mac(cmd, (size_t)n, mac);
@@ -196,38 +242,81 @@ static bool verify_exec(pid_t pid, pid_t former, struct exec_grant *g, char *exe
 	return memcmp(mac, g->name_mac, 32) == 0;
 }
 
+/*
+ * The argv of an exec event: at most 64 strings, each cut at 4 KiB and
+ * 16 KiB in all ("argv_cut": true then), so that the line always fits.
+ */
+#define LOG_ARGS 64
+#define LOG_ARG_BYTES 4096
+#define LOG_ARGV_BYTES 16384
+
+static void log_argv(struct jline *l, const char *cmd, size_t n)
+{
+	static char arg[LOG_ARG_BYTES + 1];
+	size_t total = 0, at = 0;
+	bool cut = false;
+	int count = 0;
+
+	jl_open(l, "argv", '[');
+	while (at < n) {
+		size_t len = strnlen(cmd + at, n - at), keep = len;
+		if (count == LOG_ARGS || total >= LOG_ARGV_BYTES) {
+			cut = true;
+			break;
+		}
+		if (keep > LOG_ARG_BYTES)
+			keep = LOG_ARG_BYTES;
+		if (keep > LOG_ARGV_BYTES - total)
+			keep = LOG_ARGV_BYTES - total;
+		if (keep < len) {
+			/* Cut at a character's start, not inside a UTF-8 sequence. */
+			while (keep > 0 && ((unsigned char)cmd[at + keep] & 0xC0) == 0x80)
+				keep--;
+			cut = true;
+		}
+		memcpy(arg, cmd + at, keep);
+		arg[keep] = '\0';
+		jl_str(l, NULL, arg);
+		total += keep;
+		count++;
+		at += len + 1;
+	}
+	jl_close(l, ']');
+	if (cut)
+		jl_bool(l, "argv_cut", true);
+}
+
 static void on_exec(pid_t pid)
 {
+	static char cmd[2 * 1024 * 1024 + 1];
 	unsigned long msg = 0;
 	struct exec_grant g = { 0 };
 	char exe[PATH_MAX];
+	ssize_t n = 0;
 
 	ptrace(PTRACE_GETEVENTMSG, pid, 0, &msg);
 	pid_t former = (pid_t)msg;
-	bool ok = verify_exec(pid, former ? former : pid, &g, exe, sizeof(exe));
+	bool ok = verify_exec(pid, former ? former : pid, &g, exe, sizeof(exe), cmd, sizeof(cmd),
+			      &n);
 	if (former != pid && former != 0) {
 		/* A thread exec'd: it now has the leader's id; the other threads are gone. */
 		proc_remove(former);
 	}
 	if (!ok) {
 		kill(pid, SIGKILL);
-		log_event("exec", pid, "{s:s, s:s}", "decision", "kill", "reason",
-			  "the program or argv differs from what was allowed");
+		struct jline *l = log_begin("exec", pid);
+		jl_str(l, "decision", "kill");
+		jl_str(l, "reason", "the program or argv differs from what was allowed");
+		log_finish(l);
 		return;
 	}
 	proc_set_exe(pid, exe);
-	/* The argv the process runs with, for the log (at most 64 strings of it). */
-	static char cmd[65536];
-	json_t *argv = json_array();
-	ssize_t n = read_cmdline(pid, cmd, sizeof(cmd) - 1);
-	for (ssize_t at = 0; argv && at < n && json_array_size(argv) < 64;) {
-		cmd[n] = '\0';
-		json_array_append_new(argv, jpath(cmd + at));
-		at += (ssize_t)strlen(cmd + at) + 1;
-	}
+	struct jline *l = log_begin("exec", pid);
+	jl_str(l, "path", exe);
+	log_argv(l, cmd, (size_t)n);
+	jl_bool(l, "static", g.is_static);
 	/* An exec that cannot be logged does not run: fail closed. */
-	if (log_event("exec", pid, "{s:s, s:o, s:b}", "path", exe, "argv",
-		      argv ? argv : json_array(), "static", g.is_static) < 0)
+	if (log_finish(l) < 0)
 		kill(pid, SIGKILL);
 }
 
@@ -271,7 +360,7 @@ int tracer_run(char **argv, int *status)
 	prctl(PR_SET_DUMPABLE, 0);
 	umask(0);
 	proc_add(pid, pid, getpid());
-	log_event("spawn", pid, "{}");
+	log_spawn(pid);
 
 	/* Workers must not take ward's signals: block them before they start. */
 	sigset_t sigs, old;
@@ -334,8 +423,11 @@ int tracer_run(char **argv, int *status)
 			break; /* ECHILD: nothing left */
 		}
 		if (WIFEXITED(st) || WIFSIGNALED(st)) {
-			if (proc_in_session(w))
-				log_event("exit", w, "{s:i}", "status", exit_status(st));
+			if (proc_in_session(w)) {
+				struct jline *l = log_begin("exit", w);
+				jl_int(l, "status", exit_status(st));
+				log_finish(l);
+			}
 			proc_remove(w);
 			if (w == pid) {
 				*status = exit_status(st);
@@ -353,7 +445,7 @@ int tracer_run(char **argv, int *status)
 		case PTRACE_EVENT_CLONE: {
 			unsigned long msg = 0;
 			if (ptrace(PTRACE_GETEVENTMSG, w, 0, &msg) == 0)
-				add_task((pid_t)msg);
+				add_child(w, (pid_t)msg);
 			ptrace(PTRACE_CONT, w, 0, 0);
 			break;
 		}
