@@ -127,38 +127,40 @@ static int sniff_open(int opath)
 	return open(link, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 }
 
-static enum elf_kind elf_kind_of(int opath)
+/* The start of the file behind opath: its "#!" line, or its ELF and program headers. */
+struct head {
+	char buf[4096];
+	size_t n;
+};
+
+static void read_head(int opath, struct head *h)
 {
-	enum elf_kind kind = ELF_NONE;
+	int fd = sniff_open(opath);
+	ssize_t n = fd < 0 ? -1 : pread(fd, h->buf, sizeof(h->buf), 0);
+
+	h->n = n > 0 ? (size_t)n : 0;
+	if (fd >= 0)
+		close(fd);
+}
+
+/*
+ * A position-independent ELF file without an interpreter: a loader when
+ * its soname says so.  The section headers are far from the start, so
+ * this one reads the file mapped (a compiler binary is tens of megabytes);
+ * it is rare: loaders and static-pie programs only.
+ */
+static enum elf_kind soname_kind(int opath)
+{
+	enum elf_kind kind = ELF_STATIC;
 	int fd = sniff_open(opath);
 
 	if (fd < 0)
 		return ELF_NONE;
-	elf_version(EV_CURRENT);
-	/* Mapped, not read: a compiler binary is tens of megabytes. */
 	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (e == NULL || elf_kind(e) != ELF_K_ELF)
-		goto out;
-	GElf_Ehdr eh;
-	size_t nph;
-	bool interp = false, dynamic = false;
-	if (gelf_getehdr(e, &eh) == NULL || elf_getphdrnum(e, &nph) != 0)
-		goto out;
-	for (size_t i = 0; i < nph; i++) {
-		GElf_Phdr ph;
-		if (gelf_getphdr(e, (int)i, &ph) == NULL)
-			continue;
-		interp |= ph.p_type == PT_INTERP;
-		dynamic |= ph.p_type == PT_DYNAMIC;
-	}
-	if (interp) {
-		kind = ELF_DYNAMIC;
+	if (e == NULL || elf_kind(e) != ELF_K_ELF) {
+		kind = ELF_NONE;
 		goto out;
 	}
-	kind = ELF_STATIC;
-	if (eh.e_type != ET_DYN || !dynamic)
-		goto out;
-	/* No interpreter, position independent, dynamic: a loader if its soname says so. */
 	Elf_Scn *scn = NULL;
 	while ((scn = elf_nextscn(e, scn)) != NULL) {
 		GElf_Shdr sh;
@@ -182,6 +184,65 @@ out:
 	return kind;
 }
 
+/* Loader, static or dynamic, by the program headers of e. */
+static enum elf_kind classify(Elf *e, int opath)
+{
+	GElf_Ehdr eh;
+	size_t nph;
+	bool interp = false, dynamic = false;
+
+	if (e == NULL || elf_kind(e) != ELF_K_ELF || gelf_getehdr(e, &eh) == NULL ||
+	    elf_getphdrnum(e, &nph) != 0)
+		return ELF_NONE;
+	for (size_t i = 0; i < nph; i++) {
+		GElf_Phdr ph;
+		if (gelf_getphdr(e, (int)i, &ph) == NULL)
+			continue;
+		interp |= ph.p_type == PT_INTERP;
+		dynamic |= ph.p_type == PT_DYNAMIC;
+	}
+	if (interp)
+		return ELF_DYNAMIC;
+	if (eh.e_type != ET_DYN || !dynamic)
+		return ELF_STATIC;
+	return soname_kind(opath);
+}
+
+/*
+ * What the file is, from its head: libelf reads the ELF header and the
+ * program headers from the bytes read, without mapping the file (whose
+ * munmap costs each CPU running a ward thread a TLB flush).  Program
+ * headers past the first 4 KiB (never seen in practice): the file mapped.
+ */
+static enum elf_kind elf_kind_of(int opath, struct head *h)
+{
+	enum elf_kind kind;
+	GElf_Ehdr eh;
+	size_t nph;
+
+	if (h->n < SELFMAG || memcmp(h->buf, ELFMAG, SELFMAG) != 0)
+		return ELF_NONE;
+	elf_version(EV_CURRENT);
+	Elf *e = elf_memory(h->buf, h->n);
+	if (e != NULL && gelf_getehdr(e, &eh) != NULL && elf_getphdrnum(e, &nph) == 0 &&
+	    eh.e_phoff + (uint64_t)nph * eh.e_phentsize > h->n) {
+		elf_end(e);
+		int fd = sniff_open(opath);
+		if (fd < 0)
+			return ELF_NONE;
+		e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+		kind = classify(e, opath);
+		if (e != NULL)
+			elf_end(e);
+		close(fd);
+		return kind;
+	}
+	kind = classify(e, opath);
+	if (e != NULL)
+		elf_end(e);
+	return kind;
+}
+
 /* Options of glibc's ld.so that take a value. */
 static bool loader_opt_takes_value(const char *a)
 {
@@ -194,19 +255,15 @@ static bool loader_opt_takes_value(const char *a)
 	return false;
 }
 
-/* Read the first line of a script: "#!INTERP [ARG]". */
-static int shebang(int opath, char *interp, size_t len)
+/* The first line of a script: "#!INTERP [ARG]". */
+static int shebang(const struct head *h, char *interp, size_t len)
 {
 	char buf[256];
-	int fd = sniff_open(opath);
-	ssize_t n;
+	size_t n = h->n < sizeof(buf) - 1 ? h->n : sizeof(buf) - 1;
 
-	if (fd < 0)
+	if (n < 2 || h->buf[0] != '#' || h->buf[1] != '!')
 		return 0;
-	n = pread(fd, buf, sizeof(buf) - 1, 0);
-	close(fd);
-	if (n < 2 || buf[0] != '#' || buf[1] != '!')
-		return 0;
+	memcpy(buf, h->buf, n);
 	buf[n] = '\0';
 	char *p = buf + 2;
 	p += strspn(p, " \t");
@@ -238,13 +295,16 @@ static void anon_target(char *real, size_t len, const struct stat *st)
  * loader (whose program would then escape judgement), and the last one,
  * an ELF file, is what the process will run.
  */
-static int interpreters(struct req *r, int opath, struct exec_grant *g)
+static int interpreters(struct req *r, const struct head *head, struct exec_grant *g)
 {
 	char interp[PATH_MAX], ireal[PATH_MAX];
 	int cur = -1, rc = 0;
 
 	for (int depth = 0; depth < 4; depth++) {
-		if (!shebang(cur >= 0 ? cur : opath, interp, sizeof(interp)))
+		struct head h;
+		if (depth > 0)
+			read_head(cur, &h);
+		if (!shebang(depth > 0 ? &h : head, interp, sizeof(interp)))
 			break;
 		struct ward_verdict iv;
 		struct stat st;
@@ -265,8 +325,11 @@ static int interpreters(struct req *r, int opath, struct exec_grant *g)
 		anon_target(ireal, sizeof(ireal), &st);
 		r->log_path = interp;
 		rc = decide_path(r, WARD_OP_EXEC, ireal, &iv);
-		if (rc == 0 && elf_kind_of(ifd) == ELF_LOADER)
-			rc = -EACCES;
+		if (rc == 0) {
+			read_head(ifd, &h);
+			if (elf_kind_of(ifd, &h) == ELF_LOADER)
+				rc = -EACCES;
+		}
 		if (rc != 0) {
 			rc = rc < 0 ? rc : -EACCES;
 			close(ifd);
@@ -335,7 +398,9 @@ int h_exec(struct req *r)
 	if ((rc = read_argv(r, argv, &ai, scratch)) < 0)
 		goto out;
 
-	enum elf_kind kind = elf_kind_of(opath);
+	static __thread struct head head;
+	read_head(opath, &head);
+	enum elf_kind kind = elf_kind_of(opath, &head);
 	const char *target = r->real;
 	if (kind == ELF_LOADER && ai.argc > 1) {
 		/*
@@ -378,7 +443,7 @@ int h_exec(struct req *r)
 		rc = -EACCES; /* rewrites never apply to exec */
 		goto out;
 	}
-	if (kind == ELF_NONE && (rc = interpreters(r, opath, &g)) < 0)
+	if (kind == ELF_NONE && (rc = interpreters(r, &head, &g)) < 0)
 		goto out;
 	if (g.script) {
 		/*
