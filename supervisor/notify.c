@@ -75,32 +75,36 @@ int mem_read(struct req *r, uint64_t addr, void *buf, size_t len)
 int mem_read_str(struct req *r, uint64_t addr, char *buf, size_t len)
 {
 	/*
-	 * One read of up to len bytes (the NUL included), split at the page
-	 * boundary so that a string ending just before an unmapped page is
-	 * still read whole.
+	 * First the rest of the string's page (most strings end there), then,
+	 * if no NUL came, the rest up to len in one more read.  Reading len at
+	 * once would copy 128 KiB for each argv string whose page is followed
+	 * by more stack.  A read that stops at an unmapped page returns what
+	 * it got, so a string that ends before one is still read whole.
 	 */
-	size_t first = 4096 - (addr & 4095);
-	struct iovec local = { buf, len }, remote[2];
-	int nr = 1;
-	ssize_t n;
+	size_t first = 4096 - (addr & 4095), got = 0;
+	char *nul = NULL;
 
 	if (addr == 0)
 		return -EFAULT;
-	if (first >= len) {
-		remote[0] = (struct iovec){ (void *)(uintptr_t)addr, len };
-	} else {
-		remote[0] = (struct iovec){ (void *)(uintptr_t)addr, first };
-		remote[1] = (struct iovec){ (void *)(uintptr_t)(addr + first), len - first };
-		nr = 2;
+	for (int round = 0; round < 2 && got < len && nul == NULL; round++) {
+		size_t want = round == 0 && first < len ? first : len - got;
+		struct iovec local = { buf + got, want };
+		struct iovec remote = { (void *)(uintptr_t)(addr + got), want };
+		ssize_t n = process_vm_readv(r->tid, &local, 1, &remote, 1, 0);
+		if (n <= 0) {
+			if (got == 0)
+				return -EFAULT;
+			break;
+		}
+		nul = memchr(buf + got, '\0', (size_t)n);
+		got += (size_t)n;
+		if ((size_t)n < want)
+			break; /* an unmapped page follows */
 	}
-	n = process_vm_readv(r->tid, &local, 1, remote, (unsigned long)nr, 0);
-	if (n <= 0)
-		return -EFAULT;
-	char *nul = memchr(buf, '\0', (size_t)n);
 	if (!r->batch_reads && !req_valid(r))
 		return -ESRCH;
 	if (nul == NULL)
-		return (size_t)n == len ? -ENAMETOOLONG : -EFAULT;
+		return got == len ? -ENAMETOOLONG : -EFAULT;
 	return (int)(nul - buf);
 }
 
