@@ -195,16 +195,27 @@ static bool has_dotdot(const char *p)
 }
 
 /*
- * The fast path: one openat2 with RESOLVE_NO_SYMLINKS from the start
- * directory.  When it succeeds no symlink (and so no magic link, nor
- * /proc/self) was on the way: the kernel's walk went through real
- * directories only, exactly as the component-by-component walk would, and
- * the object it opened (O_PATH: no side effect) is what gets decided on.
- * Any symlink makes it fail with ELOOP, and the slow walk takes over.
+ * The fast paths: one openat2 from the start directory.
+ *
+ * First with RESOLVE_NO_SYMLINKS.  When it succeeds no symlink (and so no
+ * magic link, nor /proc/self) was on the way: the kernel's walk went
+ * through real directories only, exactly as the component-by-component
+ * walk would, and the object it opened (O_PATH: no side effect) is what
+ * gets decided on.
+ *
+ * Then, if a symlink was on the way (/bin, /lib, gcc's chain of links),
+ * with symlinks followed but no magic link (RESOLVE_NO_MAGICLINKS).  The
+ * kernel's walk differs from the agent's in one way then: /proc/self and
+ * /proc/thread-self name ward.  A walk that ends on procfs is therefore
+ * not taken, nor one that fails (/dev/fd/N is ward's fd table there); the
+ * slow walk decides those.  A walk that passed through /proc/self and left
+ * procfs by ".." ended where the agent's would.  What is decided on is
+ * the real path of the object opened, read back from its fd.
+ *
  * Returns -EAGAIN for "take the slow walk".
  */
 static int fast_path(int start, const char *path, enum resolve_mode mode, int *out,
-		     char *real, size_t reallen, const char **name)
+		     char *real, size_t reallen, const char **name, bool follow)
 {
 	static __thread char dir[PATH_MAX];
 	static __thread char final[NAME_MAX + 1];
@@ -235,14 +246,21 @@ static int fast_path(int start, const char *path, enum resolve_mode mode, int *o
 	}
 	struct open_how how = {
 		.flags = O_PATH | O_CLOEXEC | (mode == RES_FINAL_NOFOLLOW ? O_NOFOLLOW : 0),
-		.resolve = RESOLVE_NO_SYMLINKS,
+		.resolve = follow ? RESOLVE_NO_MAGICLINKS : RESOLVE_NO_SYMLINKS,
 	};
 	fd = (int)syscall(SYS_openat2, start, target, &how, sizeof(how));
-	if (fd < 0)
+	if (fd < 0) {
+		if (follow)
+			return -EAGAIN;
 		return errno == ELOOP || errno == EXDEV || errno == EAGAIN ? -EAGAIN : -errno;
+	}
+	if (follow && is_procfs(fd)) {
+		close(fd);
+		return -EAGAIN;
+	}
 	if (real != NULL) {
 		/* Absolute, no symlink, no "..": the path itself, made normal, is real. */
-		if (target[0] == '/' && !has_dotdot(target))
+		if (!follow && target[0] == '/' && !has_dotdot(target))
 			rc = ward_path_normalize("/", target, real, reallen);
 		else
 			rc = fd_real_path(fd, real, reallen);
@@ -292,7 +310,9 @@ int resolve_from(struct req *r, int dirfd, int base, const char *path,
 		pthread_once(&root_once, open_root);
 		if (root_fd < 0)
 			return -EACCES;
-		rc = fast_path(root_fd, path, mode, out, real, reallen, name);
+		rc = fast_path(root_fd, path, mode, out, real, reallen, name, false);
+		if (rc == -EAGAIN)
+			rc = fast_path(root_fd, path, mode, out, real, reallen, name, true);
 		if (rc != -EAGAIN)
 			return rc;
 		rc = agent_root(r, &cur);
@@ -313,7 +333,9 @@ int resolve_from(struct req *r, int dirfd, int base, const char *path,
 	if (path[0] != '/' && (rc = foreign_dir(cur, path, real, reallen)) < 0)
 		goto fail;
 	if (path[0] != '/') {
-		rc = fast_path(cur, path, mode, out, real, reallen, name);
+		rc = fast_path(cur, path, mode, out, real, reallen, name, false);
+		if (rc == -EAGAIN)
+			rc = fast_path(cur, path, mode, out, real, reallen, name, true);
 		if (rc != -EAGAIN) {
 			close(cur);
 			return rc;

@@ -16,6 +16,12 @@
  *           through an O_PATH dirfd and after chdir)
  *   ipc     the same victim's System V shared memory segment: shmat() by
  *           the id listed in /proc/sysvipc/shm (IPC outside the filesystem)
+ *   links   symlinks in the project to /proc/self/{status,environ,mem},
+ *           /proc/self/../PPID/environ, /proc/thread-self/status and
+ *           /dev/fd/N: ward follows ordinary symlinks with the kernel's
+ *           walk, in which /proc/self is ward; each must give the agent's
+ *           own entry (or be refused), never ward's, and /dev/fd/N for an
+ *           fd the agent does not have must fail even where ward has one.
  *
  * DESIGN.md §3: "/proc/PID/... of any process outside the session" is
  * hard-denied (deny!), and ward "cannot ... read ward's state".  Any open
@@ -264,6 +270,109 @@ static void mode_ward(void)
 	}
 }
 
+/* The "Pid:" line of a status file opened through path; -1 if none. */
+static long status_pid(const char *path)
+{
+	char buf[4096];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	char *p = strstr(buf, "\nPid:");
+	return p ? strtol(p + 5, NULL, 10) : -1;
+}
+
+static void link_to(const char *name, const char *target)
+{
+	unlink(name);
+	if (symlink(target, name) < 0)
+		setup_failed("symlink");
+}
+
+static void mode_links(void)
+{
+	char p[128], mine[65536], theirs[65536];
+	pid_t me = getpid(), ward = getppid();
+
+	/* status: the agent's own, by the Pid line. */
+	link_to("l_status", "/proc/self/status");
+	link_to("l_tstatus", "/proc/thread-self/status");
+	link_to("l_dir", "/proc/self");
+	const char *status_links[] = { "l_status", "l_tstatus", "l_dir/status", "./l_dir/../self/status" };
+	for (size_t i = 0; i < sizeof(status_links) / sizeof(status_links[0]); i++) {
+		long pid = status_pid(status_links[i]);
+		if (pid == ward)
+			leak(status_links[i], "ward's /proc/PID/status", 24);
+		else if (pid == me)
+			say("blocked: %s is the agent's own status", status_links[i]);
+		else if (pid < 0)
+			wrong("%s: not read (%s); natively it is the agent's own status", status_links[i],
+			      strerror(errno));
+		else
+			wrong("%s: the status of pid %ld, neither the agent's (%d) nor ward's", status_links[i], pid, me);
+	}
+	/* environ: the same bytes as the agent's own, read directly. */
+	link_to("l_environ", "/proc/self/environ");
+	ssize_t a = slurp("/proc/self/environ", mine, sizeof(mine)),
+		b = slurp("l_environ", theirs, sizeof(theirs));
+	if (b >= 0 && (a != b || memcmp(mine, theirs, (size_t)b) != 0))
+		leak("a symlink to /proc/self/environ read another process's environment", theirs,
+		     (size_t)b < 40 ? (size_t)b : 40);
+	else if (b < 0)
+		wrong("l_environ -> /proc/self/environ: %s; natively the agent's own", strerror(errno));
+	else
+		say("blocked: l_environ -> /proc/self/environ: the agent's own");
+	/* mem: opening the agent's own is fine; ward's is what must not happen. */
+	link_to("l_mem", "/proc/self/mem");
+	int fd = open("l_mem", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		char link[64], target[256] = "";
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+		ssize_t n = readlink(link, target, sizeof(target) - 1);
+		target[n > 0 ? n : 0] = '\0';
+		snprintf(p, sizeof(p), "/proc/%d/mem", ward);
+		if (strcmp(target, p) == 0)
+			leak("l_mem -> /proc/self/mem opened ward's memory", target, strlen(target));
+		else
+			say("blocked: l_mem -> /proc/self/mem is %s", target);
+		close(fd);
+	} else {
+		say("blocked: l_mem: %s", strerror(errno));
+	}
+	/* Through /proc/self/.. to ward's directory by number. */
+	snprintf(p, sizeof(p), "/proc/self/../%d/environ", ward);
+	link_to("l_up", p);
+	try_foreign("l_up -> /proc/self/../WARD/environ", "l_up");
+	snprintf(p, sizeof(p), "l_dir/../%d/status", ward);
+	try_foreign("l_dir/../WARD/status", p);
+	/* /dev/fd/N and a symlink to it, for fds the agent does not have (ward has some). */
+	for (int n = 3; n < 64; n++) {
+		if (fcntl(n, F_GETFD) >= 0)
+			continue;
+		snprintf(p, sizeof(p), "/dev/fd/%d", n);
+		link_to("l_fd", p);
+		const char *tries[] = { p, "l_fd" };
+		for (int t = 0; t < 2; t++) {
+			fd = open(tries[t], O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+			if (fd >= 0) {
+				char link[64], target[256] = "";
+				snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+				ssize_t k = readlink(link, target, sizeof(target) - 1);
+				target[k > 0 ? k : 0] = '\0';
+				char what[200];
+				snprintf(what, sizeof(what), "%s (fd %d, not open in the agent) opened", tries[t], n);
+				leak(what, target, strlen(target));
+				close(fd);
+			}
+		}
+	}
+	say("blocked: /dev/fd/N and links to it, for the fds the agent does not have");
+}
+
 static void mode_init(void)
 {
 	foreign_process("pid 1", 1, true);
@@ -368,6 +477,8 @@ int main(int argc, char **argv)
 		mode_victim();
 	else if (strcmp(mode, "ipc") == 0)
 		sysv_shm();
+	else if (strcmp(mode, "links") == 0)
+		mode_links();
 	else {
 		errno = EINVAL;
 		setup_failed(mode);

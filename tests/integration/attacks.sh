@@ -330,6 +330,7 @@ attack dotdot "" "dirfd and .. escapes, // and /./ in absolute paths, chdir/fchd
 attack proc self "/proc/self/fd/N, /dev/fd/N, /proc/self/{root,cwd}/..., thread-self"
 attack proc ward "/proc/PPID/... of ward: environ, mem, fd, cwd, root; also after chdir"
 attack proc init "/proc/1/...: environ, mem, fd, root, cwd; also after chdir"
+attack proc links "symlinks to /proc/self/..., /proc/self/../WARD, /dev/fd/N: the agent's own, never ward's"
 T_PRE=pre_victim T_POST=post_helpers
 attack proc victim "the memfd, deleted file and pipe of a process outside the session"
 T_PRE=pre_victim T_POST=post_helpers
