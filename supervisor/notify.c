@@ -9,6 +9,7 @@
 #include <assert.h>
 #include <linux/audit.h>
 #include <errno.h>
+#include <poll.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <time.h>
@@ -206,9 +207,18 @@ static void *worker(void *arg)
 	for (;;) {
 		memset(r->n, 0, (size_t)S->notify_size);
 		if (ioctl(S->listener, SECCOMP_IOCTL_NOTIF_RECV, r->n) < 0) {
-			if (errno == EINTR || errno == ENOENT)
+			int e = errno;
+			if (e == EINTR)
 				continue;
-			break; /* the listener is gone: the session is over */
+			/*
+			 * ENOENT: the caller went away before it was received, or no
+			 * task is left under the filter, in which case RECV fails at
+			 * once, every time, and the listener reads as hung up.
+			 */
+			struct pollfd p = { .fd = S->listener, .events = POLLIN };
+			if (e == ENOENT && !(poll(&p, 1, 0) == 1 && (p.revents & (POLLHUP | POLLERR))))
+				continue;
+			break; /* the session is over */
 		}
 		serve(r);
 	}
