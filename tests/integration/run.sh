@@ -108,5 +108,38 @@ run -- sh -c 'kill -0 1' 2>/dev/null
 check "signals outside the session fail" 1 "$RC"
 has "...and are logged" "$L" '"event":"signal".*"syscall":"kill","target":1,"signal":0,"decision":"deny","errno":"EPERM"'
 
+# The ids in the log are the kernel's: each way of making a task (fork,
+# vfork, clone with CLONE_PARENT, clone without an exit signal, a thread),
+# dynamic and static.  ward takes them from the creator's registers.
+for prog in clones clones-static; do
+	run -- sh -c "$(dirname "$WARD")/tests/progs/$prog; true" >"$BASE/ids"
+	got=$(python3 - "$L" "$BASE/ids" <<'PY'
+import json, sys
+events = {}
+for line in open(sys.argv[1]):
+    e = json.loads(line)
+    p = e.get("path", "")
+    if e.get("event") == "access" and p.startswith("/nonexistent-ward-"):
+        events[p[len("/nonexistent-ward-"):]] = e
+bad = []
+for line in open(sys.argv[2]):
+    tag, pid, tid, ppid = line.split()
+    e = events.get(tag)
+    want = (int(pid), int(tid), int(ppid))
+    have = e and (e["pid"], e.get("tid", e["pid"]), e["ppid"])
+    if have != want:
+        bad.append("%s: log %s, kernel %s" % (tag, have, want))
+print(" ".join(bad) or "same (%d tasks)" % len(events))
+PY
+)
+	check "$prog: pid, tid and ppid in the log are the kernel's" "same (6 tasks)" "$got"
+done
+
+# An exec with a long argv runs, and its event cuts argv rather than failing.
+long=$(head -c 70000 /dev/zero | tr '\0' x)
+run -- sh -c 'exit 0' "$long"
+check "a 70 KB argument: the command runs" 0 "$RC"
+has "...and its exec event says argv_cut" "$L" '"event":"exec".*"argv":\["sh","-c","exit 0","x+"\],"argv_cut":true,"static":false'
+
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" = 0 ]
