@@ -15,13 +15,14 @@ struct proc {
 	UT_hash_handle hh;
 	pid_t tid, tgid, ppid;
 	char exe[256];
+	bool execed; /* exe is its own, from an exec, not its creator's */
 	struct exec_grant grant;
 };
 
 static struct proc *table;
 static pthread_rwlock_t lock = PTHREAD_RWLOCK_INITIALIZER;
 
-int proc_add(pid_t tid, pid_t tgid, pid_t ppid)
+int proc_add(pid_t tid, pid_t tgid, pid_t ppid, pid_t from)
 {
 	struct proc *p, *leader;
 
@@ -38,9 +39,9 @@ int proc_add(pid_t tid, pid_t tgid, pid_t ppid)
 	}
 	p->tgid = tgid;
 	p->ppid = ppid;
-	/* A new thread runs its group's executable; a new process its parent's. */
-	HASH_FIND_INT(table, tid == tgid ? &ppid : &tgid, leader);
-	if (leader != NULL && p->exe[0] == '\0')
+	/* A new task runs its creator's executable (from: 0 when none is known). */
+	HASH_FIND_INT(table, &from, leader);
+	if (leader != NULL && !p->execed)
 		memcpy(p->exe, leader->exe, sizeof(p->exe));
 	pthread_rwlock_unlock(&lock);
 	return 0;
@@ -91,8 +92,10 @@ void proc_set_exe(pid_t tgid, const char *exe)
 
 	pthread_rwlock_wrlock(&lock);
 	HASH_ITER(hh, table, p, tmp)
-		if (p->tgid == tgid)
+		if (p->tgid == tgid) {
 			snprintf(p->exe, sizeof(p->exe), "%s", exe);
+			p->execed = true;
+		}
 	pthread_rwlock_unlock(&lock);
 }
 

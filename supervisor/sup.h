@@ -59,7 +59,8 @@ void argv_mac(const void *data, size_t len, uint8_t out[32]);
 
 struct proc;
 /* Add tid (a thread of tgid, child of ppid) to the session. */
-int proc_add(pid_t tid, pid_t tgid, pid_t ppid);
+/* from: the task that made it, whose executable it runs (0: none known). */
+int proc_add(pid_t tid, pid_t tgid, pid_t ppid, pid_t from);
 void proc_remove(pid_t tid);
 bool proc_in_session(pid_t pid);
 /* Copy what the log needs about tid: its tgid, ppid, exe. */

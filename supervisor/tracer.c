@@ -133,7 +133,7 @@ static void add_task(pid_t tid)
 	if (proc_in_session(tid))
 		return;
 	task_ids(tid, &tgid, &ppid);
-	proc_add(tid, tgid, ppid);
+	proc_add(tid, tgid, ppid, tid == tgid ? ppid : tgid);
 	if (tid == tgid)
 		log_spawn(tid);
 }
@@ -151,8 +151,17 @@ static void add_child(pid_t parent, pid_t child)
 	pid_t ptgid, pppid;
 	unsigned long flags;
 
-	if (proc_in_session(child))
+	bool known = proc_in_session(child);
+	if (known) {
+		/*
+		 * Its first stop came before this event and /proc told its ids;
+		 * only its creator is news: it runs the creator's executable.
+		 */
+		pid_t tgid, ppid;
+		if (proc_info(child, &tgid, &ppid, NULL, 0))
+			proc_add(child, tgid, ppid, parent);
 		return;
+	}
 	if (!proc_info(parent, &ptgid, &pppid, NULL, 0) ||
 	    ptrace(PTRACE_GETREGS, parent, 0, &regs) < 0) {
 		add_task(child);
@@ -168,7 +177,7 @@ static void add_child(pid_t parent, pid_t child)
 	}
 	pid_t tgid = (flags & CLONE_THREAD) ? ptgid : child;
 	pid_t ppid = (flags & (CLONE_THREAD | CLONE_PARENT)) ? pppid : ptgid;
-	proc_add(child, tgid, ppid);
+	proc_add(child, tgid, ppid, parent);
 	if (child == tgid)
 		log_spawn(child);
 }
@@ -359,7 +368,7 @@ int tracer_run(char **argv, int *status)
 	/* From here on ward serves the agent; its own files stay its own. */
 	prctl(PR_SET_DUMPABLE, 0);
 	umask(0);
-	proc_add(pid, pid, getpid());
+	proc_add(pid, pid, getpid(), 0);
 	log_spawn(pid);
 
 	/* Workers must not take ward's signals: block them before they start. */
