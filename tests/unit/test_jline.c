@@ -70,7 +70,7 @@ static void fixed_strings(void **state)
 		"nl\ncr\rbs\bff\f", "\x01\x1f\x7f", "h\xc3\xa9llo",	   /* é */
 		"\xe2\x82\xac", "\xf0\x9f\x98\x80",			   /* € and an emoji (surrogates) */
 		"\xef\xbf\xbf", "\xf4\x8f\xbf\xbf",			   /* U+FFFF, U+10FFFF */
-		"\x81", "a\xff" "b", "\xc0\x80", "\xc1\xbf",		   /* invalid bytes, overlongs */
+		"\x81", "a\377b", "\xc0\x80", "\xc1\xbf",		   /* invalid bytes, overlongs */
 		"\xe0\x80\x80", "\xf0\x80\x80\x80", "\xed\xa0\x80",	   /* overlong, a surrogate */
 		"\xf4\x90\x80\x80", "\xf5\x80\x80\x80", "\xc3", "\xe2\x82", /* too high, truncated */
 		"\xc3\xa9\x81", "/x/\"\\\n\xc3\xa9",
