@@ -100,6 +100,7 @@ static void timestamp(char *buf, size_t len)
 
 /* A thread's line, for a decision or an event built with jansson. */
 static __thread char line_buf[LINE_MAX_BYTES];
+static __thread char *emit_tail; /* jansson's dump of an event's own fields */
 
 /* One line to the file, with one write(2). */
 static int write_line(char *line, size_t n)
@@ -137,10 +138,10 @@ static void common(struct jline *l, char *buf, size_t cap, const char *event, pi
 /* The common fields, then fields' members; one line.  Consumes fields. */
 static int emit(json_t *fields, const char *event, pid_t pid)
 {
-	static __thread char *tail;
+	char *tail = emit_tail;
 	struct jline l;
 
-	if (tail == NULL && (tail = malloc(LINE_MAX_BYTES)) == NULL) {
+	if (tail == NULL && (tail = emit_tail = malloc(LINE_MAX_BYTES)) == NULL) {
 		json_decref(fields);
 		arena_reset();
 		return -ENOMEM;
@@ -257,6 +258,17 @@ int log_request(struct req *r, int err)
 #define EVENT_LINE_BYTES (256 * 1024) /* an exec's argv may take six bytes a byte, escaped */
 static __thread char *event_line;
 static __thread struct jline event_jl;
+
+/* A thread that ends gives its line buffers back. */
+void log_thread_exit(void)
+{
+	free(event_line);
+	event_line = NULL;
+	free(emit_tail);
+	emit_tail = NULL;
+	free(arena);
+	arena = NULL;
+}
 
 struct jline *log_begin(const char *event, pid_t pid)
 {

@@ -222,6 +222,11 @@ static void *worker(void *arg)
 		}
 		serve(r);
 	}
+	/* Nothing else holds the request: a worker that ends frees it. */
+	log_thread_exit();
+	free(r->n);
+	free(r->resp);
+	free(r);
 	return NULL;
 }
 
