@@ -110,7 +110,8 @@ fail:
 }
 
 /* What an ELF file is: the dynamic loader, static, or dynamic. */
-enum elf_kind { ELF_NONE, ELF_STATIC, ELF_DYNAMIC, ELF_LOADER };
+/* ELF_BAD: ELF, but not read whole; refused. */
+enum elf_kind { ELF_NONE, ELF_STATIC, ELF_DYNAMIC, ELF_LOADER, ELF_BAD };
 
 /*
  * Open the file behind opath to read its header: a regular file only, and
@@ -155,10 +156,10 @@ static enum elf_kind soname_kind(int opath)
 	int fd = sniff_open(opath);
 
 	if (fd < 0)
-		return ELF_NONE;
+		return ELF_BAD;
 	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (e == NULL || elf_kind(e) != ELF_K_ELF) {
-		kind = ELF_NONE;
+		kind = ELF_BAD;
 		goto out;
 	}
 	Elf_Scn *scn = NULL;
@@ -184,20 +185,24 @@ out:
 	return kind;
 }
 
-/* Loader, static or dynamic, by the program headers of e. */
-static enum elf_kind classify(Elf *e, int opath)
+/*
+ * Loader, static or dynamic, by the program headers of e, which must be
+ * all the nph the ELF header names (libelf shortens the count of a table
+ * that runs past the bytes it has: not judged then, ELF_BAD).
+ */
+static enum elf_kind classify(Elf *e, int opath, size_t want)
 {
 	GElf_Ehdr eh;
 	size_t nph;
 	bool interp = false, dynamic = false;
 
 	if (e == NULL || elf_kind(e) != ELF_K_ELF || gelf_getehdr(e, &eh) == NULL ||
-	    elf_getphdrnum(e, &nph) != 0)
-		return ELF_NONE;
+	    elf_getphdrnum(e, &nph) != 0 || nph != want)
+		return ELF_BAD;
 	for (size_t i = 0; i < nph; i++) {
 		GElf_Phdr ph;
 		if (gelf_getphdr(e, (int)i, &ph) == NULL)
-			continue;
+			return ELF_BAD;
 		interp |= ph.p_type == PT_INTERP;
 		dynamic |= ph.p_type == PT_DYNAMIC;
 	}
@@ -212,34 +217,43 @@ static enum elf_kind classify(Elf *e, int opath)
  * What the file is, from its head: libelf reads the ELF header and the
  * program headers from the bytes read, without mapping the file (whose
  * munmap costs each CPU running a ward thread a TLB flush).  Program
- * headers past the first 4 KiB (never seen in practice): the file mapped.
+ * headers past the head (the kernel takes them from anywhere in the file):
+ * the file mapped.  An ELF file that cannot be read so is ELF_BAD, and
+ * refused: the kernel might still run it, as a loader for all ward knows.
  */
 static enum elf_kind elf_kind_of(int opath, struct head *h)
 {
 	enum elf_kind kind;
 	GElf_Ehdr eh;
-	size_t nph;
 
 	if (h->n < SELFMAG || memcmp(h->buf, ELFMAG, SELFMAG) != 0)
 		return ELF_NONE;
 	elf_version(EV_CURRENT);
 	Elf *e = elf_memory(h->buf, h->n);
-	if (e != NULL && gelf_getehdr(e, &eh) != NULL && elf_getphdrnum(e, &nph) == 0 &&
-	    eh.e_phoff + (uint64_t)nph * eh.e_phentsize > h->n) {
+	if (e == NULL || gelf_getehdr(e, &eh) == NULL) {
+		if (e != NULL)
+			elf_end(e);
+		return ELF_BAD;
+	}
+	/* The kernel's limit (load_elf_phdrs): one page of program headers at most. */
+	if (eh.e_phnum == 0 || (uint64_t)eh.e_phnum * eh.e_phentsize > 4096) {
+		elf_end(e);
+		return ELF_BAD;
+	}
+	if (eh.e_phoff + (uint64_t)eh.e_phnum * eh.e_phentsize > h->n) {
 		elf_end(e);
 		int fd = sniff_open(opath);
 		if (fd < 0)
-			return ELF_NONE;
+			return ELF_BAD;
 		e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-		kind = classify(e, opath);
+		kind = classify(e, opath, eh.e_phnum);
 		if (e != NULL)
 			elf_end(e);
 		close(fd);
 		return kind;
 	}
-	kind = classify(e, opath);
-	if (e != NULL)
-		elf_end(e);
+	kind = classify(e, opath, eh.e_phnum);
+	elf_end(e);
 	return kind;
 }
 
@@ -327,7 +341,8 @@ static int interpreters(struct req *r, const struct head *head, struct exec_gran
 		rc = decide_path(r, WARD_OP_EXEC, ireal, &iv);
 		if (rc == 0) {
 			read_head(ifd, &h);
-			if (elf_kind_of(ifd, &h) == ELF_LOADER)
+			enum elf_kind ik = elf_kind_of(ifd, &h);
+			if (ik == ELF_LOADER || ik == ELF_BAD)
 				rc = -EACCES;
 		}
 		if (rc != 0) {
@@ -401,6 +416,10 @@ int h_exec(struct req *r)
 	static __thread struct head head;
 	read_head(opath, &head);
 	enum elf_kind kind = elf_kind_of(opath, &head);
+	if (kind == ELF_BAD) {
+		rc = -EACCES; /* an ELF file ward could not read through is not run */
+		goto out;
+	}
 	const char *target = r->real;
 	if (kind == ELF_LOADER && ai.argc > 1) {
 		/*

@@ -18,9 +18,17 @@
  *             the kernel runs ld.so with PROG as the interpreter argument
  *   longpath  ld.so with a PROG path longer than 255 bytes whose first 255
  *             bytes name an allowed program
+ *   far       a copy of ld.so whose program headers were moved past its
+ *             first 4 KiB (the kernel reads them anywhere; ward reads the
+ *             head of a file first)
+ *   nosect    a copy of ld.so without section headers (no soname to see)
+ * Each doctored copy is first run with an allowed program (a control: it
+ * must still work as a loader, or the attack proves nothing).
  */
 #include "attack.h"
 
+#include <elf.h>
+#include <stdbool.h>
 #include <limits.h>
 
 #define LDSO "/lib64/ld-linux-x86-64.so.2"
@@ -170,6 +178,86 @@ static void mode_longpath(void)
 		(char *[]){ LDSO, "--inhibit-cache", prog, PUBLIC, NULL });
 }
 
+enum doctoring { FAR, NOSECT };
+
+/* Write name: a copy of ld.so, changed as how says. */
+static void doctor(const char *name, enum doctoring how)
+{
+	int in = open(LDSO, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	if (in < 0 || fstat(in, &st) < 0)
+		setup_failed("open ld.so");
+	size_t size = (size_t)st.st_size, cap = size + (1 << 20);
+	unsigned char *b = calloc(1, cap);
+	if (b == NULL || read(in, b, size) != (ssize_t)size)
+		setup_failed("read ld.so");
+	close(in);
+	Elf64_Ehdr *eh = (Elf64_Ehdr *)b;
+	if (how == FAR) {
+		/*
+		 * The table again at X, past everything else, in the file and in
+		 * memory; the PT_NOTE entry becomes a PT_LOAD that maps it (ld.so
+		 * finds its headers in memory).  e_phoff points there.
+		 */
+		Elf64_Phdr *ph = (Elf64_Phdr *)(b + eh->e_phoff);
+		uint64_t end = size;
+		for (int i = 0; i < eh->e_phnum; i++)
+			if (ph[i].p_type == PT_LOAD && ph[i].p_vaddr + ph[i].p_memsz > end)
+				end = ph[i].p_vaddr + ph[i].p_memsz;
+		uint64_t x = (end + 4095) & ~(uint64_t)4095, len = (uint64_t)eh->e_phnum * sizeof(*ph);
+		if (x + len > cap)
+			setup_failed("ld.so is larger than expected");
+		memcpy(b + x, ph, len);
+		Elf64_Phdr *nph = (Elf64_Phdr *)(b + x);
+		bool moved = false;
+		for (int i = 0; i < eh->e_phnum && !moved; i++) {
+			if (nph[i].p_type != PT_NOTE)
+				continue;
+			nph[i] = (Elf64_Phdr){ .p_type = PT_LOAD, .p_flags = PF_R, .p_offset = x,
+					       .p_vaddr = x, .p_paddr = x, .p_filesz = len,
+					       .p_memsz = len, .p_align = 4096 };
+			moved = true;
+		}
+		if (!moved)
+			setup_failed("no PT_NOTE in ld.so");
+		eh->e_phoff = x;
+		size = x + len;
+	} else {
+		eh->e_shoff = 0;
+		eh->e_shnum = 0;
+		eh->e_shstrndx = 0;
+	}
+	int out = open(name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
+	if (out < 0 || write(out, b, size) != (ssize_t)size)
+		setup_failed("write the doctored ld.so");
+	close(out);
+	free(b);
+}
+
+static void mode_doctored(const char *name, enum doctoring how, const char *what)
+{
+	char how_s[256], out[8192], path[64];
+	snprintf(path, sizeof(path), "./%s", name);
+	doctor(name, how);
+	/*
+	 * The control: it loads an allowed program (the real cat, by a path
+	 * without symlinks, as ward wants a loader's program) and that runs.
+	 */
+	struct cmd c = { .path = path, .argv = { path, "/usr/bin/cat", PUBLIC, NULL } };
+	int st = run_capture(exec_cmd, &c, out, sizeof(out));
+	for (int i = 0; i < 50 && strstr(out, "Text file busy") != NULL; i++) {
+		usleep(2000);
+		st = run_capture(exec_cmd, &c, out, sizeof(out));
+	}
+	if (strstr(out, PUBLIC_CONTENT) == NULL) {
+		say("note: control %s /usr/bin/cat public/x: %s: %.160s", path, wstatus(st), out);
+		setup_failed("the doctored ld.so does not work as a loader");
+	}
+	say("note: control: %s (%s) loads /usr/bin/cat", path, what);
+	snprintf(how_s, sizeof(how_s), "%s (%s) bin/mycat", path, what);
+	attempt(how_s, path, (char *[]){ path, "bin/mycat", PUBLIC, NULL });
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "basic";
@@ -184,6 +272,11 @@ int main(int argc, char **argv)
 		mode_shebang();
 	else if (strcmp(mode, "longpath") == 0)
 		mode_longpath();
+	else if (strcmp(mode, "far") == 0)
+		mode_doctored("ldfar", FAR, "program headers past 4 KiB");
+	else if (strcmp(mode, "nosect") == 0)
+		mode_doctored("ldnosect", NOSECT, "no section headers");
+
 	else {
 		errno = EINVAL;
 		setup_failed(mode);
