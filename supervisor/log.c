@@ -259,17 +259,6 @@ int log_request(struct req *r, int err)
 static __thread char *event_line;
 static __thread struct jline event_jl;
 
-/* A thread that ends gives its line buffers back. */
-void log_thread_exit(void)
-{
-	free(event_line);
-	event_line = NULL;
-	free(emit_tail);
-	emit_tail = NULL;
-	free(arena);
-	arena = NULL;
-}
-
 struct jline *log_begin(const char *event, pid_t pid)
 {
 	if (event_line == NULL)

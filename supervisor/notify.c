@@ -222,11 +222,13 @@ static void *worker(void *arg)
 		}
 		serve(r);
 	}
-	/* Nothing else holds the request: a worker that ends frees it. */
-	log_thread_exit();
-	free(r->n);
-	free(r->resp);
-	free(r);
+	/*
+	 * The session is over and ward is about to exit: wait for that here
+	 * rather than end the thread, whose buffers (its request, the
+	 * handlers' thread-local ones) would then be lost to no one's use.
+	 */
+	for (;;)
+		pause();
 	return NULL;
 }
 

@@ -279,7 +279,6 @@ int log_event(const char *event, pid_t pid, const char *fmt, ...);
 struct jline;
 struct jline *log_begin(const char *event, pid_t pid);
 int log_finish(struct jline *l);
-void log_thread_exit(void);
 /* A JSON string for bytes that may not be UTF-8 (they are escaped). */
 struct json_t;
 struct json_t *jpath(const char *s);
