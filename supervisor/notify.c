@@ -76,13 +76,17 @@ int mem_read(struct req *r, uint64_t addr, void *buf, size_t len)
 int mem_read_str(struct req *r, uint64_t addr, char *buf, size_t len)
 {
 	/*
-	 * First the rest of the string's page (most strings end there), then,
-	 * if no NUL came, the rest up to len in one more read.  Reading len at
-	 * once would copy 128 KiB for each argv string whose page is followed
-	 * by more stack.  A read that stops at an unmapped page returns what
-	 * it got, so a string that ends before one is still read whole.
+	 * First 256 bytes, or the rest of the string's page if less (most
+	 * paths end there), then, if no NUL came, the rest up to len in one
+	 * more read.  Reading len at once would copy 128 KiB for each argv
+	 * string whose page is followed by more stack (and 4 KiB for a path
+	 * was 7% of ward's time opening files).  A read that stops at an
+	 * unmapped page returns what it got, so a string that ends before one
+	 * is still read whole.
 	 */
 	size_t first = 4096 - (addr & 4095), got = 0;
+	if (first > 256)
+		first = 256;
 	char *nul = NULL;
 
 	if (addr == 0)
