@@ -87,15 +87,33 @@ void log_close(void)
 	log_fd = -1;
 }
 
+/* RFC 3339, UTC, microseconds; the part to the second made once a second per thread. */
 static void timestamp(char *buf, size_t len)
 {
+	static __thread time_t sec = -1;
+	static __thread char prefix[32];
+	static __thread size_t plen;
 	struct timespec ts;
-	struct tm tm;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
-	gmtime_r(&ts.tv_sec, &tm);
-	size_t n = strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
-	snprintf(buf + n, len - n, ".%06ldZ", ts.tv_nsec / 1000);
+	if (ts.tv_sec != sec) {
+		struct tm tm;
+		gmtime_r(&ts.tv_sec, &tm);
+		plen = strftime(prefix, sizeof(prefix), "%Y-%m-%dT%H:%M:%S", &tm);
+		sec = ts.tv_sec;
+	}
+	if (len < plen + 9) {
+		buf[0] = '\0';
+		return;
+	}
+	memcpy(buf, prefix, plen);
+	char *p = buf + plen;
+	long us = ts.tv_nsec / 1000;
+	p[0] = '.';
+	for (int i = 6; i >= 1; i--, us /= 10)
+		p[i] = (char)('0' + us % 10);
+	p[7] = 'Z';
+	p[8] = '\0';
 }
 
 /* A thread's line, for a decision or an event built with jansson. */
