@@ -45,6 +45,8 @@ struct exec_grant {
 	bool is_static;	    /* the program has no interpreter */
 	dev_t dev;	    /* the file /proc/PID/exe must be */
 	ino_t ino;
+	struct timespec ctime; /* ...unchanged since it was judged (st_ctim, st_size) */
+	off_t size;
 	uint8_t argv_mac[32]; /* HMAC-SHA256 (session key) over argv, NULs included */
 	uint8_t tail_mac[32]; /* the same over argv[1..] */
 	uint8_t name_mac[32]; /* a script: the file name the kernel passes its interpreter */

@@ -214,8 +214,10 @@ static bool verify_exec(pid_t pid, pid_t former, struct exec_grant *g, char *exe
 	if (!proc_take_grant(former, g))
 		return false;
 	snprintf(link, sizeof(link), "/proc/%d/exe", pid);
-	if (stat(link, &st) < 0 || st.st_dev != g->dev || st.st_ino != g->ino)
-		return false;
+	if (stat(link, &st) < 0 || st.st_dev != g->dev || st.st_ino != g->ino ||
+	    st.st_ctim.tv_sec != g->ctime.tv_sec || st.st_ctim.tv_nsec != g->ctime.tv_nsec ||
+	    st.st_size != g->size)
+		return false; /* another file, or this one changed since it was judged */
 	n = readlink(link, exe, exelen - 1);
 	exe[n > 0 ? n : 0] = '\0';
 	n = *cmdlen = read_cmdline(pid, cmd, cmdsize - 1);

@@ -147,8 +147,9 @@ static void read_head(int opath, struct head *h)
 /*
  * A position-independent ELF file without an interpreter: a loader when
  * its soname says so.  The section headers are far from the start, so
- * this one reads the file mapped (a compiler binary is tens of megabytes);
- * it is rare: loaders and static-pie programs only.
+ * this one reads the whole file (rare: loaders and static-pie programs
+ * only).  Read, never mapped: the agent can truncate the file meanwhile,
+ * and a mapping would then kill ward with SIGBUS.
  */
 static enum elf_kind soname_kind(int opath)
 {
@@ -157,7 +158,7 @@ static enum elf_kind soname_kind(int opath)
 
 	if (fd < 0)
 		return ELF_BAD;
-	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	Elf *e = elf_begin(fd, ELF_C_READ, NULL);
 	if (e == NULL || elf_kind(e) != ELF_K_ELF) {
 		kind = ELF_BAD;
 		goto out;
@@ -218,7 +219,7 @@ static enum elf_kind classify(Elf *e, int opath, size_t want)
  * program headers from the bytes read, without mapping the file (whose
  * munmap costs each CPU running a ward thread a TLB flush).  Program
  * headers past the head (the kernel takes them from anywhere in the file):
- * the file mapped.  An ELF file that cannot be read so is ELF_BAD, and
+ * the whole file read.  An ELF file that cannot be read so is ELF_BAD, and
  * refused: the kernel might still run it, as a loader for all ward knows.
  */
 static enum elf_kind elf_kind_of(int opath, struct head *h)
@@ -245,7 +246,7 @@ static enum elf_kind elf_kind_of(int opath, struct head *h)
 		int fd = sniff_open(opath);
 		if (fd < 0)
 			return ELF_BAD;
-		e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+		e = elf_begin(fd, ELF_C_READ, NULL); /* read, not mapped: see soname_kind */
 		kind = classify(e, opath, eh.e_phnum);
 		if (e != NULL)
 			elf_end(e);
@@ -352,6 +353,8 @@ static int interpreters(struct req *r, const struct head *head, struct exec_gran
 		}
 		g->dev = st.st_dev;
 		g->ino = st.st_ino;
+		g->ctime = st.st_ctim;
+		g->size = st.st_size;
 		g->script = true; /* argv is rewritten by the kernel: check the tail only */
 		if (cur >= 0)
 			close(cur);
@@ -406,8 +409,17 @@ int h_exec(struct req *r)
 		rc = -EACCES; /* the kernel runs regular files only */
 		goto out;
 	}
+	/*
+	 * What the exec must find: this file, unchanged (its ctime and size as
+	 * now, before its head is read and judged).  Rewritten in place after
+	 * the decision, say from a static program into a loader, it no longer
+	 * is what was judged; the tracer compares at PTRACE_EVENT_EXEC, when
+	 * the kernel has made the file unwritable (ETXTBSY).
+	 */
 	g.dev = st.st_dev;
 	g.ino = st.st_ino;
+	g.ctime = st.st_ctim;
+	g.size = st.st_size;
 	anon_target(r->real, sizeof(r->real), &st);
 	/* argv only once the program is found: most failed execs are a PATH search. */
 	if ((rc = read_argv(r, argv, &ai, scratch)) < 0)

@@ -17,6 +17,10 @@
  *   loaderlink  a thread swaps the symlink bin/lnk between /bin/true and
  *               mycat while children exec `ld.so bin/lnk public/x`: ward
  *               judges the link when it decides, ld.so opens it later
+ *   rewrite     a thread rewrites bin/prog in place (same file), between a
+ *               copy of /bin/true and a copy of ld.so, while children exec
+ *               `bin/prog bin/mycat public/x`: judged as true, run as the
+ *               loader, mycat would run
  */
 #include "attack.h"
 
@@ -51,17 +55,56 @@ static void child_exec(void *arg)
 	pthread_t t;
 	(void)arg;
 
-	if (strcmp(mode, "loaderlink") != 0 && pthread_create(&t, NULL, flipper, NULL) != 0)
+	if ((strcmp(mode, "path") == 0 || strcmp(mode, "argv") == 0) &&
+	    pthread_create(&t, NULL, flipper, NULL) != 0)
 		_exit(90);
 	for (int i = 0; i < 200; i++) {
 		if (strcmp(mode, "path") == 0)
 			execve(buf.s, (char *[]){ "x", PUBLIC, NULL }, environ);
 		else if (strcmp(mode, "argv") == 0)
 			execve(LDSO, (char *[]){ LDSO, buf.s, PUBLIC, NULL }, environ);
+		else if (strcmp(mode, "rewrite") == 0)
+			execve("bin/prog", (char *[]){ "bin/prog", "bin/mycat", PUBLIC, NULL }, environ);
 		else
 			execve(LDSO, (char *[]){ LDSO, "bin/lnk", PUBLIC, NULL }, environ);
 	}
 	_exit(91); /* never got to exec */
+}
+
+static char *true_bytes, *ld_bytes;
+static size_t true_len, ld_len;
+
+static char *slurp_all(const char *path, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) < 0)
+		setup_failed(path);
+	char *b = malloc((size_t)st.st_size);
+	if (b == NULL || read(fd, b, (size_t)st.st_size) != st.st_size)
+		setup_failed(path);
+	close(fd);
+	*len = (size_t)st.st_size;
+	return b;
+}
+
+/* Rewrite bin/prog in place, closing it each time (an exec fails while it is open for writing). */
+static void *rewriter(void *arg)
+{
+	(void)arg;
+	for (unsigned long n = 0; !stop; n++) {
+		int fd = open("bin/prog", O_WRONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		const char *b = (n & 1) ? ld_bytes : true_bytes;
+		size_t len = (n & 1) ? ld_len : true_len;
+		if (pwrite(fd, b, len, 0) == (ssize_t)len && ftruncate(fd, (off_t)len) == 0) {
+		}
+		close(fd);
+		for (volatile unsigned i = 0; i < ((n * 2654435761u) >> 22); i++)
+			;
+	}
+	return NULL;
 }
 
 static void *swapper(void *arg)
@@ -84,7 +127,8 @@ int main(int argc, char **argv)
 	pthread_t sw;
 
 	mode = argc > 1 ? argv[1] : "path";
-	if (strcmp(mode, "path") != 0 && strcmp(mode, "argv") != 0 && strcmp(mode, "loaderlink") != 0) {
+	if (strcmp(mode, "path") != 0 && strcmp(mode, "argv") != 0 && strcmp(mode, "loaderlink") != 0 &&
+	    strcmp(mode, "rewrite") != 0) {
 		errno = EINVAL;
 		setup_failed(mode);
 	}
@@ -98,6 +142,16 @@ int main(int argc, char **argv)
 		if (symlink("/bin/true", "bin/lnk") < 0)
 			setup_failed("symlink bin/lnk");
 		if (pthread_create(&sw, NULL, swapper, NULL) != 0)
+			setup_failed("pthread_create");
+	}
+	if (strcmp(mode, "rewrite") == 0) {
+		true_bytes = slurp_all("/usr/bin/true", &true_len);
+		ld_bytes = slurp_all(LDSO, &ld_len);
+		int fd = open("bin/prog", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
+		if (fd < 0 || write(fd, true_bytes, true_len) != (ssize_t)true_len)
+			setup_failed("bin/prog");
+		close(fd);
+		if (pthread_create(&sw, NULL, rewriter, NULL) != 0)
 			setup_failed("pthread_create");
 	}
 
@@ -123,7 +177,7 @@ int main(int argc, char **argv)
 		}
 	}
 	stop = 1;
-	if (strcmp(mode, "loaderlink") == 0)
+	if (strcmp(mode, "loaderlink") == 0 || strcmp(mode, "rewrite") == 0)
 		pthread_join(sw, NULL);
 	say("note: %lu children: %lu ran the allowed program, %lu killed by ward, %lu never "
 	    "exec'd, %lu other",

@@ -401,6 +401,8 @@ attack exec_race argv "a thread flips argv[1] of 'ld.so PROG' between allowed an
 	-r "deny exec @P@/bin/mycat"
 attack exec_race loaderlink "a symlink swapped between /bin/true and mycat under 'ld.so bin/lnk'" \
 	-r "deny exec @P@/bin/mycat"
+attack exec_race rewrite "bin/prog rewritten in place between true and ld.so under 'bin/prog bin/mycat'" \
+	-r "deny exec @P@/bin/mycat"
 # Beyond the list: what else the threat model rules out.
 attack rdwr "" "open(secret/x, O_RDWR): read access through a write-allowed open"
 attack fifo open "FIFOs opened for reading must not wedge ward's workers"
