@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 /*
  * Decide op on path (a real path, or "memfd:NAME").  Returns 0 to allow,
@@ -23,8 +24,17 @@ int decide_path(struct req *r, enum ward_op op, const char *path,
 
 	rc = decide_inner(r, op, path, v);
 	r->decided = rc;
-	/* The log line is written after the handler returns: keep what it needs. */
-	r->vcopy = *v;
+	/*
+	 * The log line is written after the handler returns: keep what it
+	 * needs (the 4 KiB rewrite buffer only when there is a rewrite).
+	 */
+	r->vcopy.action = v->action;
+	r->vcopy.err = v->err;
+	r->vcopy.undecided = v->undecided;
+	r->vcopy.rule = v->rule;
+	r->vcopy.rewrite[0] = '\0';
+	if (v->action == WARD_REWRITE)
+		snprintf(r->vcopy.rewrite, sizeof(r->vcopy.rewrite), "%s", v->rewrite);
 	r->verdict = &r->vcopy;
 	if (r->log_to == v->rewrite)
 		r->log_to = r->vcopy.rewrite;
