@@ -132,8 +132,9 @@ static int write_line(char *line, size_t n)
 	}
 }
 
-/* The fields every event starts with: ts, session, event, and who. */
-static void common(struct jline *l, char *buf, size_t cap, const char *event, pid_t pid)
+/* The fields every event starts with: ts, session, event, and who (r: already known). */
+static void common_as(struct jline *l, char *buf, size_t cap, const char *event, pid_t pid,
+		      const struct req *r)
 {
 	char ts[40], exe[256] = "";
 	pid_t tgid = pid, ppid = 0;
@@ -144,13 +145,23 @@ static void common(struct jline *l, char *buf, size_t cap, const char *event, pi
 	jl_str(l, "session", S->id);
 	jl_str(l, "event", event);
 	if (pid > 0) {
-		proc_info(pid, &tgid, &ppid, exe, sizeof(exe));
+		if (r != NULL) {
+			tgid = r->tgid;
+			ppid = r->ppid;
+		} else {
+			proc_info(pid, &tgid, &ppid, exe, sizeof(exe));
+		}
 		jl_int(l, "pid", tgid);
 		if (tgid != pid)
 			jl_int(l, "tid", pid);
 		jl_int(l, "ppid", ppid);
-		jl_str(l, "exe", exe);
+		jl_str(l, "exe", r != NULL ? r->exe : exe);
 	}
+}
+
+static void common(struct jline *l, char *buf, size_t cap, const char *event, pid_t pid)
+{
+	common_as(l, buf, cap, event, pid, NULL);
 }
 
 /* The common fields, then fields' members; one line.  Consumes fields. */
@@ -204,7 +215,8 @@ int log_request(struct req *r, int err)
 	const char *decision;
 	struct jline l;
 
-	common(&l, line_buf, sizeof(line_buf) - 1, r->event, r->tid);
+	/* Who asked is known already: serve() looked it up. */
+	common_as(&l, line_buf, sizeof(line_buf) - 1, r->event, r->tid, r);
 	jl_str(&l, "syscall", r->sysname);
 	if (strcmp(r->event, "signal") == 0 || strcmp(r->event, "process") == 0) {
 		jl_int(&l, "target", r->sig_target);

@@ -152,8 +152,11 @@ static void serve(struct req *r)
 
 	r->tid = (pid_t)r->n->pid;
 	bool known = proc_info(r->tid, &r->tgid, &r->ppid, r->exe, sizeof(r->exe));
-	if (!known)
+	if (!known) {
 		r->tgid = r->tid;
+		r->ppid = 0;
+		r->exe[0] = '\0';
+	}
 	r->sysname = d && d->name ? d->name : "unknown";
 	r->op = NULL;
 	r->log_path = r->log_to = NULL;
