@@ -47,6 +47,36 @@ int proc_add(pid_t tid, pid_t tgid, pid_t ppid, pid_t from)
 	return 0;
 }
 
+/* The parent /proc gives a task now (0 if none can be read). */
+static pid_t ppid_now(pid_t tid)
+{
+	char path[64], line[256];
+	pid_t ppid = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	if ((f = fopen(path, "re")) == NULL)
+		return 0;
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (strncmp(line, "PPid:", 5) == 0) {
+			ppid = atoi(line + 5);
+			break;
+		}
+	fclose(f);
+	return ppid;
+}
+
+void proc_orphans(pid_t tgid)
+{
+	struct proc *p, *tmp;
+
+	pthread_rwlock_wrlock(&lock);
+	HASH_ITER(hh, table, p, tmp)
+		if (p->ppid == tgid && p->tgid != tgid)
+			p->ppid = ppid_now(p->tid);
+	pthread_rwlock_unlock(&lock);
+}
+
 void proc_remove(pid_t tid)
 {
 	struct proc *p;

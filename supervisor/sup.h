@@ -69,6 +69,8 @@ bool proc_in_session(pid_t pid);
 bool proc_info(pid_t tid, pid_t *tgid, pid_t *ppid, char *exe, size_t len);
 void proc_set_exe(pid_t tgid, const char *exe);
 /* False when tid is not a traced process of the session (the exec must be refused). */
+/* A process is gone: its children now have another parent; ask /proc which. */
+void proc_orphans(pid_t tgid);
 bool proc_set_grant(pid_t tid, const struct exec_grant *g);
 bool proc_take_grant(pid_t tid, struct exec_grant *g);
 /* The pids of processes whose thread group leader is pid (for kill(-pgrp)). */

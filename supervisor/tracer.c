@@ -434,12 +434,15 @@ int tracer_run(char **argv, int *status)
 			break; /* ECHILD: nothing left */
 		}
 		if (WIFEXITED(st) || WIFSIGNALED(st)) {
-			if (proc_in_session(w)) {
+			pid_t tgid = 0, ppid;
+			if (proc_info(w, &tgid, &ppid, NULL, 0)) {
 				struct jline *l = log_begin("exit", w);
 				jl_int(l, "status", exit_status(st));
 				log_finish(l);
 			}
 			proc_remove(w);
+			if (tgid == w)
+				proc_orphans(w); /* reparented by the kernel: ppid in the log follows */
 			if (w == pid) {
 				*status = exit_status(st);
 				break;
