@@ -110,7 +110,8 @@ has "...and are logged" "$L" '"event":"signal".*"syscall":"kill","target":1,"sig
 
 # The ids in the log are the kernel's: each way of making a task (fork,
 # vfork, clone with CLONE_PARENT, clone without an exit signal, a thread),
-# dynamic and static.  ward takes them from the creator's registers.
+# and an orphan whose parent exited, dynamic and static.  ward takes them
+# from the creator's registers, and asks /proc again for orphans.
 for prog in clones clones-static; do
 	run -- sh -c "$(dirname "$WARD")/tests/progs/$prog; true" >"$BASE/ids"
 	got=$(python3 - "$L" "$BASE/ids" <<'PY'
@@ -132,7 +133,7 @@ for line in open(sys.argv[2]):
 print(" ".join(bad) or "same (%d tasks)" % len(events))
 PY
 )
-	check "$prog: pid, tid and ppid in the log are the kernel's" "same (6 tasks)" "$got"
+	check "$prog: pid, tid and ppid in the log are the kernel's" "same (7 tasks)" "$got"
 done
 
 # An exec with a long argv runs, and its event cuts argv rather than failing.

@@ -1,7 +1,8 @@
 /*
  * clones - a helper, not a syscall test: makes a task each way a process
  * can (fork, vfork, clone with CLONE_PARENT, clone with no exit signal, a
- * thread), and each one opens "/nonexistent-ward-TAG" and prints
+ * thread), and an orphan (a child whose parent exits before it logs), and
+ * each one opens "/nonexistent-ward-TAG" and prints
  *
  *     TAG PID TID PPID
  *
@@ -85,5 +86,22 @@ int main(void)
 	if (pthread_create(&t, NULL, thread, NULL) != 0)
 		return 2;
 	pthread_join(t, NULL);
+	/* An orphan: its parent exits first; it speaks once the kernel has reparented it. */
+	if ((pid = fork()) == 0) {
+		pid_t mid = getpid();
+		if (fork() == 0) {
+			for (int i = 0; i < 2000 && getppid() == mid; i++)
+				usleep(1000);
+			mark("orphan");
+			if (write(done[1], "x", 1) != 1)
+				_exit(1);
+			_exit(0);
+		}
+		_exit(0);
+	}
+	waitpid(pid, NULL, 0);
+	char c;
+	if (read(done[0], &c, 1) != 1)
+		return 2;
 	return 0;
 }
