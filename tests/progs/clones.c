@@ -92,6 +92,11 @@ int main(void)
 		if (fork() == 0) {
 			for (int i = 0; i < 2000 && getppid() == mid; i++)
 				usleep(1000);
+			/*
+			 * The kernel reparents at the parent's exit; ward learns of
+			 * it when its tracer has reaped the parent, a moment later.
+			 */
+			usleep(200000);
 			mark("orphan");
 			if (write(done[1], "x", 1) != 1)
 				_exit(1);
