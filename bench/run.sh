@@ -30,11 +30,12 @@ for i in $(seq 1 200); do printf 'line %d main\n' "$i" >"$T/src/sub/t$i.txt"; do
 (cd "$T" && git init -q && git -c user.name=b -c user.email=b@b add -A &&
 	git -c user.name=b -c user.email=b@b commit -qm init)
 
-modes=(native ward strace proot bwrap)
+modes=(native floor ward strace proot bwrap)
 have() { command -v "$1" >/dev/null 2>&1; }
 runner() { # MODE: the command prefix
 	case $1 in
 	native) echo "" ;;
+	floor) echo "$BUILD/bench/bench_floor_sup" ;;
 	ward) echo "$WARD run -q --log $BASE/ward.jsonl --" ;;
 	strace) echo "strace -f -qq --seccomp-bpf -e trace=%file,%process -o /dev/null" ;;
 	proot) echo "proot -w ." ;;
@@ -44,7 +45,7 @@ runner() { # MODE: the command prefix
 avail=()
 for m in "${modes[@]}"; do
 	case $m in
-	native | ward) avail+=("$m") ;;
+	native | floor | ward) avail+=("$m") ;;
 	*)
 		bin=$m
 		have "$bin" || { echo "# $m: not installed, skipped"; continue; }
@@ -83,6 +84,9 @@ for m in "${avail[@]}"; do
 	med=$(echo "${times[$m]}" | median)
 	printf '%-8s %10.3f %10.2f\n' "$m" "$med" "$(echo "$med / $nat" | bc -l)"
 done
+echo "(floor: ward's mechanisms without ward: opens of absolute paths emulated with ADDFD,"
+echo " everything else answered CONTINUE, ptrace stops resumed at once, nothing decided or"
+echo " logged (bench/floor_sup.c); what any supervisor built this way costs at least)"
 echo "(target: ward at most 1.15x native, and below every peer)"
 
 echo
