@@ -41,39 +41,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fdpass.h"
+
 #ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
 #define SECCOMP_IOCTL_NOTIF_SET_FLAGS SECCOMP_IOW(4, __u64)
 #endif
 
 static int listener;
-
-static void send_fd(int sock, int fd)
-{
-	char c = 0, ctrl[CMSG_SPACE(sizeof(int))];
-	struct iovec iov = { &c, 1 };
-	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctrl,
-			    .msg_controllen = sizeof(ctrl) };
-	struct cmsghdr *h = CMSG_FIRSTHDR(&m);
-	h->cmsg_level = SOL_SOCKET;
-	h->cmsg_type = SCM_RIGHTS;
-	h->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(h), &fd, sizeof(int));
-	if (sendmsg(sock, &m, 0) != 1)
-		_exit(126);
-}
-
-static int recv_fd(int sock)
-{
-	char c, ctrl[CMSG_SPACE(sizeof(int))];
-	struct iovec iov = { &c, 1 };
-	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctrl,
-			    .msg_controllen = sizeof(ctrl) };
-	int fd;
-	if (recvmsg(sock, &m, 0) != 1)
-		return -1;
-	memcpy(&fd, CMSG_DATA(CMSG_FIRSTHDR(&m)), sizeof(int));
-	return fd;
-}
 
 /* The path argument and flags of an open call, or -1 for "let it continue". */
 static int open_args(const struct seccomp_data *d, uint64_t *path, int *flags, mode_t *mode)
@@ -183,7 +157,8 @@ int main(int argc, char **argv)
 				      SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
 		if (fd < 0)
 			_exit(126);
-		send_fd(sv[1], fd);
+		if (send_fd(sv[1], fd) < 0)
+			_exit(126);
 		close(fd);
 		if (read(sv[1], &go, 1) != 1) /* traced and served from here on */
 			_exit(126);

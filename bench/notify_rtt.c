@@ -32,6 +32,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fdpass.h"
+
 #ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
 #define SECCOMP_IOCTL_NOTIF_SET_FLAGS SECCOMP_IOW(4, __u64)
 #endif
@@ -47,33 +49,6 @@ static int cmp(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 	return x < y ? -1 : x > y;
-}
-
-static void send_fd(int sock, int fd)
-{
-	char c = 0, ctrl[CMSG_SPACE(sizeof(int))];
-	struct iovec iov = { &c, 1 };
-	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctrl,
-			    .msg_controllen = sizeof(ctrl) };
-	struct cmsghdr *h = CMSG_FIRSTHDR(&m);
-	h->cmsg_level = SOL_SOCKET;
-	h->cmsg_type = SCM_RIGHTS;
-	h->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(h), &fd, sizeof(int));
-	sendmsg(sock, &m, 0);
-}
-
-static int recv_fd(int sock)
-{
-	char c, ctrl[CMSG_SPACE(sizeof(int))];
-	struct iovec iov = { &c, 1 };
-	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctrl,
-			    .msg_controllen = sizeof(ctrl) };
-	int fd;
-	if (recvmsg(sock, &m, 0) != 1)
-		return -1;
-	memcpy(&fd, CMSG_DATA(CMSG_FIRSTHDR(&m)), sizeof(int));
-	return fd;
 }
 
 struct server {
@@ -140,7 +115,8 @@ int main(int argc, char **argv)
 		prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
 		int fd = (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
 				      SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
-		send_fd(sv[1], fd);
+		if (send_fd(sv[1], fd) < 0)
+			_exit(1);
 		close(fd);
 		char go;
 		if (read(sv[1], &go, 1) != 1)
