@@ -314,11 +314,10 @@ static int interpreters(struct req *r, const struct head *head, struct exec_gran
 {
 	char interp[PATH_MAX], ireal[PATH_MAX];
 	int cur = -1, rc = 0;
+	static __thread struct head h; /* the head of the interpreter judged last */
 
 	for (int depth = 0; depth < 4; depth++) {
-		struct head h;
-		if (depth > 0)
-			read_head(cur, &h);
+		/* The script's head, then each interpreter's, read when it was judged. */
 		if (!shebang(depth > 0 ? &h : head, interp, sizeof(interp)))
 			break;
 		struct ward_verdict iv;
