@@ -115,9 +115,10 @@ static void *serve(void *arg)
 			}
 		}
 		/*
-		 * CONTINUE: this is the benchmark's floor, not ward; it decides
-		 * nothing, which is the point (relative opens and execs included,
-		 * which makes the floor lower than the true one).
+		 * CONTINUE: this is the benchmark's floor, not a supervisor; it
+		 * enforces nothing, so no decision rides on what it read (an open
+		 * whose path it could not read, a relative open, every exec).
+		 * That makes the floor lower than the true one.
 		 */
 		memset(&resp, 0, sizeof(resp));
 		resp.id = req.id;

@@ -134,8 +134,10 @@ static void reply(struct req *r, int rc)
 		/*
 		 * CONTINUE only where a handler returned 0, which each does only
 		 * at a site whose comment says why its decision depended on
-		 * registers alone (signal.c, pid.c, socket() in net.c, cred.c) or is verified afterwards
-		 * (exec.c, at PTRACE_EVENT_EXEC).  Every other answer is emulated.
+		 * registers alone (signal.c, pid.c, ipc.c, cred.c, socket() and
+		 * address-less sends in net.c) or is verified afterwards (exec.c,
+		 * at PTRACE_EVENT_EXEC); serve() turns a 0 from any other family
+		 * into EACCES.  Every other answer is emulated.
 		 */
 		resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
 	} else {

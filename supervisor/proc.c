@@ -47,23 +47,23 @@ int proc_add(pid_t tid, pid_t tgid, pid_t ppid, pid_t from)
 	return 0;
 }
 
-/* The parent /proc gives a task now (0 if none can be read). */
-static pid_t ppid_now(pid_t tid)
+void proc_status_ids(pid_t tid, pid_t *tgid, pid_t *ppid)
 {
 	char path[64], line[256];
-	pid_t ppid = 0;
 	FILE *f;
 
+	*tgid = tid;
+	*ppid = 0;
 	snprintf(path, sizeof(path), "/proc/%d/status", tid);
 	if ((f = fopen(path, "re")) == NULL)
-		return 0;
-	while (fgets(line, sizeof(line), f) != NULL)
-		if (strncmp(line, "PPid:", 5) == 0) {
-			ppid = atoi(line + 5);
-			break;
-		}
+		return;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (strncmp(line, "Tgid:", 5) == 0)
+			*tgid = atoi(line + 5);
+		else if (strncmp(line, "PPid:", 5) == 0)
+			*ppid = atoi(line + 5);
+	}
 	fclose(f);
-	return ppid;
 }
 
 void proc_orphans(pid_t tgid)
@@ -72,8 +72,10 @@ void proc_orphans(pid_t tgid)
 
 	pthread_rwlock_wrlock(&lock);
 	HASH_ITER(hh, table, p, tmp)
-		if (p->ppid == tgid && p->tgid != tgid)
-			p->ppid = ppid_now(p->tid);
+		if (p->ppid == tgid && p->tgid != tgid) {
+			pid_t ignored;
+			proc_status_ids(p->tid, &ignored, &p->ppid);
+		}
 	pthread_rwlock_unlock(&lock);
 }
 

@@ -69,6 +69,8 @@ bool proc_in_session(pid_t pid);
 bool proc_info(pid_t tid, pid_t *tgid, pid_t *ppid, char *exe, size_t len);
 void proc_set_exe(pid_t tgid, const char *exe);
 /* False when tid is not a traced process of the session (the exec must be refused). */
+/* A task's thread group and parent as /proc/TID/status says now (tid and 0 if unreadable). */
+void proc_status_ids(pid_t tid, pid_t *tgid, pid_t *ppid);
 /* A process is gone: its children now have another parent; ask /proc which. */
 void proc_orphans(pid_t tgid);
 bool proc_set_grant(pid_t tid, const struct exec_grant *g);

@@ -99,27 +99,6 @@ static noreturn void child(int sock, struct sock_fprog *prog, char **argv, mode_
 	_exit(e == ENOENT ? WARD_EXIT_NOTFOUND : WARD_EXIT_NOEXEC);
 }
 
-/* Thread group and parent of a task, from /proc. */
-static void task_ids(pid_t tid, pid_t *tgid, pid_t *ppid)
-{
-	char path[64], line[256];
-	FILE *f;
-
-	*tgid = tid;
-	*ppid = 0;
-	snprintf(path, sizeof(path), "/proc/%d/status", tid);
-	f = fopen(path, "re");
-	if (f == NULL)
-		return;
-	while (fgets(line, sizeof(line), f) != NULL) {
-		if (strncmp(line, "Tgid:", 5) == 0)
-			*tgid = atoi(line + 5);
-		else if (strncmp(line, "PPid:", 5) == 0)
-			*ppid = atoi(line + 5);
-	}
-	fclose(f);
-}
-
 static void log_spawn(pid_t pid)
 {
 	log_finish(log_begin("spawn", pid));
@@ -132,7 +111,7 @@ static void add_task(pid_t tid)
 
 	if (proc_in_session(tid))
 		return;
-	task_ids(tid, &tgid, &ppid);
+	proc_status_ids(tid, &tgid, &ppid);
 	proc_add(tid, tgid, ppid, tid == tgid ? ppid : tgid);
 	if (tid == tgid)
 		log_spawn(tid);
