@@ -31,13 +31,48 @@
 
 #define MAX_HOPS 40
 
+/*
+ * ward's own /proc/self/fd, opened once: its entries are reached with one
+ * lookup (openat, readlinkat) instead of a walk through /proc, the "self"
+ * link and "fd" on every call.  All of ward's threads share one fd table,
+ * so whichever thread opened it, the directory lists the same fds.
+ */
+static int self_fds = -1;
+static pthread_once_t self_fds_once = PTHREAD_ONCE_INIT;
+
+static void open_self_fds(void)
+{
+	self_fds = open("/proc/self/fd", O_PATH | O_DIRECTORY | O_CLOEXEC);
+}
+
+static int self_fd_name(int fd, char name[16])
+{
+	pthread_once(&self_fds_once, open_self_fds);
+	if (self_fds < 0 || fd < 0)
+		return -EBADF;
+	snprintf(name, 16, "%d", fd);
+	return 0;
+}
+
+int fd_reopen(int fd, int flags)
+{
+	char name[16];
+	int rc = self_fd_name(fd, name);
+
+	if (rc < 0)
+		return rc;
+	rc = openat(self_fds, name, flags | O_CLOEXEC);
+	return rc < 0 ? -errno : rc;
+}
+
 int fd_real_path(int fd, char *out, size_t len)
 {
-	char link[64];
+	char name[16];
 	ssize_t n;
 
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-	n = readlink(link, out, len - 1);
+	if ((n = self_fd_name(fd, name)) < 0)
+		return (int)n;
+	n = readlinkat(self_fds, name, out, len - 1);
 	if (n < 0)
 		return -errno;
 	if ((size_t)n >= len - 1)

@@ -274,6 +274,8 @@ int open_rewrite(const char *path, int flags, mode_t mode, int *fd);
 int join_path(const char *dir, const char *name, char *out, size_t len);
 /* The real path of an fd of ours, as the policy sees it. */
 int fd_real_path(int fd, char *out, size_t len);
+/* Open the object behind an fd of ours (an O_PATH one) anew, with flags. */
+int fd_reopen(int fd, int flags);
 /* An O_PATH fd for the agent's fd n (AT_FDCWD: its cwd). */
 int agent_fd(struct req *r, int n, int *fd);
 

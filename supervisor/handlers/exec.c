@@ -119,13 +119,12 @@ enum elf_kind { ELF_NONE, ELF_STATIC, ELF_DYNAMIC, ELF_LOADER, ELF_BAD };
  */
 static int sniff_open(int opath)
 {
-	char link[64];
 	struct stat st;
 
 	if (fstat(opath, &st) < 0 || !S_ISREG(st.st_mode))
 		return -1;
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", opath);
-	return open(link, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	int fd = fd_reopen(opath, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+	return fd < 0 ? -1 : fd;
 }
 
 /* The start of the file behind opath: its "#!" line, or its ELF and program headers. */

@@ -167,13 +167,8 @@ static void strip_deleted(char *real, const struct stat *st)
 /* Open with the agent's flags, through the O_PATH fd that was decided on. */
 static int reopen(int opath, int flags)
 {
-	char link[64];
-	int fd;
-
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", opath);
 	flags &= ~(O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC);
-	fd = open(link, flags | O_CLOEXEC | O_NOCTTY);
-	return fd < 0 ? -errno : fd;
+	return fd_reopen(opath, flags | O_NOCTTY);
 }
 
 /* Hand over fd after logging the decision; the log line comes first. */
