@@ -131,6 +131,19 @@ void proc_set_exe(pid_t tgid, const char *exe)
 	pthread_rwlock_unlock(&lock);
 }
 
+void proc_set_task_exe(pid_t tid, const char *exe)
+{
+	struct proc *p;
+
+	pthread_rwlock_wrlock(&lock);
+	HASH_FIND_INT(table, &tid, p);
+	if (p != NULL) {
+		snprintf(p->exe, sizeof(p->exe), "%s", exe);
+		p->execed = true; /* its own, as the kernel told it: not its creator's to replace */
+	}
+	pthread_rwlock_unlock(&lock);
+}
+
 bool proc_set_grant(pid_t tid, const struct exec_grant *g)
 {
 	struct proc *p;

@@ -68,6 +68,8 @@ bool proc_in_session(pid_t pid);
 /* Copy what the log needs about tid: its tgid, ppid, exe. */
 bool proc_info(pid_t tid, pid_t *tgid, pid_t *ppid, char *exe, size_t len);
 void proc_set_exe(pid_t tgid, const char *exe);
+/* One task's executable, read from the kernel. */
+void proc_set_task_exe(pid_t tid, const char *exe);
 /* False when tid is not a traced process of the session (the exec must be refused). */
 /* A task's thread group and parent as /proc/TID/status says now (tid and 0 if unreadable). */
 void proc_status_ids(pid_t tid, pid_t *tgid, pid_t *ppid);

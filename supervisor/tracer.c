@@ -104,7 +104,13 @@ static void log_spawn(pid_t pid)
 	log_finish(log_begin("spawn", pid));
 }
 
-/* A task that stopped before ward heard of it: its ids from /proc. */
+/*
+ * A task that stopped before ward heard of it: its ids from /proc.  A
+ * thread runs its leader's executable.  A new process runs its creator's,
+ * but its creator is not known yet (its fork or clone event comes later),
+ * and is not its parent after a clone with CLONE_PARENT: the kernel says
+ * which executable it runs.
+ */
 static void add_task(pid_t tid)
 {
 	pid_t tgid, ppid;
@@ -113,8 +119,16 @@ static void add_task(pid_t tid)
 		return;
 	proc_status_ids(tid, &tgid, &ppid);
 	proc_add(tid, tgid, ppid, tid == tgid ? ppid : tgid);
-	if (tid == tgid)
+	if (tid == tgid) {
+		char link[64], exe[PATH_MAX];
+		snprintf(link, sizeof(link), "/proc/%d/exe", tid);
+		ssize_t n = readlink(link, exe, sizeof(exe) - 1);
+		if (n > 0) {
+			exe[n] = '\0';
+			proc_set_task_exe(tid, exe);
+		}
 		log_spawn(tid);
+	}
 }
 
 /*

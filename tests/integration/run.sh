@@ -114,7 +114,7 @@ has "...and are logged" "$L" '"event":"signal".*"syscall":"kill","target":1,"sig
 # from the creator's registers, and asks /proc again for orphans.
 for prog in clones clones-static; do
 	run -- sh -c "$(dirname "$WARD")/tests/progs/$prog; true" >"$BASE/ids"
-	got=$(python3 - "$L" "$BASE/ids" <<'PY'
+	got=$(python3 - "$L" "$BASE/ids" "$(readlink -f "$(dirname "$WARD")/tests/progs/$prog")" <<'PY'
 import json, sys
 events = {}
 for line in open(sys.argv[1]):
@@ -126,14 +126,15 @@ bad = []
 for line in open(sys.argv[2]):
     tag, pid, tid, ppid = line.split()
     e = events.get(tag)
-    want = (int(pid), int(tid), int(ppid))
-    have = e and (e["pid"], e.get("tid", e["pid"]), e["ppid"])
+    # Every task runs the helper itself, whoever its parent is.
+    want = (int(pid), int(tid), int(ppid), sys.argv[3])
+    have = e and (e["pid"], e.get("tid", e["pid"]), e["ppid"], e["exe"])
     if have != want:
         bad.append("%s: log %s, kernel %s" % (tag, have, want))
 print(" ".join(bad) or "same (%d tasks)" % len(events))
 PY
 )
-	check "$prog: pid, tid and ppid in the log are the kernel's" "same (7 tasks)" "$got"
+	check "$prog: pid, tid, ppid and exe in the log are the kernel's" "same (7 tasks)" "$got"
 done
 
 # An exec with a long argv runs, and its event cuts argv rather than failing.
