@@ -71,7 +71,7 @@ demo: deps build
 	@sh tests/demo.sh $(BUILD)/ward
 
 bench: deps bench-deps build
-	bench/run.sh $(BUILD) 5
+	bench/run.sh $(BUILD) 9
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

@@ -93,7 +93,7 @@ echo
 echo "== per-call latency (median ns; open/stat of /etc/passwd, exec of /bin/true)"
 # The floors, measured here by a bare notifier with ward's shape (two
 # answering threads a CPU) that decides, reads and logs nothing:
-#   rtt:  notify + CONTINUE (what stat and exec's notification cost at least)
+#   rtt:  notify + CONTINUE (the least a notified call costs)
 #   open: notify + open in the notifier + ADDFD with FLAG_SEND, the least an
 #         open costs when the supervisor performs it (DESIGN.md law 1).
 rtt=$("$BUILD/bench/bench_notify_rtt" 20000 | awk '{print $2}')
@@ -106,17 +106,22 @@ for c in open stat exec; do
 	[ "$c" = exec ] && f=/bin/true
 	a=$("$BUILD/bench/bench_calls" "$c" "$n" "$f" | awk '{print $2}')
 	b=$("$WARD" run -q --log "$BASE/lat.jsonl" -- "$BUILD/bench/bench_calls" "$c" "$n" "$f" | awk '{print $2}')
-	floor=$((a + rtt))        # the call runs natively after CONTINUE
-	[ "$c" = open ] && floor=$ofloor # the open is made by the notifier
-	[ "$c" = stat ] && floor=$a      # not notified (see below)
+	case $c in
+	open) floor=$ofloor ;; # the open is made by the notifier
+	stat) floor=$a ;;      # not notified (see below)
+	exec)                  # fork, exec and exit under ward's mechanisms, ptrace stops included
+		floor=$("$BUILD/bench/bench_floor_sup" "$BUILD/bench/bench_calls" "$c" "$n" "$f" |
+			awk '{print $2}') ;;
+	esac
 	printf '%-6s %10s %10s %10.2f %10s %12s\n' "$c" "$a" "$b" "$(echo "$b / $a" | bc -l)" \
 		"$floor" "$((b - floor))"
 done
 echo "bare notification round trip (notify + CONTINUE): $rtt ns"
 echo "bare emulated open (notify + open + ADDFD|SEND):  $ofloor ns"
 echo "(floor: what the call costs under a bare notifier; ward-floor: ward's own cost."
-echo " stat is not notified while the policy allows stat everywhere; an exec also"
-echo " stops at ptrace events, which the floor leaves out)"
+echo " stat is not notified while the policy allows stat everywhere.  exec's floor is"
+echo " fork, exec and wait under bench/floor_sup.c: the ptrace stops, the notified"
+echo " execve and the loader's emulated opens, nothing decided or logged)"
 
 # Network calls and a loopback HTTP load (issue 4): their own script, which also runs alone.
 "$HERE/net.sh" "$BUILD" "$ROUNDS"
