@@ -1,12 +1,19 @@
 /*
  * cache.c - a bounded cache of path decisions keyed by (op, path).
  *
- * All memory is taken at creation: the entries, and an arena from which
- * uthash takes its table and bucket arrays (through uthash_malloc), so the
- * notification path does not allocate.  When the arena is spent uthash
- * stops growing the bucket array (HASH_NONFATAL_OOM) and carries on with
- * longer chains.  When every entry is in use the cache is emptied: paths
- * an agent touches come in bursts, and refilling is cheap.
+ * All memory is taken at creation: the entries, the keys' bytes, and an
+ * arena from which uthash takes its table and bucket arrays (through
+ * uthash_malloc), so the notification path does not allocate.  When the
+ * arena is spent uthash stops growing the bucket array (HASH_NONFATAL_OOM)
+ * and carries on with longer chains.  When every entry or the keys' room
+ * is in use the cache is emptied: paths an agent touches come in bursts,
+ * and refilling is cheap.
+ *
+ * Most decisions on a busy path miss (a grep reads each file once), so a
+ * miss must cost little next to the rule engine's own decision: the key is
+ * hashed once, and entries are small, their keys packed one after another
+ * (a fixed 256-byte key made each entry six cache lines, and the first
+ * fill a page fault every dozen decisions).
  */
 #define _GNU_SOURCE
 #include <stddef.h>
@@ -27,15 +34,15 @@ static __thread struct ward_cache *arena_owner;
 #include <string.h>
 
 #define CACHE_KEY_MAX 256 /* longer paths are decided every time */
+#define CACHE_KEY_ROOM 96  /* bytes of keys per entry, on average */
 
 struct entry {
 	UT_hash_handle hh;
 	const struct ward_rule *rule;
+	const char *key; /* op byte, then the path; in the cache's keys */
 	enum ward_action action;
 	int err;
 	bool undecided;
-	size_t keylen;
-	char key[CACHE_KEY_MAX]; /* op byte, then the path */
 };
 
 struct ward_cache {
@@ -43,6 +50,8 @@ struct ward_cache {
 	struct entry *table; /* uthash head */
 	struct entry *pool;
 	size_t used, capacity;
+	char *keys;
+	size_t keys_used, keys_size;
 	uint64_t generation;
 	const struct ward_policy *policy;
 	char *arena;
@@ -67,7 +76,9 @@ struct ward_cache *ward_cache_new(size_t capacity)
 	if (c == NULL || capacity == 0)
 		goto fail;
 	c->pool = calloc(capacity, sizeof(*c->pool));
-	if (c->pool == NULL)
+	c->keys_size = capacity * CACHE_KEY_ROOM + CACHE_KEY_MAX; /* room for one longest key */
+	c->keys = malloc(c->keys_size);
+	if (c->pool == NULL || c->keys == NULL)
 		goto fail;
 	c->capacity = capacity;
 	/*
@@ -84,6 +95,7 @@ struct ward_cache *ward_cache_new(size_t capacity)
 fail:
 	if (c != NULL) {
 		free(c->pool);
+		free(c->keys);
 		free(c->arena);
 	}
 	free(c);
@@ -94,6 +106,7 @@ static void clear_locked(struct ward_cache *c)
 {
 	HASH_CLEAR(hh, c->table);
 	c->used = 0;
+	c->keys_used = 0;
 	c->arena_used = 0;
 }
 
@@ -110,6 +123,7 @@ void ward_cache_free(struct ward_cache *c)
 		return;
 	pthread_mutex_destroy(&c->lock);
 	free(c->arena);
+	free(c->keys);
 	free(c->pool);
 	free(c);
 }
@@ -138,6 +152,8 @@ int ward_cache_decide_path(struct ward_cache *c, const struct ward_policy *p,
 		return ward_decide_path(p, op, path, v);
 	key[0] = (char)__builtin_ctz((unsigned)op);
 	memcpy(key + 1, path, len);
+	unsigned hash;
+	HASH_VALUE(key, len + 1, hash);
 
 	pthread_mutex_lock(&c->lock);
 	if (c->policy != p || c->generation != ward_policy_generation(p)) {
@@ -145,7 +161,7 @@ int ward_cache_decide_path(struct ward_cache *c, const struct ward_policy *p,
 		c->policy = p;
 		c->generation = ward_policy_generation(p);
 	}
-	HASH_FIND(hh, c->table, key, len + 1, e);
+	HASH_FIND_BYHASHVALUE(hh, c->table, key, len + 1, hash, e);
 	if (e != NULL) {
 		v->action = e->action;
 		v->err = e->err;
@@ -166,19 +182,22 @@ int ward_cache_decide_path(struct ward_cache *c, const struct ward_policy *p,
 
 	pthread_mutex_lock(&c->lock);
 	if (c->policy == p && c->generation == ward_policy_generation(p)) {
-		HASH_FIND(hh, c->table, key, len + 1, e);
+		/* Another worker may have added it meanwhile: keys stay unique. */
+		HASH_FIND_BYHASHVALUE(hh, c->table, key, len + 1, hash, e);
 		if (e == NULL) {
-			if (c->used == c->capacity)
+			if (c->used == c->capacity || c->keys_used + len + 1 > c->keys_size)
 				clear_locked(c);
 			e = &c->pool[c->used++];
-			memcpy(e->key, key, len + 1);
-			e->keylen = len + 1;
+			char *k = c->keys + c->keys_used;
+			memcpy(k, key, len + 1);
+			c->keys_used += len + 1;
+			e->key = k;
 			e->rule = v->rule;
 			e->action = v->action;
 			e->err = v->err;
 			e->undecided = v->undecided;
 			arena_owner = c;
-			HASH_ADD(hh, c->table, key, e->keylen, e);
+			HASH_ADD_KEYPTR_BYHASHVALUE(hh, c->table, e->key, len + 1, hash, e);
 			arena_owner = NULL;
 		}
 	}

@@ -1725,6 +1725,33 @@ static void test_cache(void **state)
 	assert_int_equal(ward_cache_decide_path(cache, p, WARD_OP_READ, b, &v, &hit), 0);
 	assert_true(hit); /* b was the last one decided */
 
+	/*
+	 * Long keys spend the keys' room (96 bytes an entry, plus one longest
+	 * key) before the entries: three keys of 201 bytes fit a cache of four
+	 * (640 bytes), a fourth empties it first, and every answer stays right.
+	 */
+	struct ward_cache *small = ward_cache_new(4);
+	assert_non_null(small);
+	char ks[4][PATH_MAX];
+	for (int i = 0; i < 4; i++) {
+		int at = snprintf(ks[i], PATH_MAX, "%s/proj/%d", root, i);
+		assert_true(at < 200);
+		memset(ks[i] + at, 'd', (size_t)(200 - at));
+		ks[i][200] = '\0';
+	}
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(ward_cache_decide_path(small, p, WARD_OP_READ, ks[i], &v, &hit), 0);
+		assert_false(hit);
+	}
+	assert_int_equal(ward_cache_decide_path(small, p, WARD_OP_READ, ks[3], &v, &hit), 0);
+	assert_true(hit);
+	assert_int_equal(ward_decide_path(p, WARD_OP_READ, ks[3], &u), 0);
+	assert_int_equal(v.action, u.action);
+	assert_ptr_equal(v.rule, u.rule);
+	assert_int_equal(ward_cache_decide_path(small, p, WARD_OP_READ, ks[0], &v, &hit), 0);
+	assert_false(hit); /* emptied for the fourth key, though an entry was free */
+	ward_cache_free(small);
+
 	/* a second policy with the same cache: answers are not shared */
 	struct ward_policy *q = load_profile("audit");
 	assert_int_equal(ward_cache_decide_path(cache, q, WARD_OP_READ, b, &v, &hit), 0);
