@@ -49,8 +49,11 @@ static int decide_inner(struct req *r, enum ward_op op, const char *path,
 
 	r->op = ward_op_name(op);
 	/* The log line is written after the handler returns: keep a copy. */
-	if (path != r->logged_path)
-		snprintf(r->logged_path, sizeof(r->logged_path), "%s", path);
+	if (path != r->logged_path) {
+		size_t n = strnlen(path, sizeof(r->logged_path) - 1);
+		memcpy(r->logged_path, path, n);
+		r->logged_path[n] = '\0';
+	}
 	r->log_path = r->logged_path;
 	r->verdict = v;
 	rc = ward_cache_decide_path(S->cache, S->policy, op, path, v, &cached);
