@@ -30,7 +30,9 @@ for i in $(seq 1 200); do printf 'line %d main\n' "$i" >"$T/src/sub/t$i.txt"; do
 (cd "$T" && git init -q && git -c user.name=b -c user.email=b@b add -A &&
 	git -c user.name=b -c user.email=b@b commit -qm init)
 
-modes=(native floor ward strace proot bwrap)
+# native1, floor1, ward1: the same on one CPU (taskset -c 0), where no wakeup
+# crosses CPUs: what cross-CPU wakeups cost this machine shows in the gap.
+modes=(native floor ward strace proot bwrap native1 floor1 ward1)
 have() { command -v "$1" >/dev/null 2>&1; }
 runner() { # MODE: the command prefix
 	case $1 in
@@ -40,12 +42,14 @@ runner() { # MODE: the command prefix
 	strace) echo "strace -f -qq --seccomp-bpf -e trace=%file,%process -o /dev/null" ;;
 	proot) echo "proot -w ." ;;
 	bwrap) echo "bwrap --dev-bind / / --" ;;
+	*1) echo "taskset -c 0 $(runner "${1%1}")" ;;
 	esac
 }
 avail=()
 for m in "${modes[@]}"; do
 	case $m in
 	native | floor | ward) avail+=("$m") ;;
+	*1) have taskset && avail+=("$m") ;;
 	*)
 		bin=$m
 		have "$bin" || { echo "# $m: not installed, skipped"; continue; }
@@ -87,6 +91,8 @@ done
 echo "(floor: ward's mechanisms without ward: opens of absolute paths emulated with ADDFD,"
 echo " everything else answered CONTINUE, ptrace stops resumed at once, nothing decided or"
 echo " logged (bench/floor_sup.c); what any supervisor built this way costs at least)"
+echo "(native1, floor1, ward1: the same pinned to one CPU with taskset; ratios are to native."
+echo " The gap between ward and ward1 is what wakeups across CPUs cost here)"
 echo "(target: ward at most 1.15x native, and below every peer)"
 
 echo
