@@ -266,26 +266,25 @@ static void add_state(const struct glob *g, int *list, int *count, int *mark,
 	}
 }
 
-bool glob_match(const struct glob *g, const char *s)
+/*
+ * Run g over the n bytes of s: the states left, in cur (room for g->n),
+ * and their count; 0 once no state is left (nothing that starts with s
+ * can match).  Every state of a program leads on to MATCH.
+ */
+static int run(const struct glob *g, const char *s, size_t len, int *cur)
 {
 	int n = g->n;
 	/*
 	 * Scratch space on the stack: the decision path must not allocate.
 	 * n is bounded by GLOB_MAX_PROG, so this is at most ~200 KiB.
 	 */
-	int cur[n], next[n], mark[n], stack[2 * n + 1];
+	int next[n], mark[n], stack[2 * n + 1];
 	int ncur = 0, nnext, gen = 1;
 
 	memset(mark, 0, sizeof(mark));
 	add_state(g, cur, &ncur, mark, gen, stack, 0);
-	for (;; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '\0') {
-			for (int k = 0; k < ncur; k++)
-				if (g->prog[cur[k]].op == I_MATCH)
-					return true;
-			return false;
-		}
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
 		gen++;
 		nnext = 0;
 		for (int k = 0; k < ncur; k++) {
@@ -311,10 +310,53 @@ bool glob_match(const struct glob *g, const char *s)
 				add_state(g, next, &nnext, mark, gen, stack, cur[k] + 1);
 		}
 		if (nnext == 0)
-			return false;
+			return 0;
 		memcpy(cur, next, sizeof(int) * (size_t)nnext);
 		ncur = nnext;
 	}
+	return ncur;
+}
+
+bool glob_match(const struct glob *g, const char *s)
+{
+	int cur[g->n];
+	int ncur = run(g, s, strlen(s), cur);
+
+	for (int k = 0; k < ncur; k++)
+		if (g->prog[cur[k]].op == I_MATCH)
+			return true;
+	return false;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
+
+/* The states after "dir/" ("/" for the root), sorted; -1 for a dir too long. */
+static int below(const struct glob *g, const char *dir, int *cur)
+{
+	char buf[4096 + 2];
+	size_t n = strlen(dir);
+
+	if (n == 1 && dir[0] == '/')
+		n = 0;
+	if (n + 1 >= sizeof(buf))
+		return -1;
+	memcpy(buf, dir, n);
+	buf[n++] = '/';
+	int k = run(g, buf, n, cur);
+	qsort(cur, (size_t)k, sizeof(int), cmp_int);
+	return k;
+}
+
+bool glob_same_below(const struct glob *g, const char *a, const char *b)
+{
+	int sa[g->n], sb[g->n];
+	int na = below(g, a, sa), nb = below(g, b, sb);
+
+	return na >= 0 && na == nb && memcmp(sa, sb, sizeof(int) * (size_t)na) == 0;
 }
 
 size_t glob_literal_len(const char *p)

@@ -27,6 +27,13 @@ struct glob *glob_compile(const char *pattern, enum glob_flags flags,
 			  const char **why);
 void glob_free(struct glob *g);
 bool glob_match(const struct glob *g, const char *subject);
+/*
+ * True when, for every x, g matches a/x exactly when it matches b/x (the
+ * program is in the same states after "a/" as after "b/"): moving a
+ * directory from a to b changes nothing g says about what is below it.
+ * False when that cannot be shown (a path too long counts so).
+ */
+bool glob_same_below(const struct glob *g, const char *a, const char *b);
 
 /* Length of the literal prefix of pattern (before the first glob char). */
 size_t glob_literal_len(const char *pattern);

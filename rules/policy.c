@@ -420,18 +420,22 @@ char *ward_policy_dump(const struct ward_policy *p)
 	return buf;
 }
 
-bool ward_policy_guards_below(const struct ward_policy *p, const char *dir)
+bool ward_policy_moves_guarded(const struct ward_policy *p, const char *from, const char *to)
 {
-	size_t n = strlen(dir);
-
-	if (n == 1 && dir[0] == '/')
-		n = 0; /* everything is below the root */
 	for (size_t i = 0; i < p->nrules; i++) {
 		const struct ward_rule *r = p->rules[i];
-		if (r->action == WARD_ALLOW || (r->kind != T_PATH && r->kind != T_FOREIGN_PROC))
+		if (r->action == WARD_ALLOW)
 			continue;
-		const char *t = r->kind == T_FOREIGN_PROC ? "/proc/0" : r->target;
-		if (strncmp(t, dir, n) == 0 && t[n] == '/')
+		if (r->kind == T_FOREIGN_PROC) {
+			/* Other processes' /proc entries: only / and /proc hold them. */
+			const char *d[] = { from, to };
+			for (int k = 0; k < 2; k++)
+				if (strcmp(d[k], "/") == 0 || strcmp(d[k], "/proc") == 0 ||
+				    strncmp(d[k], "/proc/", 6) == 0)
+					return true;
+			continue;
+		}
+		if (r->kind == T_PATH && !glob_same_below(r->glob, from, to))
 			return true;
 	}
 	return false;

@@ -128,12 +128,17 @@ bool ward_policy_restricts(const struct ward_policy *p, enum ward_op op);
 void ward_policy_set_session(struct ward_policy *p, bool (*in_session)(pid_t, void *),
 			     void *arg);
 /*
- * True when a rule other than allow is anchored strictly below dir (its
- * pattern's literal prefix is dir/...): moving dir would move what such a
- * rule guards.  Rules whose patterns start with a glob above dir (e.g. a
- * leading **) are not seen.
+ * True when moving what is at from to to (a directory, with everything
+ * below it) could change what a rule other than allow says about
+ * something below: some such rule may match a path below one of the two
+ * but not the same path below the other.  Moving then could take files
+ * out of a deny rule's reach, or carry them into it (say, a prepared
+ * directory renamed to .git/hooks).  Globs count wherever they stand
+ * (a rule on sec*<slash>* guards what is below secret); a rule that
+ * treats both alike (** below a project moved within it) does not stop
+ * the move.
  */
-bool ward_policy_guards_below(const struct ward_policy *p, const char *dir);
+bool ward_policy_moves_guarded(const struct ward_policy *p, const char *from, const char *to);
 
 /*
  * Make path (absolute, lexically normal) real the way rule prefixes are:

@@ -260,6 +260,8 @@ int log_request(struct req *r, int err)
 	if (v != NULL)
 		jl_str(&l, "rule", ward_rule_location(v->rule));
 	jl_str(&l, "by", r->by ? r->by : "policy");
+	if (r->reason != NULL)
+		jl_str(&l, "reason", r->reason);
 	if (r->log_to != NULL)
 		jl_str(&l, "to", r->log_to);
 	if (S->verbose > 0 && (S->verbose > 1 || strcmp(decision, "deny") == 0)) {

@@ -164,6 +164,7 @@ static void serve(struct req *r)
 	r->log_path = r->log_to = NULL;
 	r->verdict = NULL;
 	r->by = NULL;
+	r->reason = NULL;
 	r->result = 0;
 	r->replied = r->logged = r->denied_by_shadow = false;
 	r->decided = 2;

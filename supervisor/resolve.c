@@ -185,26 +185,34 @@ struct walk {
 static int walk_prepend(struct walk *w, const char *target)
 {
 	size_t tl = strlen(target), rest = strlen(w->buf + w->pos);
+	/* No slash after a target that ends the path: "f" must not become "f/". */
+	size_t sep = rest > 0 ? 1 : 0;
 
-	if (tl + 1 + rest + 1 > sizeof(w->buf))
+	if (tl + sep + rest + 1 > sizeof(w->buf))
 		return -ENAMETOOLONG;
 	char tmp[2 * PATH_MAX];
 	memcpy(tmp, target, tl);
-	tmp[tl] = '/';
-	memcpy(tmp + tl + 1, w->buf + w->pos, rest + 1);
-	memcpy(w->buf, tmp, tl + 1 + rest + 1);
+	if (sep)
+		tmp[tl] = '/';
+	memcpy(tmp + tl + sep, w->buf + w->pos, rest + 1);
+	memcpy(w->buf, tmp, tl + sep + rest + 1);
 	w->pos = 0;
 	return 0;
 }
 
-/* Take the next component; returns its length, 0 at the end. */
-static size_t walk_next(struct walk *w, const char **comp, bool *last)
+/*
+ * Take the next component; returns its length, 0 at the end.  *slash: a
+ * '/' follows it (for the last one: it must be a directory, whether the
+ * slash was the agent's or a symlink's target ended in one).
+ */
+static size_t walk_next(struct walk *w, const char **comp, bool *last, bool *slash)
 {
 	while (w->buf[w->pos] == '/')
 		w->pos++;
 	*comp = w->buf + w->pos;
 	size_t n = strcspn(*comp, "/");
 	w->pos += n;
+	*slash = w->buf[w->pos] == '/';
 	/* Last unless a non-slash character follows. */
 	size_t p = w->pos;
 	while (w->buf[p] == '/')
@@ -324,7 +332,7 @@ int resolve_from(struct req *r, int dirfd, int base, const char *path,
 	static __thread char comp_buf[NAME_MAX + 1];
 	int cur = -1, rc, hops = 0;
 	const char *comp;
-	bool last;
+	bool last, slash, want_dir = false;
 	size_t n;
 
 	*out = -1;
@@ -379,9 +387,10 @@ int resolve_from(struct req *r, int dirfd, int base, const char *path,
 
 	/* A path of slashes only, or empty after them: the start itself. */
 	for (;;) {
-		n = walk_next(&w, &comp, &last);
+		n = walk_next(&w, &comp, &last, &slash);
 		if (n == 0)
 			break;
+		want_dir = last && slash;
 		if (n > NAME_MAX) {
 			rc = -ENAMETOOLONG;
 			goto fail;
@@ -447,7 +456,7 @@ int resolve_from(struct req *r, int dirfd, int base, const char *path,
 			continue;
 		}
 		/* A symlink. */
-		if (last && mode == RES_FINAL_NOFOLLOW && !r->trailing_slash) {
+		if (last && mode == RES_FINAL_NOFOLLOW && !slash) {
 			replace(&cur, next);
 			break;
 		}
@@ -502,7 +511,7 @@ int resolve_from(struct req *r, int dirfd, int base, const char *path,
 		rc = -EINVAL;
 		goto fail;
 	}
-	if (mode != RES_PARENT && r->trailing_slash) {
+	if (mode != RES_PARENT && want_dir) {
 		struct stat st;
 		if (fstat(cur, &st) < 0 || !S_ISDIR(st.st_mode)) {
 			rc = -ENOTDIR;

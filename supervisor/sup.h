@@ -121,6 +121,7 @@ struct req {
 	const char *log_to;
 	const struct ward_verdict *verdict;
 	const char *by;
+	const char *reason; /* why ward refused what the policy allowed (refuse()), or NULL */
 	int64_t result; /* the value returned when > 0 is returned by a handler */
 	bool replied;	/* the handler sent the reply itself (ADDFD_FLAG_SEND) */
 	bool denied_by_shadow;

@@ -91,21 +91,30 @@ static int name_target(struct req *r, int dirfd, const char *path, enum ward_op 
 	return rc;
 }
 
+/*
+ * How an existing object is named: by a path (AT_EMPTY_PATH allowing ""
+ * for dirfd itself), or by an fd alone (fchmod, futimens...), where the
+ * fd is the object and AT_FDCWD is no fd.
+ */
+enum naming { BY_PATH, BY_PATH_OR_EMPTY, BY_FD };
+
 /* An existing object: resolve, decide op on its real path. */
-static int object_target(struct req *r, int dirfd, uint64_t path_addr, bool empty_ok,
+static int object_target(struct req *r, int dirfd, uint64_t path_addr, enum naming how,
 			 bool follow, enum ward_op op, int *fd)
 {
 	struct ward_verdict v;
 	int rc;
 
 	*fd = -1;
-	if (path_addr == 0 && empty_ok) {
+	if (how == BY_FD) {
+		if (dirfd < 0)
+			return -EBADF;
 		r->path[0] = '\0';
 	} else if ((rc = read_path(r, path_addr, r->path, sizeof(r->path))) < 0) {
-		return rc;
+		return rc; /* a NULL path too: EFAULT, as the kernel says */
 	}
 	r->log_path = r->path;
-	if (r->path[0] == '\0' && empty_ok) {
+	if (r->path[0] == '\0' && how != BY_PATH) {
 		rc = agent_fd(r, dirfd, fd);
 		if (rc == 0)
 			rc = fd_real_path(*fd, r->real, sizeof(r->real));
@@ -184,6 +193,54 @@ static int done(struct req *r, int rc)
 	return 1;
 }
 
+/*
+ * A refusal of ward's own, after the policy allowed each part: logged as
+ * a deny with the reason, not as the last allow.
+ */
+static int refuse(struct req *r, int err, const char *why)
+{
+	r->decided = -err;
+	r->verdict = NULL;
+	r->by = "policy";
+	r->reason = why;
+	return -err;
+}
+
+/* "name/": the path ends in a slash (and is not only slashes). */
+static bool slash_end(const char *path)
+{
+	size_t n = strlen(path);
+	return n > 0 && path[n - 1] == '/' && strspn(path, "/") != n;
+}
+
+/*
+ * A name to make, given with a trailing slash, by a call that makes no
+ * directory: the kernel answers EEXIST if something is there, else
+ * ENOENT ("you asked for a directory").
+ */
+static int slash_create(const struct target *t)
+{
+	struct stat st;
+	return fstatat(t->parent, t->name, &st, AT_SYMLINK_NOFOLLOW) == 0 ? -EEXIST : -ENOENT;
+}
+
+/*
+ * A name that may not be made, but is there already: the kernel answers
+ * EEXIST before it looks at permissions (mkdir of an existing directory
+ * says "File exists" wherever it is), and so does ward, when the policy
+ * lets anyone see what exists (stat not restricted).  The decision is
+ * still logged as the deny it was.
+ */
+static int denied_create(const struct target *t, int rc)
+{
+	struct stat st;
+
+	if (rc == -EACCES && t->parent >= 0 && !ward_policy_restricts(S->policy, WARD_OP_STAT) &&
+	    fstatat(t->parent, t->name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+		return -EEXIST;
+	return rc;
+}
+
 static int do_create(struct req *r, int dirfd, uint64_t path, int kind, mode_t mode, dev_t dev)
 {
 	struct target t;
@@ -194,12 +251,21 @@ static int do_create(struct req *r, int dirfd, uint64_t path, int kind, mode_t m
 		return rc;
 	r->log_path = r->path;
 	rc = name_target(r, dirfd, r->path, WARD_OP_CREATE, &t, r->real, r->real2, NULL);
-	if (rc < 0)
+	if (rc == -EINVAL)
+		rc = -EEXIST; /* "dir/.", "dir/.." or "/": it exists */
+	if (rc < 0) {
+		rc = denied_create(&t, rc);
 		goto out;
+	}
 	if ((rc = agent_umask(r, &um)) < 0)
 		goto out;
+	if (kind != 'd' && slash_end(r->path)) {
+		rc = slash_create(&t);
+		goto out;
+	}
 	if (kind == 'n' && (S_ISBLK(mode) || S_ISCHR(mode))) {
-		rc = -EPERM; /* a device node would reach around every path rule */
+		/* A device node would reach around every path rule. */
+		rc = refuse(r, EPERM, "device nodes are not made");
 		goto out;
 	}
 	/* agent_umask made the agent's umask this worker's: the kernel applies it. */
@@ -210,7 +276,7 @@ static int do_create(struct req *r, int dirfd, uint64_t path, int kind, mode_t m
 out:
 	if (t.parent >= 0)
 		close(t.parent);
-	return rc == -EINVAL && kind == 'd' ? -EEXIST : rc;
+	return rc;
 }
 
 static int do_unlink(struct req *r, int dirfd, uint64_t path, int flags)
@@ -241,57 +307,84 @@ static int do_unlink(struct req *r, int dirfd, uint64_t path, int flags)
 			rc = -EISDIR;
 		else if (dotdot)
 			rc = -ENOTEMPTY;
+		else if (strspn(r->path, "/") == strlen(r->path))
+			rc = -EBUSY; /* the root */
 	}
 	return rc;
 }
 
-/* rename = delete at the source + create at the target (both ways for EXCHANGE). */
+/*
+ * rename = delete at the source + create at the target (both ways for
+ * EXCHANGE).  A move must not widen access: what cannot be read or
+ * written where it is may not be moved where it could be, so the source
+ * also needs read and write, and a target that is replaced needs write
+ * (DESIGN.md says delete + create; this is stricter).
+ */
 static int do_rename(struct req *r, int olddir, uint64_t oldp, int newdir, uint64_t newp,
 		     unsigned flags)
 {
 	struct target from = { .parent = -1 }, to = { .parent = -1 };
 	char from_real[PATH_MAX];
+	struct stat sst, tst;
 	int rc;
 
 	if (flags & ~(RENAME_NOREPLACE | RENAME_EXCHANGE | RENAME_WHITEOUT))
+		return -EINVAL;
+	if ((flags & RENAME_EXCHANGE) && (flags & (RENAME_NOREPLACE | RENAME_WHITEOUT)))
 		return -EINVAL;
 	if ((rc = read_path(r, oldp, r->path, sizeof(r->path))) < 0 ||
 	    (rc = read_path(r, newp, r->path2, sizeof(r->path2))) < 0)
 		return rc;
 	r->log_path = r->path;
-	rc = name_target(r, olddir, r->path, WARD_OP_DELETE, &from, from_real, r->real2, NULL);
-	if (rc == 0 && r->trailing_slash) {
-		struct stat st;
-		if (fstatat(from.parent, from.name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-			rc = -errno;
-		else if (!S_ISDIR(st.st_mode))
-			rc = -ENOTDIR;
+	if (flags & RENAME_WHITEOUT) {
+		/* It leaves a 0:0 character device at the source, as mknod would. */
+		r->op = ward_op_name(WARD_OP_CREATE);
+		return refuse(r, EPERM, "device nodes are not made (a whiteout is one)");
 	}
+	rc = name_target(r, olddir, r->path, WARD_OP_DELETE, &from, from_real, r->real2, NULL);
+	if (rc == -EINVAL)
+		rc = -EBUSY; /* ".", ".." or "/" */
 	if (rc < 0)
 		goto out;
-	/*
-	 * A move must not widen access: what cannot be read where it is may
-	 * not be moved where it could be.  So the source needs read as well
-	 * as delete (DESIGN.md says delete + create; this is stricter).
-	 */
-	if ((rc = decide_also(r, WARD_OP_READ, from_real)) < 0)
+	if (fstatat(from.parent, from.name, &sst, AT_SYMLINK_NOFOLLOW) < 0) {
+		rc = -errno;
+		goto out;
+	}
+	/* "name/" names a directory: on anything else the kernel says ENOTDIR. */
+	if (!S_ISDIR(sst.st_mode) &&
+	    (slash_end(r->path) || (!(flags & RENAME_EXCHANGE) && slash_end(r->path2)))) {
+		rc = -ENOTDIR;
+		goto out;
+	}
+	if ((rc = decide_also(r, WARD_OP_READ, from_real)) < 0 ||
+	    (rc = decide_also(r, WARD_OP_WRITE, from_real)) < 0)
 		goto out;
 	if (flags & RENAME_EXCHANGE) {
 		if ((rc = decide_also(r, WARD_OP_CREATE, from_real)) < 0)
 			goto out;
 	}
+	/* The source's decisions are logged; what follows is about the target. */
 	if ((rc = log_request(r, 0)) < 0)
 		goto out;
+	r->decided = 2;
+	r->verdict = NULL;
+	r->op = ward_op_name(WARD_OP_CREATE);
 	r->log_path = r->path2;
 	rc = name_target(r, newdir, r->path2, WARD_OP_CREATE, &to, r->real, r->real2, NULL);
+	if (rc == -EINVAL)
+		rc = -EBUSY;
 	if (rc < 0)
 		goto out;
-	struct stat tst;
-	bool replaces = !(flags & RENAME_NOREPLACE) &&
-			fstatat(to.parent, to.name, &tst, AT_SYMLINK_NOFOLLOW) == 0;
+	bool exists = fstatat(to.parent, to.name, &tst, AT_SYMLINK_NOFOLLOW) == 0;
+	if ((flags & RENAME_EXCHANGE) && exists && !S_ISDIR(tst.st_mode) && slash_end(r->path2)) {
+		rc = -ENOTDIR;
+		goto out;
+	}
+	bool replaces = !(flags & RENAME_NOREPLACE) && exists;
 	if ((flags & RENAME_EXCHANGE) || replaces) {
-		/* What is at the target goes away (or moves): that is a delete there. */
-		if ((rc = decide_also(r, WARD_OP_DELETE, r->real)) < 0)
+		/* What is at the target is replaced (or moves): a delete and a write there. */
+		if ((rc = decide_also(r, WARD_OP_DELETE, r->real)) < 0 ||
+		    (rc = decide_also(r, WARD_OP_WRITE, r->real)) < 0)
 			goto out;
 	}
 	if (flags & RENAME_EXCHANGE) {
@@ -305,17 +398,14 @@ static int do_rename(struct req *r, int olddir, uint64_t oldp, int newdir, uint6
 	 */
 	if (!replaces && !(flags & RENAME_EXCHANGE))
 		flags |= RENAME_NOREPLACE;
-	/* A directory carries what is under it: refuse when rules guard that. */
-	struct stat sst;
-	if (fstatat(from.parent, from.name, &sst, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(sst.st_mode) &&
-	    (ward_policy_guards_below(S->policy, from_real) ||
-	     ward_policy_guards_below(S->policy, r->real))) {
-		rc = -EACCES;
-		goto out;
-	}
-	if ((flags & RENAME_EXCHANGE) && S_ISDIR(tst.st_mode) &&
-	    ward_policy_guards_below(S->policy, r->real)) {
-		rc = -EACCES;
+	/*
+	 * A directory carries what is under it.  Whether the source (or the
+	 * target, under EXCHANGE) is one when the kernel moves it is not known
+	 * here: the agent can swap a file for a prepared directory meanwhile.
+	 * So the check is made whatever they are now.
+	 */
+	if (ward_policy_moves_guarded(S->policy, from_real, r->real)) {
+		rc = refuse(r, EACCES, "it would carry what is below it into or out of a rule's reach");
 		goto out;
 	}
 	rc = (before(r) < 0 ? -EACCES : done(r, (int)syscall(SYS_renameat2, from.parent, from.name, to.parent, to.name, flags)));
@@ -327,7 +417,11 @@ out:
 	return rc;
 }
 
-/* link = read at the source + create at the target. */
+/*
+ * link = read and write at the source + create at the target: the new
+ * name reaches the same file, so what cannot be read or written where it
+ * is may not be linked where it could be.
+ */
 static int do_link(struct req *r, int olddir, uint64_t oldp, int newdir, uint64_t newp, int flags)
 {
 	struct target to = { .parent = -1 };
@@ -336,18 +430,37 @@ static int do_link(struct req *r, int olddir, uint64_t oldp, int newdir, uint64_
 
 	if (flags & ~(AT_SYMLINK_FOLLOW | AT_EMPTY_PATH))
 		return -EINVAL;
-	rc = object_target(r, olddir, oldp, flags & AT_EMPTY_PATH, flags & AT_SYMLINK_FOLLOW,
-			   WARD_OP_READ, &src);
+	rc = object_target(r, olddir, oldp, (flags & AT_EMPTY_PATH) ? BY_PATH_OR_EMPTY : BY_PATH,
+			   flags & AT_SYMLINK_FOLLOW, WARD_OP_READ, &src);
 	if (rc < 0)
 		goto out;
+	struct stat sst;
+	if (fstat(src, &sst) == 0 && S_ISDIR(sst.st_mode)) {
+		rc = -EPERM; /* no hard links to directories */
+		goto out;
+	}
+	if (r->real[0] == '/' && (rc = decide_also(r, WARD_OP_WRITE, r->real)) < 0)
+		goto out;
+	/* The source's decisions are logged; what follows is about the target. */
 	if ((rc = log_request(r, 0)) < 0)
 		goto out;
+	r->decided = 2;
+	r->verdict = NULL;
+	r->op = ward_op_name(WARD_OP_CREATE);
 	if ((rc = read_path(r, newp, r->path2, sizeof(r->path2))) < 0)
 		goto out;
 	r->log_path = r->path2;
 	rc = name_target(r, newdir, r->path2, WARD_OP_CREATE, &to, r->real, r->real2, NULL);
-	if (rc < 0)
+	if (rc == -EINVAL)
+		rc = -EEXIST; /* ".", ".." or "/": they exist */
+	if (rc < 0) {
+		rc = denied_create(&to, rc);
 		goto out;
+	}
+	if (slash_end(r->path2)) {
+		rc = slash_create(&to);
+		goto out;
+	}
 	/* Link the object that was decided on, through its fd. */
 	magic(src, link, sizeof(link));
 	rc = (before(r) < 0 ? -EACCES : done(r, linkat(AT_FDCWD, link, to.parent, to.name, AT_SYMLINK_FOLLOW)));
@@ -370,7 +483,12 @@ static int do_symlink(struct req *r, uint64_t target, int newdir, uint64_t linkp
 		return rc;
 	r->log_path = r->path;
 	rc = name_target(r, newdir, r->path, WARD_OP_CREATE, &t, r->real, r->real2, NULL);
-	if (rc == 0)
+	if (rc == -EINVAL)
+		rc = -EEXIST; /* ".", ".." or "/": they exist */
+	rc = denied_create(&t, rc);
+	if (rc == 0 && slash_end(r->path))
+		rc = slash_create(&t);
+	else if (rc == 0)
 		rc = (before(r) < 0 ? -EACCES : done(r, symlinkat(r->path2, t.parent, t.name)));
 	if (t.parent >= 0)
 		close(t.parent);
@@ -453,10 +571,10 @@ int h_change(struct req *r)
 			/* An O_PATH fd cannot change anything (EBADF, as the kernel says). */
 			if (agent_fd_opath(r, (int)a[0]))
 				return -EBADF;
-			rc = object_target(r, (int)a[0], 0, true, true, WARD_OP_WRITE, &fd);
+			rc = object_target(r, (int)a[0], 0, BY_FD, true, WARD_OP_WRITE, &fd);
 		} else {
 			int dirfd = nr == SYS_chmod ? AT_FDCWD : (int)a[0];
-			rc = object_target(r, dirfd, nr == SYS_chmod ? a[0] : a[1], false, true,
+			rc = object_target(r, dirfd, nr == SYS_chmod ? a[0] : a[1], BY_PATH, true,
 					   WARD_OP_WRITE, &fd);
 		}
 		if (rc < 0)
@@ -477,19 +595,20 @@ int h_change(struct req *r)
 				return -EBADF;
 			uid = (uid_t)a[1];
 			gid = (gid_t)a[2];
-			rc = object_target(r, (int)a[0], 0, true, true, WARD_OP_WRITE, &fd);
+			rc = object_target(r, (int)a[0], 0, BY_FD, true, WARD_OP_WRITE, &fd);
 		} else if (nr == SYS_fchownat) {
 			int flags = (int)a[4];
 			if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
 				return -EINVAL;
 			uid = (uid_t)a[2];
 			gid = (gid_t)a[3];
-			rc = object_target(r, (int)a[0], a[1], flags & AT_EMPTY_PATH,
+			rc = object_target(r, (int)a[0], a[1],
+					   (flags & AT_EMPTY_PATH) ? BY_PATH_OR_EMPTY : BY_PATH,
 					   !(flags & AT_SYMLINK_NOFOLLOW), WARD_OP_WRITE, &fd);
 		} else {
 			uid = (uid_t)a[1];
 			gid = (gid_t)a[2];
-			rc = object_target(r, AT_FDCWD, a[0], false, nr == SYS_chown, WARD_OP_WRITE,
+			rc = object_target(r, AT_FDCWD, a[0], BY_PATH, nr == SYS_chown, WARD_OP_WRITE,
 					   &fd);
 		}
 		if (rc < 0)
@@ -499,9 +618,13 @@ int h_change(struct req *r)
 	}
 	case SYS_truncate: {
 		struct stat st;
-		if ((rc = object_target(r, AT_FDCWD, a[0], false, true, WARD_OP_WRITE, &fd)) < 0)
+		if ((rc = object_target(r, AT_FDCWD, a[0], BY_PATH, true, WARD_OP_WRITE, &fd)) < 0)
 			return rc;
-		if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		if (fstat(fd, &st) < 0) {
+			rc = -errno;
+			break;
+		}
+		if (!S_ISREG(st.st_mode)) {
 			rc = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
 			break;
 		}
@@ -531,11 +654,12 @@ int h_change(struct req *r)
 		bool fdform = (nr == SYS_utimensat || nr == SYS_futimesat) && path == 0;
 		if (fdform && dirfd == AT_FDCWD)
 			return -EFAULT;
-		if (fdform && (flags & AT_SYMLINK_NOFOLLOW))
-			return -EINVAL;
+		if (fdform && flags)
+			return -EINVAL; /* the fd itself takes no flags */
 		if (fdform && agent_fd_opath(r, dirfd))
 			return -EBADF;
-		rc = object_target(r, dirfd, path, fdform || (flags & AT_EMPTY_PATH),
+		rc = object_target(r, dirfd, path,
+				   fdform ? BY_FD : (flags & AT_EMPTY_PATH) ? BY_PATH_OR_EMPTY : BY_PATH,
 				   !(flags & AT_SYMLINK_NOFOLLOW), WARD_OP_WRITE, &fd);
 		if (rc < 0)
 			return rc;
@@ -562,8 +686,8 @@ int h_change(struct req *r)
 			return rc;
 		if (byfd && agent_fd_opath(r, (int)a[0]))
 			return -EBADF;
-		rc = byfd ? object_target(r, (int)a[0], 0, true, true, WARD_OP_WRITE, &fd)
-			  : object_target(r, AT_FDCWD, a[0], false, follow, WARD_OP_WRITE, &fd);
+		rc = byfd ? object_target(r, (int)a[0], 0, BY_FD, true, WARD_OP_WRITE, &fd)
+			  : object_target(r, AT_FDCWD, a[0], BY_PATH, follow, WARD_OP_WRITE, &fd);
 		if (rc < 0)
 			return rc;
 		/*

@@ -343,6 +343,8 @@ T_PRE=pre_victim T_POST=post_helpers
 attack review cached "openat2(RESOLVE_CACHED) of another process's /proc/PID/fd/N"
 T_PRE=pre_victim T_POST=post_helpers
 attack review cwdhop "chdir(/proc/PID), then /proc/self/cwd/fd/N (a magic-link hop)"
+pre_githooks() { mkdir -p "$1/.git/hooks"; } # the default profile keeps the agent from making them
+T_PRE=pre_githooks
 attack review hooks "rename .git/hooks away and back to plant a hook"
 attack review exchange "renameat2(public/x, secret/x, RENAME_EXCHANGE), then read public/x"
 attack review pgrpsig "pidfd_send_signal(self, PIDFD_SIGNAL_PROCESS_GROUP)"
@@ -352,6 +354,26 @@ attack links symlink "symlinks to the secret, then read through them"
 attack links rename "rename(secret/x, stolen), then read stolen"
 attack links renamedir "rename(secret, notsecret), then read notsecret/x"
 attack links exchange "renameat2(secret/x, public/x, RENAME_EXCHANGE), then read public/x"
+# 5b. New names for what a rule protects from change.
+pre_guarded() { mkdir -p "$1/guarded" && printf 'GUARDED-ORIGINAL\n' >"$1/guarded/x"; }
+check_guarded() { grep -q INJECTED "$1/guarded/x" 2>/dev/null && echo "guarded/x was written"; true; }
+pre_hidden() { mkdir -p "$1/hidden" && printf '%s\n' "$SECRET_TEXT" >"$1/hidden/x"; }
+pre_gitdir() { mkdir -p "$1/.git"; }
+T_PRE=pre_guarded T_CHECK=check_guarded
+attack protect hardlink "link a write-protected file, then write through the new name" \
+	-r "deny write,delete @P@/guarded/x"
+T_PRE=pre_guarded T_CHECK=check_guarded
+attack protect rename "rename a write-protected file (delete allowed), write, rename back" \
+	-r "deny write @P@/guarded/x"
+attack protect renamerace "rename(D, hooks) while a thread swaps D between a file and a directory with pre-commit" \
+	-r "deny write,create,delete @P@/hooks/*"
+T_PRE=pre_hidden
+attack protect globdir "rename a directory a rule reaches by a glob in its name (hid*), then read below" \
+	-r "deny read @P@/hid*/*"
+attack protect whiteout "renameat2(RENAME_WHITEOUT) leaves a device node: EPERM, as mknod of one"
+T_PRE=pre_gitdir
+attack protect hooks "the default profile: .git/hooks and .claude made as symlinks or directories"
+attack protect gitdir "the default profile: .git made as a symlink to the agent's own directory"
 # 6. O_PATH.
 attack opath "" "O_PATH fd of the secret, reopened via /proc/self/fd, openat(fd, \"\"), ..."
 attack opath stat-restricted "the same when the policy restricts stat somewhere (O_PATH notified)" \

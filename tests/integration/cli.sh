@@ -220,7 +220,7 @@ explain_suite() {
 		"deny write $H/.bashrc $(loc default deny write '~/.bashrc')" \
 		write "$H/.bashrc"
 	t_explain "${L}explain write .git/hooks in the project: denied" \
-		"deny write $P/.git/hooks/pre-commit $(loc default deny write '$PROJECT/.git/hooks/*')" \
+		"deny write $P/.git/hooks/pre-commit $(loc default deny write '$PROJECT/.git/hooks/**')" \
 		write "$P/.git/hooks/pre-commit"
 	t_explain "${L}explain write outside the project: undecided, asked" \
 		"ask write /srv/elsewhere undecided" \

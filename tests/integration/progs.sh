@@ -220,6 +220,7 @@ make_template() {
 		ln -s ../f chain/l41
 		printf 'x\n' >xf
 		ln -s xf xlink
+		ln -s f/ fslash # a symlink whose target ends in a slash
 		printf 'suid\n' >suid
 		printf 'w\n' >w200
 		chmod 200 w200
@@ -2169,6 +2170,102 @@ utimensat(AT_FDCWD, "readonly", [1, 2], 0) = -1 EACCES
 openat(AT_FDCWD, "readonly", O_RDONLY) = 3
 utimensat(3, NULL, [1, 2], 0) = -1 EACCES
 utimensat(AT_FDCWD, "rofs/x", NULL, 0) = -1 EROFS
+EOF
+
+# ---------------------------------------------------------------- names
+
+t "rename: a trailing slash on a file, and the names . .. and /" rename \
+	f new/ \
+	f dir/ \
+	f/ x \
+	empty empty2/ \
+	. x \
+	f .. \
+	dir/.. x \
+	/ x <<EOF
+rename("f", "new/") = -1 ENOTDIR
+rename("f", "dir/") = -1 ENOTDIR
+rename("f/", "x") = -1 ENOTDIR
+rename("empty", "empty2/") = 0
+rename(".", "x") = -1 EBUSY
+rename("f", "..") = -1 EBUSY
+rename("dir/..", "x") = -1 EBUSY
+rename("/", "x") = -1 EBUSY
+EOF
+
+t "link: a trailing slash or . as the new name" link \
+	f x/ \
+	f dir/ \
+	f . \
+	dir/inner dir/.. <<EOF
+link("f", "x/") = -1 ENOENT
+link("f", "dir/") = -1 EEXIST
+link("f", ".") = -1 EEXIST
+link("dir/inner", "dir/..") = -1 EEXIST
+EOF
+
+t "symlink: a trailing slash or . as the new name" symlink \
+	t y/ \
+	t dir/ \
+	t . <<EOF
+symlink("t", "y/") = -1 ENOENT
+symlink("t", "dir/") = -1 EEXIST
+symlink("t", ".") = -1 EEXIST
+EOF
+
+t "mknod: a trailing slash or . as the new name" mknod \
+	x/ 0100644 0 \
+	dir/ 0100644 0 \
+	. 0100644 0 \
+	x 0170644 0 <<EOF
+mknod("x/", 0100644, 0) = -1 ENOENT
+mknod("dir/", 0100644, 0) = -1 EEXIST
+mknod(".", 0100644, 0) = -1 EEXIST
+mknod("x", 0170644, 0) = -1 EINVAL
+EOF
+
+t "fchmod: AT_FDCWD is no fd" fchmod AT_FDCWD 0755 <<EOF
+fchmod(AT_FDCWD, 0755) = -1 EBADF
+EOF
+t "fchown: AT_FDCWD is no fd" fchown AT_FDCWD -1 -1 <<EOF
+fchown(AT_FDCWD, -1, -1) = -1 EBADF
+EOF
+t "fremovexattr: AT_FDCWD is no fd" fremovexattr AT_FDCWD user.x <<EOF
+fremovexattr(AT_FDCWD, "user.x") = -1 EBADF
+EOF
+
+t "utimensat: an fd with a NULL path takes no flags" utimensat \
+	%f NULL 1 2 AT_EMPTY_PATH <<EOF
+openat(AT_FDCWD, "f", O_RDONLY) = 3
+utimensat(3, NULL, [1, 2], AT_EMPTY_PATH) = -1 EINVAL
+EOF
+
+chk_protected_name() { # SYSCALL
+	content readonly 'ro\n'
+	absent moved
+	absent hl
+	logged "\"syscall\":\"$1\"" '"op":"write"' "\"path\":\"$P/readonly\"" '"decision":"deny"'
+}
+chk_protected_rename() { chk_protected_name rename; }
+chk_protected_link() { chk_protected_name link; }
+t -w -c chk_protected_rename "rename: a write-protected file is not moved" rename \
+	readonly moved <<EOF
+rename("readonly", "moved") = -1 EACCES
+EOF
+t -w -c chk_protected_link "link: a write-protected file gets no new name" link \
+	readonly hl <<EOF
+link("readonly", "hl") = -1 EACCES
+EOF
+
+t "chmod: a symlink to name/ reaches a directory or nothing" chmod fslash 0600 <<EOF
+chmod("fslash", 0600) = -1 ENOTDIR
+EOF
+t "truncate: a symlink to name/" truncate fslash 0 <<EOF
+truncate("fslash", 0) = -1 ENOTDIR
+EOF
+t "open: a symlink to name/" open fslash O_RDONLY 0 fslash O_PATH 0 <<EOF
+open("fslash", O_RDONLY, 0) = -1 ENOTDIR
+open("fslash", O_PATH, 0) = -1 ENOTDIR
 EOF
 
 # ---------------------------------------------------------------- xattr changes

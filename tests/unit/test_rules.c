@@ -1368,23 +1368,45 @@ static void test_restricts(void **state)
 	ward_policy_free(p);
 }
 
-/* ward_policy_guards_below: which directory renames would carry guarded paths. */
-static void test_guards_below(void **state)
+/* ward_policy_moves_guarded: which renames would carry guarded paths. */
+static bool moves(struct ward_policy *p, const char *from, const char *to)
+{
+	char a[PATH_MAX], b[PATH_MAX];
+	subst(from, a, sizeof(a));
+	subst(to, b, sizeof(b));
+	return ward_policy_moves_guarded(p, a, b);
+}
+
+static void test_moves_guarded(void **state)
 {
 	(void)state;
 	struct ward_policy *p = load_profile("default");
-	char dir[PATH_MAX];
-	subst("@R/proj/.git/hooks", dir, sizeof(dir));
-	assert_true(ward_policy_guards_below(p, dir)); /* deny ... .git/hooks/<any> */
-	subst("@R/proj/.git", dir, sizeof(dir));
-	assert_true(ward_policy_guards_below(p, dir)); /* config, hooks */
-	subst("@R/proj/src", dir, sizeof(dir));
-	assert_false(ward_policy_guards_below(p, dir)); /* only allows below */
-	subst("@R/home", dir, sizeof(dir));
-	assert_true(ward_policy_guards_below(p, dir)); /* ~/.ssh and the rest */
-	assert_true(ward_policy_guards_below(p, "/")); /* everything is below / */
-	subst("@R/proj/.git/hooks/pre-commit", dir, sizeof(dir));
-	assert_false(ward_policy_guards_below(p, dir)); /* the rule is on it, not below */
+	assert_true(moves(p, "@R/proj/evil", "@R/proj/.git/hooks")); /* planting hooks */
+	assert_true(moves(p, "@R/proj/.git/hooks", "@R/proj/h")); /* hooks/<any> leave it */
+	assert_true(moves(p, "@R/proj/.git", "@R/proj/g")); /* config, hooks */
+	assert_true(moves(p, "@R/proj/.vscode", "@R/proj/v"));
+	assert_false(moves(p, "@R/proj/src", "@R/proj/lib")); /* only allows below either */
+	assert_false(moves(p, "@R/proj/src", "@R/tmp/src"));
+	assert_true(moves(p, "@R/home", "@R/home2")); /* ~/.ssh and the rest */
+	assert_true(moves(p, "/", "@R/x")); /* everything is below / */
+	assert_true(moves(p, "@R/proj/a", "/proc")); /* other processes' entries */
+	/* The rule is on it, not below: only what is below counts here. */
+	assert_false(moves(p, "@R/proj/.git/config", "@R/proj/x"));
+
+	/* A glob in a directory's name guards what is below every name it matches. */
+	add_rule(p, "deny read @R/proj/sec*/*");
+	assert_true(moves(p, "@R/proj/secret", "@R/proj/pub"));
+	assert_true(moves(p, "@R/proj/pub", "@R/proj/secrets"));
+	assert_false(moves(p, "@R/proj/secret", "@R/proj/second")); /* both in its reach */
+	/* A rule that says the same below both names does not stop the move... */
+	add_rule(p, "deny read @R/proj/**/.env");
+	assert_false(moves(p, "@R/proj/a", "@R/proj/b/c"));
+	/* ...but one that says something only below one of them does. */
+	assert_true(moves(p, "@R/proj/a", "@R/tmp/a"));
+	/* Escaped glob characters are literal. */
+	add_rule(p, "deny read @R/tmp/lit\\[1\\]/*");
+	assert_true(moves(p, "@R/tmp/lit[1]", "@R/tmp/other"));
+	assert_false(moves(p, "@R/tmp/lit1", "@R/tmp/other"));
 	ward_policy_free(p);
 }
 
@@ -2249,7 +2271,7 @@ int main(void)
 		cmocka_unit_test(test_all_or_nothing),
 		cmocka_unit_test(test_profiles),
 		cmocka_unit_test(test_restricts),
-		cmocka_unit_test(test_guards_below),
+		cmocka_unit_test(test_moves_guarded),
 		cmocka_unit_test(test_include_files),
 		cmocka_unit_test(test_long_words),
 		cmocka_unit_test(test_dump),

@@ -1,0 +1,274 @@
+/*
+ * attack_protect MODE - change what a rule protects by giving it, or the
+ * directory above it, another name.  attacks.sh sets the rules and the
+ * files for each mode (guarded/x holds "GUARDED-ORIGINAL").
+ *
+ *   hardlink   `deny write,delete guarded/x`: link(guarded/x, hl), then
+ *              write through hl (a new name must not reach further than
+ *              the old one: link needs write at the source too)
+ *   rename     the same file renamed, with delete allowed at it: a move
+ *              needs write at the source too
+ *   renamerace `deny write,create,delete hooks/<any>` (not hooks itself):
+ *              rename(D, hooks) while a thread swaps D, a file, with E, a
+ *              directory holding pre-commit (RENAME_EXCHANGE): ward's
+ *              check that a directory carries nothing into a rule's reach
+ *              must not depend on what D was when it looked
+ *   globdir    `deny read hid*<slash><any>`: rename(hidden, shown), then
+ *              read shown/x (a glob in a directory's name guards what is
+ *              below it)
+ *   whiteout   renameat2(public/x, public/y, RENAME_WHITEOUT) leaves a
+ *              character device at public/x: refused as mknod of one is
+ *   hooks      the default profile, with an empty .git/: a symlink or a
+ *              directory at .git/hooks, a symlink at .claude, then a
+ *              pre-commit hook or settings file written through them
+ *   gitdir     the default profile, no .git/: .git made as a symlink to a
+ *              directory of the agent's, with hooks in it
+ *
+ * "LEAK" here means the protected thing was changed or planted.
+ */
+#include "attack.h"
+
+#include <pthread.h>
+
+#ifndef RENAME_EXCHANGE
+#define RENAME_EXCHANGE (1 << 1)
+#endif
+#ifndef RENAME_WHITEOUT
+#define RENAME_WHITEOUT (1 << 2)
+#endif
+
+#define GUARDED "guarded/x"
+#define ORIGINAL "GUARDED-ORIGINAL"
+
+static void check_guarded(void)
+{
+	char buf[256];
+	if (slurp(GUARDED, buf, sizeof(buf)) < 0)
+		setup_failed("read " GUARDED);
+	if (strstr(buf, "INJECTED") != NULL || strstr(buf, ORIGINAL) == NULL) {
+		att_through = 1;
+		say("LEAK: %s was changed: %s", GUARDED, buf);
+	}
+}
+
+static void write_through(const char *how, const char *name)
+{
+	int fd = open(name, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (fd < 0) {
+		say("blocked: %s, then open(%s, O_WRONLY): %s", how, name, strerror(errno));
+		return;
+	}
+	if (write(fd, "INJECTED\n", 9) != 9)
+		say("blocked: %s, then write: %s", how, strerror(errno));
+	close(fd);
+}
+
+static void mode_hardlink(void)
+{
+	int fd = open(GUARDED, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (fd >= 0) {
+		wrong("open(%s, O_WRONLY) was allowed: the rule is not in force", GUARDED);
+		close(fd);
+	}
+	if (link(GUARDED, "hl") == 0)
+		write_through("link(guarded/x, hl)", "hl");
+	else
+		say("blocked: link(guarded/x, hl): %s", strerror(errno));
+	int o = open(GUARDED, O_RDONLY | O_CLOEXEC);
+	if (o >= 0) {
+		if (linkat(o, "", AT_FDCWD, "hl2", AT_EMPTY_PATH) == 0)
+			write_through("linkat(fd, \"\", hl2, AT_EMPTY_PATH)", "hl2");
+		else
+			say("blocked: linkat(fd, \"\", hl2, AT_EMPTY_PATH): %s", strerror(errno));
+		close(o);
+	}
+	check_guarded();
+}
+
+static void mode_rename(void)
+{
+	if (rename(GUARDED, "moved") == 0) {
+		write_through("rename(guarded/x, moved)", "moved");
+		if (rename("moved", GUARDED) < 0)
+			say("note: could not move it back: %s", strerror(errno));
+		check_guarded();
+		if (access(GUARDED, F_OK) < 0) {
+			att_through = 1;
+			say("LEAK: %s was moved away", GUARDED);
+		}
+	} else {
+		say("blocked: rename(guarded/x, moved): %s", strerror(errno));
+	}
+}
+
+static volatile int stop;
+
+static void *swapper(void *arg)
+{
+	(void)arg;
+	while (!stop)
+		syscall(SYS_renameat2, AT_FDCWD, "D", AT_FDCWD, "E", RENAME_EXCHANGE);
+	return NULL;
+}
+
+static void mode_renamerace(void)
+{
+	pthread_t t;
+	int fd;
+
+	if (mkdir("E", 0755) < 0 || (fd = open("E/pre-commit", O_CREAT | O_WRONLY, 0755)) < 0)
+		setup_failed("mkdir E, E/pre-commit");
+	close(fd);
+	if ((fd = open("D", O_CREAT | O_WRONLY, 0644)) < 0)
+		setup_failed("create D");
+	close(fd);
+	/* As a directory, the move is refused outright. */
+	if (rename("E", "hooks") == 0) {
+		att_through = 1;
+		say("LEAK: rename(E, hooks) moved a directory with pre-commit into hooks/");
+		return;
+	}
+	say("blocked: rename(E, hooks): %s", strerror(errno));
+	if (pthread_create(&t, NULL, swapper, NULL) != 0)
+		setup_failed("pthread_create");
+	double end = now() + race_seconds();
+	long tries = 0, moved = 0;
+	while (now() < end && !att_through) {
+		tries++;
+		if (rename("D", "hooks") < 0)
+			continue;
+		moved++;
+		struct stat st;
+		if (stat("hooks/pre-commit", &st) == 0) {
+			att_through = 1;
+			say("LEAK: a directory with pre-commit became hooks/ (try %ld)", tries);
+			break;
+		}
+		/* A file landed there: put it back for the next try. */
+		if (rename("hooks", "D") < 0)
+			unlink("hooks");
+	}
+	stop = 1;
+	pthread_join(t, NULL);
+	say("%s: rename(D, hooks) against a file/directory swap: %ld tries, %ld moved",
+	    att_through ? "note" : "blocked", tries, moved);
+}
+
+static void mode_globdir(void)
+{
+	if (rename("hidden", "shown") == 0)
+		try_read("rename(hidden, shown), then read shown/x", AT_FDCWD, "shown/x", O_RDONLY);
+	else
+		say("blocked: rename(hidden, shown): %s", strerror(errno));
+	if (mkdir("up", 0755) == 0 && rename("hidden", "up/hidden") == 0)
+		try_read("rename(hidden, up/hidden), then read", AT_FDCWD, "up/hidden/x", O_RDONLY);
+	else
+		say("blocked: rename(hidden, up/hidden): %s", strerror(errno));
+	try_read("read hidden/x", AT_FDCWD, "hidden/x", O_RDONLY);
+}
+
+static void mode_whiteout(void)
+{
+	struct stat st;
+	long rc = syscall(SYS_renameat2, AT_FDCWD, PUBLIC, AT_FDCWD, "public/y", RENAME_WHITEOUT);
+	if (rc == 0 && lstat(PUBLIC, &st) == 0 && S_ISCHR(st.st_mode)) {
+		att_through = 1;
+		say("LEAK: RENAME_WHITEOUT left a character device at %s", PUBLIC);
+	} else if (rc == 0) {
+		wrong("RENAME_WHITEOUT returned 0 but left no device");
+	} else if (errno != EPERM) {
+		wrong("RENAME_WHITEOUT: %s, expected EPERM", strerror(errno));
+	} else {
+		say("blocked: renameat2(public/x, public/y, RENAME_WHITEOUT): EPERM");
+	}
+}
+
+/* Make dir/name in a directory of the agent's own, reached through link. */
+static void plant(const char *how, const char *through, const char *name)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "evil/%s", name);
+	int fd = open(path, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0755);
+	if (fd < 0)
+		setup_failed(path);
+	close(fd);
+	snprintf(path, sizeof(path), "%s/%s", through, name);
+	struct stat st;
+	if (stat(path, &st) == 0) {
+		att_through = 1;
+		say("LEAK: %s: %s now exists", how, path);
+	} else {
+		say("blocked: %s: %s", how, strerror(errno));
+	}
+}
+
+static void mode_hooks(void)
+{
+	if (mkdir("evil", 0755) < 0)
+		setup_failed("mkdir evil");
+	if (symlink("../evil", ".git/hooks") == 0)
+		plant("symlink(../evil, .git/hooks)", ".git/hooks", "pre-commit");
+	else
+		say("blocked: symlink(../evil, .git/hooks): %s", strerror(errno));
+	if (mkdir(".git/hooks", 0755) == 0) {
+		int fd = open(".git/hooks/pre-commit", O_CREAT | O_WRONLY | O_CLOEXEC, 0755);
+		if (fd >= 0) {
+			att_through = 1;
+			say("LEAK: mkdir .git/hooks, then created .git/hooks/pre-commit");
+			close(fd);
+		} else {
+			say("blocked: mkdir .git/hooks, then create pre-commit: %s", strerror(errno));
+		}
+	} else {
+		say("blocked: mkdir(.git/hooks): %s", strerror(errno));
+	}
+	if (symlink("evil", ".claude") == 0)
+		plant("symlink(evil, .claude)", ".claude", "settings.json");
+	else
+		say("blocked: symlink(evil, .claude): %s", strerror(errno));
+	if (rename(".git", "git-moved") == 0) {
+		att_through = 1;
+		say("LEAK: rename(.git, git-moved)");
+	} else {
+		say("blocked: rename(.git, git-moved): %s", strerror(errno));
+	}
+}
+
+static void mode_gitdir(void)
+{
+	if (mkdir("evil", 0755) < 0 || mkdir("evil/hooks", 0755) < 0)
+		setup_failed("mkdir evil/hooks");
+	if (symlink("evil", ".git") == 0)
+		plant("symlink(evil, .git)", ".git", "hooks/pre-commit");
+	else
+		say("blocked: symlink(evil, .git): %s", strerror(errno));
+	if (rename("evil", ".git") == 0) {
+		att_through = 1;
+		say("LEAK: rename(evil, .git) made a repository of the agent's");
+	} else {
+		say("blocked: rename(evil, .git): %s", strerror(errno));
+	}
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "";
+
+	if (strcmp(mode, "hardlink") == 0)
+		mode_hardlink();
+	else if (strcmp(mode, "rename") == 0)
+		mode_rename();
+	else if (strcmp(mode, "renamerace") == 0)
+		mode_renamerace();
+	else if (strcmp(mode, "globdir") == 0)
+		mode_globdir();
+	else if (strcmp(mode, "whiteout") == 0)
+		mode_whiteout();
+	else if (strcmp(mode, "hooks") == 0)
+		mode_hooks();
+	else if (strcmp(mode, "gitdir") == 0)
+		mode_gitdir();
+	else
+		setup_failed("unknown mode");
+	return finish();
+}
