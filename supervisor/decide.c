@@ -127,3 +127,12 @@ int decide_net(struct req *r, enum ward_op op, const struct ward_net_target *t)
 	r->decided = rc;
 	return rc;
 }
+
+int refuse(struct req *r, int err, const char *why)
+{
+	r->decided = -err;
+	r->verdict = NULL;
+	r->by = "policy";
+	r->reason = why;
+	return -err;
+}

@@ -85,12 +85,14 @@ int agent_fd(struct req *r, int n, int *fd)
 {
 	char path[64];
 
-	if (n == AT_FDCWD)
+	if (n == AT_FDCWD) {
 		snprintf(path, sizeof(path), "/proc/%d/cwd", r->tid);
-	else if (n < 0)
+	} else if (n < 0) {
 		return -EBADF;
-	else
+	} else {
 		snprintf(path, sizeof(path), "/proc/%d/fd/%d", r->tid, n);
+		snprintf(r->hop, sizeof(r->hop), "/proc/%d/fdinfo/%d", r->tid, n);
+	}
 	*fd = open(path, O_PATH | O_CLOEXEC);
 	if (*fd < 0)
 		return errno == ENOENT ? -EBADF : -errno;
@@ -100,6 +102,39 @@ int agent_fd(struct req *r, int n, int *fd)
 		return -ESRCH;
 	}
 	return 0;
+}
+
+bool anon_ok(struct req *r, int fd, const char *real)
+{
+	struct stat st;
+
+	if (real[0] != '/')
+		return hop_is_own(r, fd); /* no name: only through the agent's own fd */
+	if (r->hop[0] != '\0' && fstat(fd, &st) == 0 && st.st_nlink == 0)
+		return hop_is_own(r, fd); /* only the name it had, reached through an fd */
+	return true;
+}
+
+bool hop_is_own(struct req *r, int fd)
+{
+	char line[128];
+	unsigned long flags = 0, ino = 0;
+	bool have_flags = false, have_ino = false;
+	struct stat st;
+	FILE *f;
+
+	if (r->hop[0] == '\0' || fstat(fd, &st) < 0 || (f = fopen(r->hop, "re")) == NULL)
+		return false;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (strncmp(line, "flags:", 6) == 0)
+			have_flags = sscanf(line + 6, "%lo", &flags) == 1;
+		else if (strncmp(line, "ino:", 4) == 0)
+			have_ino = sscanf(line + 4, "%lu", &ino) == 1;
+	}
+	fclose(f);
+	/* The same object still, read after it was opened: not swapped meanwhile. */
+	return have_flags && have_ino && !(flags & O_PATH) && ino == (unsigned long)st.st_ino &&
+	       req_valid(r);
 }
 
 /*
@@ -125,7 +160,7 @@ static int agent_root(struct req *r, int *fd)
 	return *fd < 0 ? -errno : 0;
 }
 
-static bool is_procfs(int fd)
+bool is_procfs(int fd)
 {
 	struct statfs sfs;
 	return fstatfs(fd, &sfs) == 0 && sfs.f_type == PROC_SUPER_MAGIC;
@@ -338,6 +373,7 @@ int resolve_from(struct req *r, int dirfd, int base, const char *path,
 	*out = -1;
 	if (name != NULL)
 		*name = NULL;
+	r->hop[0] = '\0'; /* set again only by an fd/N hop that ends the walk */
 	if (path[0] == '\0')
 		return -ENOENT;
 	/* "name/" must be a directory, and a symlink there is followed. */
@@ -364,6 +400,7 @@ int resolve_from(struct req *r, int dirfd, int base, const char *path,
 		rc = cur < 0 ? -errno : 0;
 	} else {
 		rc = agent_fd(r, dirfd, &cur);
+		r->hop[0] = '\0'; /* a path follows: what it reaches is reached by name */
 	}
 	if (rc < 0)
 		return rc;
@@ -446,6 +483,7 @@ int resolve_from(struct req *r, int dirfd, int base, const char *path,
 			close(next);
 			goto fail;
 		}
+		r->hop[0] = '\0'; /* reached by name */
 		if (!S_ISLNK(st.st_mode)) {
 			if (!last && !S_ISDIR(st.st_mode)) {
 				close(next);
@@ -480,6 +518,16 @@ int resolve_from(struct req *r, int dirfd, int base, const char *path,
 			 * which is then judged by its own real path.
 			 */
 			close(next);
+			/* An fd/N hop: remember which fd, for hop_is_own(). */
+			char dir[PATH_MAX];
+			r->hop[0] = '\0';
+			if (all_digits(comp_buf, n) && fd_real_path(cur, dir, sizeof(dir)) == 0) {
+				size_t dl = strlen(dir);
+				if (dl > 3 && strcmp(dir + dl - 3, "/fd") == 0 &&
+				    (size_t)snprintf(r->hop, sizeof(r->hop), "%.*s/fdinfo/%s", (int)(dl - 3),
+						     dir, comp_buf) >= sizeof(r->hop))
+					r->hop[0] = '\0';
+			}
 			next = openat(cur, comp_buf, O_PATH | O_CLOEXEC);
 			if (next < 0) {
 				rc = -errno;

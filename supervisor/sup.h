@@ -130,6 +130,7 @@ struct req {
 	struct ward_verdict vcopy; /* the last verdict, kept for the log line */
 	bool batch_reads; /* mem_read*: the caller checks NOTIF_ID_VALID after the batch */
 	bool trailing_slash; /* the last path resolved ended in '/' */
+	char hop[64]; /* "/proc/PID/fdinfo/N" of the last agent fd walked through, or "" */
 	int sig_target, sig_num;
 	/* a network decision, for the log (event "connect" or "bind") */
 	char net_addr[160]; /* "127.0.0.1", "::1", "unix:/real/path", "unix-abstract:NAME" */
@@ -187,6 +188,11 @@ void notify_stop(void);
 /* decide.c: policy + cache + shadow mode + the log */
 int decide_path(struct req *r, enum ward_op op, const char *path,
 		struct ward_verdict *v);
+/*
+ * A refusal of ward's own, after the policy allowed each part (or where it
+ * has nothing to say): logged as a deny with the reason.  Returns -err.
+ */
+int refuse(struct req *r, int err, const char *why);
 /*
  * One more decision for the same call: log the one before it, then
  * decide op on path.  0 to go on, or a denial (a rewrite is refused:
@@ -279,8 +285,25 @@ int join_path(const char *dir, const char *name, char *out, size_t len);
 int fd_real_path(int fd, char *out, size_t len);
 /* Open the object behind an fd of ours (an O_PATH one) anew, with flags. */
 int fd_reopen(int fd, int flags);
+/* True when fd is on a procfs mount. */
+bool is_procfs(int fd);
 /* An O_PATH fd for the agent's fd n (AT_FDCWD: its cwd). */
 int agent_fd(struct req *r, int n, int *fd);
+/*
+ * True when the object behind fd (ours) is held by the agent through the
+ * fd last walked through (r->hop), and that fd is not O_PATH: an object
+ * without a name, reached so, is the agent's own.  False otherwise: an
+ * O_PATH fd may have been opened by the kernel alone (/proc/PID/fd/N of a
+ * process outside the session), and no name is left to judge.
+ */
+bool hop_is_own(struct req *r, int fd);
+/*
+ * Whether the object behind fd (ours, at real) may be served without a
+ * name of its own to judge: a pipe, socket or memfd (real not absolute)
+ * only when hop_is_own(); a deleted file reached through an fd likewise
+ * (one reached by its path is judged by the name it had).
+ */
+bool anon_ok(struct req *r, int fd, const char *real);
 
 /* log.c */
 int log_open(const char *path);

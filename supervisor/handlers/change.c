@@ -128,8 +128,16 @@ static int object_target(struct req *r, int dirfd, uint64_t path_addr, enum nami
 	}
 	if (rc < 0)
 		return rc;
+	if (!anon_ok(r, *fd, r->real)) {
+		/* No name to judge, and not reached through an fd of the agent's own. */
+		r->op = ward_op_name(op);
+		r->log_path = r->real;
+		close(*fd);
+		*fd = -1;
+		return refuse(r, EACCES, "no name to judge, and not reached through an fd of the agent's own");
+	}
 	if (r->real[0] != '/') {
-		/* A pipe or socket reached through /proc/self/fd: the agent's own. */
+		/* A pipe or socket reached through an fd of the agent's: its own. */
 		r->op = ward_op_name(op);
 		r->log_path = r->real;
 		r->decided = 0;
@@ -191,19 +199,6 @@ static int done(struct req *r, int rc)
 		return rc;
 	}
 	return 1;
-}
-
-/*
- * A refusal of ward's own, after the policy allowed each part: logged as
- * a deny with the reason, not as the last allow.
- */
-static int refuse(struct req *r, int err, const char *why)
-{
-	r->decided = -err;
-	r->verdict = NULL;
-	r->by = "policy";
-	r->reason = why;
-	return -err;
 }
 
 /* "name/": the path ends in a slash (and is not only slashes). */

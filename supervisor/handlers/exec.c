@@ -399,8 +399,12 @@ int h_exec(struct req *r)
 	}
 	if (rc < 0)
 		return rc;
-	if (fstat(opath, &st) < 0 || S_ISLNK(st.st_mode)) {
-		rc = S_ISLNK(st.st_mode) ? -ELOOP : -errno;
+	if (fstat(opath, &st) < 0) {
+		rc = -errno;
+		goto out;
+	}
+	if (S_ISLNK(st.st_mode)) {
+		rc = -ELOOP;
 		goto out;
 	}
 	if (!S_ISREG(st.st_mode)) {
@@ -414,6 +418,11 @@ int h_exec(struct req *r)
 	 * is what was judged; the tracer compares at PTRACE_EVENT_EXEC, when
 	 * the kernel has made the file unwritable (ETXTBSY).
 	 */
+	if (!anon_ok(r, opath, r->real)) {
+		/* An anonymous file not reached through an fd of the agent's own. */
+		rc = refuse(r, EACCES, "no name to judge, and not reached through an fd of the agent's own");
+		goto out;
+	}
 	g.dev = st.st_dev;
 	g.ino = st.st_ino;
 	g.ctime = st.st_ctim;

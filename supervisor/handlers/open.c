@@ -343,6 +343,18 @@ static int open_existing(struct req *r, const struct open_args *a, mode_t mode)
 		rc = -ENOTDIR;
 		goto out;
 	}
+	/*
+	 * No name to judge (a pipe, a socket, a memfd), or only the name it
+	 * had (a deleted file): reached only through an fd, which must be the
+	 * agent's own, not an O_PATH fd the kernel may have opened for it on
+	 * another process's /proc/PID/fd/N.
+	 */
+	if (!anon_ok(r, opath, r->real)) {
+		r->log_path = r->real;
+		r->op = ward_op_name(open_ops(a->flags) & WARD_OP_WRITE ? WARD_OP_WRITE : WARD_OP_READ);
+		rc = refuse(r, EACCES, "no name to judge, and not reached through an fd of the agent's own");
+		goto out;
+	}
 	strip_deleted(r->real, &st);
 	if (unnamed(r->real, &st)) {
 		r->op = ward_op_name(open_ops(a->flags) & WARD_OP_WRITE ? WARD_OP_WRITE : WARD_OP_READ);
@@ -410,6 +422,19 @@ static int open_create(struct req *r, const struct open_args *a, mode_t mode)
 		if (fd >= 0) {
 			struct stat st;
 			bool link = fstat(fd, &st) == 0 && S_ISLNK(st.st_mode);
+			if (link && !(a->flags & (O_NOFOLLOW | O_EXCL)) && is_procfs(parent)) {
+				/*
+				 * A link in /proc (/proc/self/fd/N, /dev/stdout's target,
+				 * /proc/self): its text is no path to make a file at; the
+				 * kernel follows it to what is there, which the walk of
+				 * an ordinary open does too.
+				 */
+				close(fd);
+				close(parent);
+				struct open_args b = *a;
+				b.flags &= ~O_CREAT;
+				return open_existing(r, &b, mode);
+			}
 			if (link && !(a->flags & (O_NOFOLLOW | O_EXCL))) {
 				/*
 				 * A symlink where the file is to be: the kernel would create

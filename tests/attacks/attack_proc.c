@@ -117,6 +117,42 @@ static void foreign_process(const char *who, pid_t pid, bool regular_fds_only)
 	snprintf(how, sizeof(how), "%s via /proc/self/root/proc/PID", who);
 	try_foreign(how, p);
 
+	/*
+	 * O_PATH opens may be left to the kernel, which opens another
+	 * process's fd/N so: the agent's own O_PATH fd then holds the other
+	 * process's pipe, memfd or deleted file, to be reopened through
+	 * /proc/self/fd (or used with AT_EMPTY_PATH).
+	 */
+	for (int n = 0; n < 16; n++) {
+		snprintf(p, sizeof(p), "/proc/%d/fd/%d", pid, n);
+		int o = open(p, O_PATH | O_CLOEXEC);
+		if (o < 0)
+			continue;
+		struct stat st;
+		char self[64], target[PATH_MAX];
+		snprintf(self, sizeof(self), "/proc/self/fd/%d", o);
+		ssize_t tl = readlink(self, target, sizeof(target) - 1);
+		target[tl > 0 ? tl : 0] = '\0';
+		/*
+		 * A file with a name (/dev/null, a directory) is judged by that
+		 * name, as any open of it: only what has none is tried here.
+		 */
+		bool named = target[0] == '/' && strstr(target, " (deleted)") == NULL;
+		if (named || (regular_fds_only && (fstat(o, &st) < 0 || !S_ISREG(st.st_mode)))) {
+			close(o);
+			continue;
+		}
+		snprintf(how, sizeof(how), "%s fd/%d (%.40s) by O_PATH, then %.20s", who, n, target, self);
+		try_foreign(how, self);
+		snprintf(how, sizeof(how), "%s fd/%d (%.60s) by O_PATH, then chmod through it", who, n,
+			 target);
+		if (fchmodat(AT_FDCWD, self, 0600, 0) == 0)
+			leak(how, "changed", 7);
+		else
+			say("blocked: %s: %s", how, strerror(errno));
+		close(o);
+	}
+
 	/* An O_PATH fd of /proc/PID (O_PATH opens may be left to the kernel) as a dirfd. */
 	snprintf(p, sizeof(p), "/proc/%d", pid);
 	int d = open(p, O_PATH | O_DIRECTORY | O_CLOEXEC);

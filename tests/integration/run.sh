@@ -143,5 +143,20 @@ run -- sh -c 'exit 0' "$long"
 check "a 70 KB argument: the command runs" 0 "$RC"
 has "...and its exec event says argv_cut" "$L" '"event":"exec".*"argv":\["sh","-c","exit 0","x+"\],"argv_cut":true,"static":false'
 
+# Redirections to /dev/stdout and /proc/self/fd/N (O_CREAT through a /proc
+# link): the object the fd holds, as the kernel gives it.
+got=$(run -- sh -c 'echo hi >/dev/stdout; echo there >>/proc/self/fd/1' | cat)
+check "> /dev/stdout and >> /proc/self/fd/1 into a pipe" "hi there" "$(echo $got)"
+run -- python3 -c 'import os
+try: os.open("/proc/self", os.O_CREAT | os.O_RDONLY)
+except IsADirectoryError: print("EISDIR")' >"$BASE/out"
+check "O_CREAT on /proc/self: EISDIR" "EISDIR" "$(cat "$BASE/out")"
+run -- python3 -c 'import os
+os.mkdir("delt"); os.chdir("delt")
+fd = os.open("gone", os.O_CREAT | os.O_RDWR, 0o600); os.unlink("gone"); os.write(fd, b"kept")
+os.close(os.open("/proc/self/fd/%d" % fd, os.O_CREAT | os.O_WRONLY | os.O_APPEND))
+print(sorted(os.listdir(".")))' >"$BASE/out"
+check "O_CREAT through /proc/self/fd/N of a deleted file makes no new file" "[]" "$(cat "$BASE/out")"
+
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" = 0 ]
