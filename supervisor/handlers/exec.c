@@ -455,6 +455,16 @@ int h_exec(struct req *r)
 			rc = -EACCES;
 			goto out;
 		}
+		/*
+		 * PROG must be absolute: a relative one is looked up by the loader
+		 * after the exec, in a cwd that another process sharing it
+		 * (clone with CLONE_FS) can change meanwhile, and one without a
+		 * slash is looked up in the library path, not the cwd at all.
+		 */
+		if (ai.first[i][0] != '/') {
+			rc = refuse(r, EACCES, "ld.so PROG: PROG must be an absolute path");
+			goto out;
+		}
 		int prog, cwd;
 		struct open_how how = { .flags = O_PATH | O_CLOEXEC, .resolve = RESOLVE_NO_SYMLINKS };
 		if ((rc = agent_fd(r, AT_FDCWD, &cwd)) < 0)

@@ -22,13 +22,17 @@
  *             first 4 KiB (the kernel reads them anywhere; ward reads the
  *             head of a file first)
  *   nosect    a copy of ld.so without section headers (no soname to see)
+ *   cwdrace   ld.so ./prog while a CLONE_FS sibling flips the cwd between
+ *             a directory whose prog may run and one whose prog may not
  * Each doctored copy is first run with an allowed program (a control: it
  * must still work as a loader, or the attack proves nothing).
  */
 #include "attack.h"
 
 #include <elf.h>
+#include <sched.h>
 #include <stdbool.h>
+#include <sys/prctl.h>
 #include <limits.h>
 
 #define LDSO "/lib64/ld-linux-x86-64.so.2"
@@ -258,6 +262,79 @@ static void mode_doctored(const char *name, enum doctoring how, const char *what
 	attempt(how_s, path, (char *[]){ path, "bin/mycat", PUBLIC, NULL });
 }
 
+/*
+ * ld.so ./prog, while another process sharing the cwd (clone with
+ * CLONE_FS: exec does not unshare it) flips it between a/ (prog: /bin/true)
+ * and d/ (prog: a copy of cat, exec denied by the driver): the loader opens
+ * ./prog after ward's decision, in whichever cwd is current then.
+ */
+static int dir_a = -1, dir_d = -1;
+
+static void flip_and_exec(void *arg)
+{
+	char *const *argv = arg;
+	extern char **environ;
+	pid_t parent = getpid();
+	long pid = syscall(SYS_clone, CLONE_FS | SIGCHLD, 0, NULL, NULL, 0);
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(0); /* the parent is gone already: no signal will come */
+		for (;;) {
+			fchdir(dir_a);
+			fchdir(dir_d);
+		}
+	}
+	fchdir(dir_a);
+	execve(LDSO, argv, environ);
+	dprintf(1, "execve(%s): %s\n", LDSO, strerror(errno));
+}
+
+static void copy_file(const char *from, const char *to)
+{
+	char buf[1 << 16];
+	int in = open(from, O_RDONLY | O_CLOEXEC), out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
+	ssize_t n;
+	if (in < 0 || out < 0)
+		setup_failed(to);
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n)
+			setup_failed(to);
+	close(in);
+	close(out);
+}
+
+static void mode_cwdrace(void)
+{
+	char pub[PATH_MAX + 32], out[4096];
+	if (mkdir("a", 0755) < 0 || mkdir("d", 0755) < 0)
+		setup_failed("mkdir a d");
+	copy_file("/bin/true", "a/prog");
+	copy_file("/bin/cat", "d/prog");
+	dir_a = open("a", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	dir_d = open("d", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dir_a < 0 || dir_d < 0)
+		setup_failed("open a d");
+	snprintf(pub, sizeof(pub), "%s/%s", cwd, PUBLIC);
+	attempt("d/prog itself (control: denied by the policy)", "d/prog",
+		(char *[]){ "prog", pub, NULL });
+	char *argv[] = { LDSO, "./prog", pub, NULL };
+	int ran = 0, tries = 40;
+	for (int i = 0; i < tries && !att_through; i++) {
+		int st = run_capture(flip_and_exec, argv, out, sizeof(out));
+		if (strstr(out, PUBLIC_CONTENT) != NULL) {
+			att_through = 1;
+			say("LEAK: ld.so ./prog with the cwd flipped by a CLONE_FS sibling: d/prog ran "
+			    "(try %d, %s)", i + 1, wstatus(st));
+		} else if (WIFEXITED(st) && WEXITSTATUS(st) == 0 && out[0] == '\0') {
+			ran++; /* a/prog (true) ran */
+		}
+	}
+	if (!att_through)
+		say("blocked: ld.so ./prog with the cwd flipped by a CLONE_FS sibling: %d tries, "
+		    "a/prog ran %d times, d/prog never", tries, ran);
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "basic";
@@ -276,6 +353,8 @@ int main(int argc, char **argv)
 		mode_doctored("ldfar", FAR, "program headers past 4 KiB");
 	else if (strcmp(mode, "nosect") == 0)
 		mode_doctored("ldnosect", NOSECT, "no section headers");
+	else if (strcmp(mode, "cwdrace") == 0)
+		mode_cwdrace();
 
 	else {
 		errno = EINVAL;

@@ -392,6 +392,8 @@ attack loader longpath "ld.so with a 256-byte path to bin/mycat whose first 255 
 	-r "deny exec @P@/bin/mycat"
 attack loader far "a copy of ld.so with its program headers past 4 KiB, bin/mycat" \
 	-r "deny exec @P@/bin/mycat"
+attack loader cwdrace "ld.so ./prog while a CLONE_FS sibling flips the cwd between an allowed and a denied prog" \
+	-r "deny exec @P@/d/**"
 attack loader nosect "a copy of ld.so without section headers, bin/mycat" \
 	-r "deny exec @P@/bin/mycat"
 # 10. memfd exec.
