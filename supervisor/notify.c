@@ -343,18 +343,13 @@ static void wake_mask(int how)
 	pthread_sigmask(how, &set, NULL);
 }
 
-void notify_blocking_begin(void)
+void interruptible_begin(void)
 {
-	pthread_mutex_lock(&pool_lock);
-	nblocked++;
-	if (nworkers - nblocked < 2)
-		start_worker();
-	pthread_mutex_unlock(&pool_lock);
 	wake_every(100 * 1000 * 1000);
 	wake_mask(SIG_UNBLOCK);
 }
 
-void notify_blocking_end(void)
+void interruptible_end(void)
 {
 	sigset_t set;
 	struct timespec zero = { 0, 0 };
@@ -366,6 +361,21 @@ void notify_blocking_end(void)
 	sigaddset(&set, WAKE_SIG);
 	while (sigtimedwait(&set, NULL, &zero) == WAKE_SIG)
 		;
+}
+
+void notify_blocking_begin(void)
+{
+	pthread_mutex_lock(&pool_lock);
+	nblocked++;
+	if (nworkers - nblocked < 2)
+		start_worker();
+	pthread_mutex_unlock(&pool_lock);
+	interruptible_begin();
+}
+
+void notify_blocking_end(void)
+{
+	interruptible_end();
 	pthread_mutex_lock(&pool_lock);
 	nblocked--;
 	pthread_mutex_unlock(&pool_lock);
@@ -384,13 +394,18 @@ static uint64_t fatal_by_default(void)
 
 int agent_interrupted(struct req *r)
 {
+	return agent_interrupted_id(r->n->id, r->tid);
+}
+
+int agent_interrupted_id(uint64_t id, pid_t tid)
+{
 	char path[64], line[256];
 	uint64_t pnd = 0, blk = 0, ign = 0, cgt = 0, v;
 	FILE *f;
 
-	if (!req_valid(r))
+	if (ioctl(S->listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &id) < 0)
 		return -ESRCH; /* the agent is gone (killed): nobody waits for the answer */
-	snprintf(path, sizeof(path), "/proc/%d/status", r->tid);
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
 	f = fopen(path, "re");
 	if (f == NULL)
 		return -ESRCH;

@@ -223,6 +223,14 @@ void notify_blocking_end(void);
  * would have interrupted its call, -ESRCH when the call is gone, else 0.
  */
 int agent_interrupted(struct req *r);
+/* The same for a notification id and the thread waiting on it. */
+int agent_interrupted_id(uint64_t id, pid_t tid);
+/*
+ * Around a blocking call on a thread that is not a worker (a FIFO's open):
+ * it is interrupted every 100 ms (EINTR), to look at agent_interrupted_id.
+ */
+void interruptible_begin(void);
+void interruptible_end(void);
 
 /* net.c: @session, @dns and the names ward resolved itself */
 int net_init(const struct ward_policy *p);

@@ -200,14 +200,36 @@ static int do_rewrite(struct req *r, const struct ward_verdict *v, int flags, mo
  */
 struct fifo_open {
 	uint64_t id;
+	pid_t tid;
 	int opath, flags;
 };
 
 static void *fifo_thread(void *arg)
 {
 	struct fifo_open *f = arg;
-	int fd = reopen(f->opath, f->flags);
 	struct seccomp_notif_resp resp = { .id = f->id };
+	int fd;
+
+	/*
+	 * The open waits for the other end: until then the agent waits in
+	 * ward's notification, where not even a fatal signal reaches a traced
+	 * task.  So look every 100 ms whether it got one, and answer EINTR as
+	 * the kernel would (gone: nobody is waiting).
+	 */
+	interruptible_begin();
+	while ((fd = reopen(f->opath, f->flags)) == -EINTR) {
+		int why = agent_interrupted_id(f->id, f->tid);
+		if (why < 0) {
+			fd = why;
+			break;
+		}
+	}
+	interruptible_end();
+	if (fd == -ESRCH) {
+		close(f->opath);
+		free(f);
+		return NULL;
+	}
 
 	close(f->opath);
 	if (fd >= 0) {
@@ -242,7 +264,7 @@ static int open_fifo(struct req *r, int opath, int flags)
 		return -EACCES;
 	}
 	r->logged = true;
-	*f = (struct fifo_open){ r->n->id, fcntl(opath, F_DUPFD_CLOEXEC, 0), flags };
+	*f = (struct fifo_open){ r->n->id, r->tid, fcntl(opath, F_DUPFD_CLOEXEC, 0), flags };
 	pthread_attr_init(&attr);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
 	/* The stack holds the static TLS of the handlers too (a few hundred KiB). */

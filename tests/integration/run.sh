@@ -158,5 +158,19 @@ os.close(os.open("/proc/self/fd/%d" % fd, os.O_CREAT | os.O_WRONLY | os.O_APPEND
 print(sorted(os.listdir(".")))' >"$BASE/out"
 check "O_CREAT through /proc/self/fd/N of a deleted file makes no new file" "[]" "$(cat "$BASE/out")"
 
+# A FIFO's open waits for the other end in ward: a signal still interrupts
+# it (EINTR for a handled one), and SIGTERM to ward still ends the session.
+mkfifo "$BASE/fifo"
+run() { rm -f "$L"; timeout -k 3 20 "$WARD" run -q --log "$L" "$@"; RC=$?; } # a hang fails, not waits
+run -- python3 -c 'import os, signal, sys
+class Alarm(Exception): pass
+def ring(*a): raise Alarm()
+signal.signal(signal.SIGALRM, ring); signal.alarm(1)
+try: os.open(sys.argv[1], os.O_RDONLY)
+except Alarm: print("interrupted")' "$BASE/fifo" >"$BASE/out"
+check "a FIFO open is interrupted by a handled signal" "0 interrupted" "$RC $(cat "$BASE/out")"
+timeout -k 3 2 "$WARD" run -q --log "$L" -- cat "$BASE/fifo"
+check "SIGTERM to ward ends an agent waiting to open a FIFO" 124 "$?"
+
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" = 0 ]
