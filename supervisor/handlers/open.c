@@ -79,7 +79,7 @@ static int decode(struct req *r, struct open_args *a)
 				       O_NONBLOCK | O_DSYNC | O_SYNC | FASYNC | O_DIRECT |
 				       O_LARGEFILE | O_DIRECTORY | O_NOFOLLOW | O_NOATIME |
 				       O_CLOEXEC | O_PATH | __O_TMPFILE;
-		if ((how.flags & ~valid) || (how.flags & O_ACCMODE) == O_ACCMODE ||
+		if ((how.flags & ~valid) ||
 		    ((how.flags & O_PATH) &&
 		     (how.flags & ~(uint64_t)(O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC))))
 			return -EINVAL;
@@ -310,9 +310,44 @@ static int open_resolve(struct req *r, const struct open_args *a, enum resolve_m
 		.flags = O_PATH | O_CLOEXEC | (m == RES_FINAL_NOFOLLOW ? O_NOFOLLOW : 0),
 		.resolve = flags,
 	};
-	if ((rc = agent_fd(r, a->dirfd, &base)) < 0)
+	/*
+	 * An absolute path starts at the root unless RESOLVE_BENEATH or
+	 * RESOLVE_IN_ROOT tie it to the dirfd: then the dirfd is not looked at
+	 * (not even whether it is one), as the kernel does.
+	 */
+	bool tied = flags & (RESOLVE_BENEATH | RESOLVE_IN_ROOT);
+	base = (r->path[0] == '/' && !tied) ? open("/", O_PATH | O_DIRECTORY | O_CLOEXEC) : -1;
+	if (base < 0 && (rc = agent_fd(r, a->dirfd, &base)) < 0)
 		return rc;
-	kfd = (int)syscall(SYS_openat2, base, r->path, &how, sizeof(how));
+	/*
+	 * The kernel looks up as ward: /proc/self and /proc/thread-self would
+	 * be ward's.  For a path that starts with them, name the agent's.
+	 */
+	const char *kpath = r->path;
+	char self_path[PATH_MAX + 64];
+	if (!tied && strncmp(r->path, "/proc/", 6) == 0) {
+		const char *rest = r->path + 6;
+		int n = -1;
+		bool self = (strncmp(rest, "self", 4) == 0 && (rest[4] == '/' || rest[4] == '\0')) ||
+			    (strncmp(rest, "thread-self", 11) == 0 &&
+			     (rest[11] == '/' || rest[11] == '\0'));
+		if (self && (flags & RESOLVE_NO_SYMLINKS)) {
+			close(base);
+			return -ELOOP; /* "self" is a symlink */
+		}
+		if (strncmp(rest, "self", 4) == 0 && (rest[4] == '/' || rest[4] == '\0'))
+			n = snprintf(self_path, sizeof(self_path), "/proc/%d%s", r->tgid, rest + 4);
+		else if (strncmp(rest, "thread-self", 11) == 0 && (rest[11] == '/' || rest[11] == '\0'))
+			n = snprintf(self_path, sizeof(self_path), "/proc/%d/task/%d%s", r->tgid, r->tid,
+				     rest + 11);
+		if (n >= (int)sizeof(self_path)) {
+			close(base);
+			return -ENAMETOOLONG;
+		}
+		if (n > 0)
+			kpath = self_path;
+	}
+	kfd = (int)syscall(SYS_openat2, base, kpath, &how, sizeof(how));
 	rc = kfd < 0 ? -errno : 0;
 	close(base);
 	if (rc < 0)

@@ -999,6 +999,29 @@ chk_openat2() {
 	mode_is new 640
 	absent np
 }
+t "openat2: RESOLVE_* on /proc/self is the caller's; an absolute path needs no dirfd" openat2 \
+	AT_FDCWD /proc/self/oom_score_adj O_RDONLY 0 RESOLVE_NO_MAGICLINKS \
+	AT_FDCWD /proc/thread-self/oom_score_adj O_RDONLY 0 RESOLVE_NO_MAGICLINKS \
+	AT_FDCWD /proc/self/oom_score_adj O_RDONLY 0 RESOLVE_NO_SYMLINKS \
+	9999 "$P/f" O_RDONLY 0 RESOLVE_NO_SYMLINKS <<EOF
+openat2(AT_FDCWD, "/proc/self/oom_score_adj", {flags=O_RDONLY, mode=0, resolve=RESOLVE_NO_MAGICLINKS}, 24) = 3
+fcntl(3, F_GETFD) = 0
+fcntl(3, F_GETFL) = O_RDONLY
+fstat(3, {st_mode=S_IFREG|0644, st_nlink=1, st_size=0}) = 0
+read(3, "0\n", 64) = 2
+openat2(AT_FDCWD, "/proc/thread-self/oom_score_adj", {flags=O_RDONLY, mode=0, resolve=RESOLVE_NO_MAGICLINKS}, 24) = 3
+fcntl(3, F_GETFD) = 0
+fcntl(3, F_GETFL) = O_RDONLY
+fstat(3, {st_mode=S_IFREG|0644, st_nlink=1, st_size=0}) = 0
+read(3, "0\n", 64) = 2
+openat2(AT_FDCWD, "/proc/self/oom_score_adj", {flags=O_RDONLY, mode=0, resolve=RESOLVE_NO_SYMLINKS}, 24) = -1 ELOOP
+openat2(9999, "$P/f", {flags=O_RDONLY, mode=0, resolve=RESOLVE_NO_SYMLINKS}, 24) = 3
+fcntl(3, F_GETFD) = 0
+fcntl(3, F_GETFL) = O_RDONLY
+fstat(3, {st_mode=S_IFREG|0644, st_nlink=1, st_size=4}) = 0
+read(3, "old\n", 64) = 4
+EOF
+
 t -c chk_openat2 "openat2: flags, mode, RESOLVE_*" openat2 -u 022 \
 	AT_FDCWD f O_RDONLY 0 0 \
 	AT_FDCWD new 'O_WRONLY|O_CREAT' 0640 0 \
