@@ -52,15 +52,16 @@ static bool session_pred(pid_t pid, void *arg)
 }
 
 /*
- * Protect the log whatever --log names: a deny! rule for it, like ward's
- * other built-in ones.  The path is written as a quoted literal word.
+ * A deny! rule of ward's own for one path (the log, whatever --log names;
+ * ward's executable), like the built-in ones.  The path is written as a
+ * quoted literal word.
  */
-static void protect_log(const char *path)
+static void protect_path(const char *path, const char *ops, const char *loc)
 {
 	char rule[3 * PATH_MAX], *o = rule;
 	struct ward_error err;
 
-	o += sprintf(o, "deny! read,write,create,delete,exec \"");
+	o += sprintf(o, "deny! %s \"", ops);
 	for (const char *c = path; *c && o < rule + sizeof(rule) - 8; c++) {
 		if (strchr("*?[$", *c)) {
 			*o++ = '\\';
@@ -75,9 +76,8 @@ static void protect_log(const char *path)
 	}
 	*o++ = '"';
 	*o = '\0';
-	if (ward_policy_add_text(S->policy, WARD_LAYER_SELF, "builtin:log", rule, strlen(rule),
-				 &err) < 0)
-		die(WARD_EXIT_FAILURE, "cannot protect the log: %s", err.msg);
+	if (ward_policy_add_text(S->policy, WARD_LAYER_SELF, loc, rule, strlen(rule), &err) < 0)
+		die(WARD_EXIT_FAILURE, "cannot protect %s: %s", path, err.msg);
 }
 
 /*
@@ -240,7 +240,17 @@ int cmd_run(int argc, char **argv)
 	char log_real[PATH_MAX];
 	if (realpath(log_path, log_real) == NULL)
 		die(WARD_EXIT_FAILURE, "cannot resolve the log %s: %m", log_path);
-	protect_log(log_real);
+	protect_path(log_real, "read,write,create,delete,exec", "builtin:log");
+	/*
+	 * ward's own program: the agent may run it (a nested session fails
+	 * on its own), but not change it for the next session to run.
+	 */
+	char exe[PATH_MAX];
+	ssize_t en = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (en <= 0)
+		die(WARD_EXIT_FAILURE, "cannot find ward's own program: %m");
+	exe[en] = '\0';
+	protect_path(exe, "write,create,delete", "builtin:exe");
 
 	json_t *jargv = json_array();
 	for (int i = optind; i < argc; i++)

@@ -292,7 +292,8 @@ static void log_argv(struct jline *l, const char *cmd, size_t n)
 
 static void on_exec(pid_t pid)
 {
-	static char cmd[2 * 1024 * 1024 + 1];
+	/* argv and envp may take 6 MiB (3/4 of the 8 MiB _STK_LIM) with a large stack limit. */
+	static char cmd[6 * 1024 * 1024 + 1];
 	unsigned long msg = 0;
 	struct exec_grant g = { 0 };
 	char exe[PATH_MAX];

@@ -128,6 +128,8 @@ int h_stat(struct req *r)
 		size_t size = (size_t)(at ? a[3] : a[2]);
 		if ((int)size <= 0)
 			return -EINVAL;
+		if ((at ? a[1] : a[0]) == 0)
+			return -EFAULT; /* AT_EMPTY_PATH takes "" here, not NULL (stat alone does) */
 		/* readlinkat(fd, "") reads the symlink fd itself; readlink("") is ENOENT. */
 		if ((rc = object(r, at ? (int)a[0] : AT_FDCWD, at ? a[1] : a[0],
 				 AT_SYMLINK_NOFOLLOW | (at ? AT_EMPTY_PATH : 0), &fd)) < 0)

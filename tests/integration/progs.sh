@@ -1332,6 +1332,12 @@ dup2(3, 9) = 9
 readlinkat(9, "", "f", 64) = 1
 EOF
 
+t -f "9 &link" "readlinkat: a NULL path is EFAULT, even on an fd" readlinkat 9 NULL 64 <<EOF
+openat(AT_FDCWD, "link", O_PATH|O_NOFOLLOW) = 3
+dup2(3, 9) = 9
+readlinkat(9, NULL, ..., 64) = -1 EFAULT
+EOF
+
 t -w "readlink: deny stat" readlink hidden/x 64 <<EOF
 readlink("hidden/x", ..., 64) = -1 EACCES
 EOF

@@ -158,6 +158,15 @@ os.close(os.open("/proc/self/fd/%d" % fd, os.O_CREAT | os.O_WRONLY | os.O_APPEND
 print(sorted(os.listdir(".")))' >"$BASE/out"
 check "O_CREAT through /proc/self/fd/N of a deleted file makes no new file" "[]" "$(cat "$BASE/out")"
 
+# ward's own program cannot be changed from inside a session (here a copy
+# in the project, run from there).
+cp "$WARD" "$BASE/proj/wardcopy"
+sum=$(sha256sum <"$BASE/proj/wardcopy")
+"$BASE/proj/wardcopy" run -q --log "$L" -- sh -c 'echo x >>wardcopy; cp /bin/true wardcopy; mv wardcopy w2; rm -f wardcopy' 2>/dev/null
+check "ward's program is write-protected in its session" "$sum" "$(sha256sum <"$BASE/proj/wardcopy")"
+has "...by a rule of its own" "$L" "\"path\":\"$BASE/proj/wardcopy\".*\"decision\":\"deny\".*\"rule\":\"builtin:exe:1\""
+rm -f "$BASE/proj/wardcopy"
+
 # A FIFO's open waits for the other end in ward: a signal still interrupts
 # it (EINTR for a handled one), and SIGTERM to ward still ends the session.
 mkfifo "$BASE/fifo"
