@@ -86,6 +86,20 @@ static void attempt(const char *how, const char *path, char *const *argv)
 	}
 }
 
+static void copy_file(const char *from, const char *to)
+{
+	char buf[1 << 16];
+	int in = open(from, O_RDONLY | O_CLOEXEC), out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
+	ssize_t n;
+	if (in < 0 || out < 0)
+		setup_failed(to);
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n)
+			setup_failed(to);
+	close(in);
+	close(out);
+}
+
 static void mode_basic(void)
 {
 	char abs[PATH_MAX + 32];
@@ -123,16 +137,7 @@ static void mode_basic(void)
 		(char *[]){ LDSO, "--inhibit-cache", "--inhibit-cache", "--inhibit-cache", "bin/mycat",
 			    PUBLIC, NULL });
 	/* A copy of the loader in the project, and a symlink to it. */
-	char buf[1 << 16];
-	int in = open(LDSO, O_RDONLY | O_CLOEXEC), out = open("myld", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
-	ssize_t n;
-	if (in < 0 || out < 0)
-		setup_failed("copy ld.so");
-	while ((n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, (size_t)n) != n)
-			setup_failed("copy ld.so");
-	close(in);
-	close(out);
+	copy_file(LDSO, "myld");
 	attempt("./myld (a copy of ld.so) bin/mycat", "./myld",
 		(char *[]){ "./myld", "bin/mycat", PUBLIC, NULL });
 	if (symlink(LDSO, "ldlink") == 0)
@@ -288,20 +293,6 @@ static void flip_and_exec(void *arg)
 	fchdir(dir_a);
 	execve(LDSO, argv, environ);
 	dprintf(1, "execve(%s): %s\n", LDSO, strerror(errno));
-}
-
-static void copy_file(const char *from, const char *to)
-{
-	char buf[1 << 16];
-	int in = open(from, O_RDONLY | O_CLOEXEC), out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
-	ssize_t n;
-	if (in < 0 || out < 0)
-		setup_failed(to);
-	while ((n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, (size_t)n) != n)
-			setup_failed(to);
-	close(in);
-	close(out);
 }
 
 static void mode_cwdrace(void)
