@@ -522,6 +522,8 @@ static int open_create(struct req *r, const struct open_args *a, mode_t mode)
 			}
 			close(fd);
 			close(parent);
+			if (r->trailing_slash)
+				return -EISDIR; /* O_CREAT and "name/", whatever is there */
 			if (a->flags & O_EXCL)
 				return -EEXIST;
 			if (link)

@@ -2292,6 +2292,15 @@ EOF
 t "truncate: a symlink to name/" truncate fslash 0 <<EOF
 truncate("fslash", 0) = -1 ENOTDIR
 EOF
+t "open: O_CREAT and a trailing slash on what exists" open \
+	f/ 'O_WRONLY|O_CREAT' 0644 \
+	dir/ 'O_RDONLY|O_CREAT' 0644 \
+	f/ 'O_WRONLY|O_CREAT|O_EXCL' 0644 <<EOF
+open("f/", O_WRONLY|O_CREAT, 0644) = -1 EISDIR
+open("dir/", O_RDONLY|O_CREAT, 0644) = -1 EISDIR
+open("f/", O_WRONLY|O_CREAT|O_EXCL, 0644) = -1 EISDIR
+EOF
+
 t "open: a symlink to name/" open fslash O_RDONLY 0 fslash O_PATH 0 <<EOF
 open("fslash", O_RDONLY, 0) = -1 ENOTDIR
 open("fslash", O_PATH, 0) = -1 ENOTDIR
