@@ -363,6 +363,14 @@ void interruptible_end(void)
 		;
 }
 
+void interruptible_exit(void)
+{
+	if (wake_timer_made) {
+		timer_delete(wake_timer);
+		wake_timer_made = false;
+	}
+}
+
 void notify_blocking_begin(void)
 {
 	pthread_mutex_lock(&pool_lock);

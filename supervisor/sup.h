@@ -231,6 +231,8 @@ int agent_interrupted_id(uint64_t id, pid_t tid);
  */
 void interruptible_begin(void);
 void interruptible_end(void);
+/* A thread that is not a worker, before it ends: its timer goes too. */
+void interruptible_exit(void);
 
 /* net.c: @session, @dns and the names ward resolved itself */
 int net_init(const struct ward_policy *p);

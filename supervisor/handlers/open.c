@@ -225,6 +225,7 @@ static void *fifo_thread(void *arg)
 		}
 	}
 	interruptible_end();
+	interruptible_exit();
 	if (fd == -ESRCH) {
 		close(f->opath);
 		free(f);
