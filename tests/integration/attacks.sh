@@ -335,6 +335,8 @@ attack proc links "symlinks to /proc/self/..., /proc/self/../WARD, /dev/fd/N: th
 T_PRE=pre_victim T_POST=post_helpers
 attack proc victim "the memfd, deleted file and pipe of a process outside the session"
 T_PRE=pre_victim T_POST=post_helpers
+attack proc hoprace "the same memfd through an O_PATH fd swapped with a file of another filesystem with the same inode number"
+T_PRE=pre_victim T_POST=post_helpers
 attack proc ipc "the System V shared memory segment of a process outside the session"
 # Found by a review of the supervisor.
 attack review untraced "clone(CLONE_UNTRACED), then exec an exec-denied program" \
