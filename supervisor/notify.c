@@ -405,12 +405,19 @@ int agent_interrupted(struct req *r)
 	return agent_interrupted_id(r->n->id, r->tid);
 }
 
-int agent_interrupted_id(uint64_t id, pid_t tid)
+/* What /proc/TID/status says of a thread's signals. */
+struct sigstate {
+	uint64_t own, shared, blk, ign, cgt; /* SigPnd, ShdPnd, SigBlk, SigIgn, SigCgt */
+	long threads;
+};
+
+static int read_sigstate(uint64_t id, pid_t tid, struct sigstate *st)
 {
 	char path[64], line[256];
-	uint64_t pnd = 0, blk = 0, ign = 0, cgt = 0, v;
+	uint64_t v;
 	FILE *f;
 
+	*st = (struct sigstate){ .threads = 0 };
 	if (ioctl(S->listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &id) < 0)
 		return -ESRCH; /* the agent is gone (killed): nobody waits for the answer */
 	snprintf(path, sizeof(path), "/proc/%d/status", tid);
@@ -418,19 +425,56 @@ int agent_interrupted_id(uint64_t id, pid_t tid)
 	if (f == NULL)
 		return -ESRCH;
 	while (fgets(line, sizeof(line), f) != NULL) {
-		if (sscanf(line, "SigPnd: %" SCNx64, &v) == 1 || sscanf(line, "ShdPnd: %" SCNx64, &v) == 1)
-			pnd |= v;
+		if (sscanf(line, "SigPnd: %" SCNx64, &v) == 1)
+			st->own = v;
+		else if (sscanf(line, "ShdPnd: %" SCNx64, &v) == 1)
+			st->shared = v;
 		else if (sscanf(line, "SigBlk: %" SCNx64, &v) == 1)
-			blk = v;
+			st->blk = v;
 		else if (sscanf(line, "SigIgn: %" SCNx64, &v) == 1)
-			ign = v;
+			st->ign = v;
 		else if (sscanf(line, "SigCgt: %" SCNx64, &v) == 1)
-			cgt = v;
+			st->cgt = v;
+		else if (strncmp(line, "Threads:", 8) == 0)
+			st->threads = atol(line + 8);
 	}
 	fclose(f);
+	return 0;
+}
+
+/* The signals of m that would interrupt the thread: handled, or ending it. */
+static uint64_t acting(const struct sigstate *st, uint64_t m)
+{
+	return m & ~st->blk & (st->cgt | (fatal_by_default() & ~st->ign));
+}
+
+int agent_interrupted_id(uint64_t id, pid_t tid)
+{
+	struct sigstate st;
+	int rc = read_sigstate(id, tid, &st);
+
+	if (rc < 0)
+		return rc;
 	/* A signal the agent handles, or one that ends it, interrupts its call. */
-	uint64_t acts = cgt | (fatal_by_default() & ~ign);
-	return pnd & ~blk & acts ? -EINTR : 0;
+	return acting(&st, st.own | st.shared) ? -EINTR : 0;
+}
+
+int agent_restart_id(uint64_t id, pid_t tid)
+{
+	struct sigstate st;
+	int rc = read_sigstate(id, tid, &st);
+
+	if (rc < 0)
+		return rc;
+	/*
+	 * Only a signal this thread will take on its way out: one of its own,
+	 * or a process-wide one when it is the only thread (another thread
+	 * could take that one first, and then the kernel would hand the bare
+	 * ERESTARTSYS back to the program).
+	 */
+	if (acting(&st, st.own) || (st.threads == 1 && acting(&st, st.shared)))
+		return -ERESTARTSYS;
+	return 0;
 }
 
 void notify_stop(void)

@@ -226,6 +226,14 @@ int agent_interrupted(struct req *r);
 /* The same for a notification id and the thread waiting on it. */
 int agent_interrupted_id(uint64_t id, pid_t tid);
 /*
+ * -ERESTARTSYS when a signal is on its way to the thread waiting on id
+ * (the call is to be answered so: the kernel restarts it after a handler
+ * with SA_RESTART, and fails it with EINTR otherwise, as for its own
+ * waits), -ESRCH when the caller is gone, else 0.
+ */
+#define ERESTARTSYS 512
+int agent_restart_id(uint64_t id, pid_t tid);
+/*
  * Around a blocking call on a thread that is not a worker (a FIFO's open):
  * it is interrupted every 100 ms (EINTR), to look at agent_interrupted_id.
  */

@@ -213,12 +213,13 @@ static void *fifo_thread(void *arg)
 	/*
 	 * The open waits for the other end: until then the agent waits in
 	 * ward's notification, where not even a fatal signal reaches a traced
-	 * task.  So look every 100 ms whether it got one, and answer EINTR as
-	 * the kernel would (gone: nobody is waiting).
+	 * task.  So look every 100 ms whether one is on its way, and answer as
+	 * the kernel's own wait does, ERESTARTSYS: restarted after a handler
+	 * with SA_RESTART, EINTR after one without (gone: nobody is waiting).
 	 */
 	interruptible_begin();
 	while ((fd = reopen(f->opath, f->flags)) == -EINTR) {
-		int why = agent_interrupted_id(f->id, f->tid);
+		int why = agent_restart_id(f->id, f->tid);
 		if (why < 0) {
 			fd = why;
 			break;

@@ -56,7 +56,8 @@ PROGS="open openat openat2 creat stat lstat newfstatat statx access faccessat fa
 	unlink unlinkat rmdir rename renameat renameat2 link linkat symlink symlinkat chmod fchmod
 	fchmodat fchmodat2 chown lchown fchown fchownat truncate utime utimes futimesat utimensat
 	setxattr lsetxattr fsetxattr removexattr lremovexattr fremovexattr setxattrat removexattrat
-	execve execveat printargs withfd kill tkill tgkill pidfd_open pidfd_send_signal shm"
+	execve execveat printargs withfd kill tkill tgkill pidfd_open pidfd_send_signal shm
+	fifo_signal"
 
 BASE=$(mktemp -d "${TMPDIR:-/tmp}/ward-progs.XXXXXX") || exit 2
 trap 'cd / && rm -rf "$BASE"' EXIT
@@ -2292,6 +2293,17 @@ EOF
 t "truncate: a symlink to name/" truncate fslash 0 <<EOF
 truncate("fslash", 0) = -1 ENOTDIR
 EOF
+t "open: a FIFO's open, a signal and a handler with SA_RESTART: restarted" fifo_signal \
+	fifo restart <<EOF
+open("fifo", O_RDONLY, 0) = 3
+handler ran 1 time(s)
+EOF
+t "open: a FIFO's open, a signal and a handler without SA_RESTART: EINTR" fifo_signal \
+	fifo intr <<EOF
+open("fifo", O_RDONLY, 0) = -1 EINTR
+handler ran 1 time(s)
+EOF
+
 t "open: O_CREAT and a trailing slash on what exists" open \
 	f/ 'O_WRONLY|O_CREAT' 0644 \
 	dir/ 'O_RDONLY|O_CREAT' 0644 \
