@@ -327,27 +327,41 @@ static int open_resolve(struct req *r, const struct open_args *a, enum resolve_m
 	 */
 	const char *kpath = r->path;
 	char self_path[PATH_MAX + 64];
-	if (!tied && strncmp(r->path, "/proc/", 6) == 0) {
-		const char *rest = r->path + 6;
-		int n = -1;
-		bool self = (strncmp(rest, "self", 4) == 0 && (rest[4] == '/' || rest[4] == '\0')) ||
-			    (strncmp(rest, "thread-self", 11) == 0 &&
-			     (rest[11] == '/' || rest[11] == '\0'));
-		if (self && (flags & RESOLVE_NO_SYMLINKS)) {
+	const char *rest = NULL;
+	bool thread = false;
+	if (!tied && r->path[0] == '/') {
+		/* "/proc/self", however written ("//proc/./self"), then the rest as given. */
+		const char *c = r->path;
+		size_t len = 0;
+		for (int k = 0; k < 2; k++) {
+			do {
+				c += strspn(c, "/");
+				len = strcspn(c, "/");
+			} while (len == 1 && c[0] == '.' && (c += 1));
+			if (k == 0 && len == 4 && strncmp(c, "proc", 4) == 0) {
+				c += 4;
+			} else if (k == 1 && ((len == 4 && strncmp(c, "self", 4) == 0) ||
+					      (len == 11 && strncmp(c, "thread-self", 11) == 0))) {
+				thread = len == 11;
+				rest = c + len;
+			} else {
+				break;
+			}
+		}
+	}
+	if (rest != NULL) {
+		if (flags & RESOLVE_NO_SYMLINKS) {
 			close(base);
 			return -ELOOP; /* "self" is a symlink */
 		}
-		if (strncmp(rest, "self", 4) == 0 && (rest[4] == '/' || rest[4] == '\0'))
-			n = snprintf(self_path, sizeof(self_path), "/proc/%d%s", r->tgid, rest + 4);
-		else if (strncmp(rest, "thread-self", 11) == 0 && (rest[11] == '/' || rest[11] == '\0'))
-			n = snprintf(self_path, sizeof(self_path), "/proc/%d/task/%d%s", r->tgid, r->tid,
-				     rest + 11);
-		if (n >= (int)sizeof(self_path)) {
+		int n = thread ? snprintf(self_path, sizeof(self_path), "/proc/%d/task/%d%s", r->tgid,
+					  r->tid, rest)
+			       : snprintf(self_path, sizeof(self_path), "/proc/%d%s", r->tgid, rest);
+		if (n < 0 || n >= (int)sizeof(self_path)) {
 			close(base);
 			return -ENAMETOOLONG;
 		}
-		if (n > 0)
-			kpath = self_path;
+		kpath = self_path;
 	}
 	kfd = (int)syscall(SYS_openat2, base, kpath, &how, sizeof(how));
 	rc = kfd < 0 ? -errno : 0;

@@ -1000,10 +1000,11 @@ chk_openat2() {
 	mode_is new 640
 	absent np
 }
-t "openat2: RESOLVE_* on /proc/self is the caller's; an absolute path needs no dirfd" openat2 \
+t "openat2: RESOLVE_* on /proc/self (however written) is the caller's; an absolute path needs no dirfd" openat2 \
 	AT_FDCWD /proc/self/oom_score_adj O_RDONLY 0 RESOLVE_NO_MAGICLINKS \
 	AT_FDCWD /proc/thread-self/oom_score_adj O_RDONLY 0 RESOLVE_NO_MAGICLINKS \
 	AT_FDCWD /proc/self/oom_score_adj O_RDONLY 0 RESOLVE_NO_SYMLINKS \
+	AT_FDCWD //proc/./self/oom_score_adj O_RDONLY 0 RESOLVE_NO_MAGICLINKS \
 	9999 "$P/f" O_RDONLY 0 RESOLVE_NO_SYMLINKS <<EOF
 openat2(AT_FDCWD, "/proc/self/oom_score_adj", {flags=O_RDONLY, mode=0, resolve=RESOLVE_NO_MAGICLINKS}, 24) = 3
 fcntl(3, F_GETFD) = 0
@@ -1016,6 +1017,11 @@ fcntl(3, F_GETFL) = O_RDONLY
 fstat(3, {st_mode=S_IFREG|0644, st_nlink=1, st_size=0}) = 0
 read(3, "0\n", 64) = 2
 openat2(AT_FDCWD, "/proc/self/oom_score_adj", {flags=O_RDONLY, mode=0, resolve=RESOLVE_NO_SYMLINKS}, 24) = -1 ELOOP
+openat2(AT_FDCWD, "//proc/./self/oom_score_adj", {flags=O_RDONLY, mode=0, resolve=RESOLVE_NO_MAGICLINKS}, 24) = 3
+fcntl(3, F_GETFD) = 0
+fcntl(3, F_GETFL) = O_RDONLY
+fstat(3, {st_mode=S_IFREG|0644, st_nlink=1, st_size=0}) = 0
+read(3, "0\n", 64) = 2
 openat2(9999, "$P/f", {flags=O_RDONLY, mode=0, resolve=RESOLVE_NO_SYMLINKS}, 24) = 3
 fcntl(3, F_GETFD) = 0
 fcntl(3, F_GETFL) = O_RDONLY
