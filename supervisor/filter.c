@@ -163,13 +163,27 @@ int filter_build(const struct ward_policy *p, struct sock_fprog *prog, char *why
 		}
 		if (table[i].family == FAM_PID &&
 		    (strcmp(table[i].name, "fcntl") == 0 || strcmp(table[i].name, "ioctl") == 0)) {
-			/* Only the commands that aim signals at a process are notified. */
+			/*
+			 * Only the commands that aim signals at a process are
+			 * notified: setting a SIGIO owner, turning SIGIO on (on a
+			 * terminal its foreground process group gets them), and
+			 * choosing a terminal's foreground process group.
+			 */
 			bool fcntl_ = strcmp(table[i].name, "fcntl") == 0;
-			unsigned long cmds[2] = { fcntl_ ? F_SETOWN : FIOSETOWN,
-						  fcntl_ ? F_SETOWN_EX : SIOCSPGRP };
-			for (int k = 0; k < 2; k++) {
+			unsigned long cmds[4] = { fcntl_ ? F_SETOWN : FIOSETOWN,
+						  fcntl_ ? F_SETOWN_EX : SIOCSPGRP, FIOASYNC,
+						  TIOCSPGRP };
+			for (int k = 0; k < (fcntl_ ? 2 : 4); k++) {
 				struct scmp_arg_cmp c = { 1, SCMP_CMP_MASKED_EQ, 0xffffffffu, cmds[k] };
 				if ((rc = seccomp_rule_add_array(ctx, act, nr, 1, &c)) < 0)
+					goto out;
+			}
+			if (fcntl_) {
+				struct scmp_arg_cmp c[2] = {
+					{ 1, SCMP_CMP_MASKED_EQ, 0xffffffffu, F_SETFL },
+					{ 2, SCMP_CMP_MASKED_EQ, O_ASYNC, O_ASYNC },
+				};
+				if ((rc = seccomp_rule_add_array(ctx, act, nr, 2, c)) < 0)
 					goto out;
 			}
 			continue;

@@ -448,6 +448,17 @@ static uint64_t acting(const struct sigstate *st, uint64_t m)
 	return m & ~st->blk & (st->cgt | (fatal_by_default() & ~st->ign));
 }
 
+bool agent_ignores(struct req *r, int sig)
+{
+	struct sigstate st;
+	uint64_t bit = 1ULL << (sig - 1);
+
+	/* Unknown counts as not ignored: the caller then acts as for the kernel's default. */
+	if (read_sigstate(r->n->id, r->tid, &st) < 0)
+		return false;
+	return (st.blk | st.ign) & bit;
+}
+
 int agent_interrupted_id(uint64_t id, pid_t tid)
 {
 	struct sigstate st;

@@ -233,6 +233,8 @@ int agent_interrupted_id(uint64_t id, pid_t tid);
  */
 #define ERESTARTSYS 512
 int agent_restart_id(uint64_t id, pid_t tid);
+/* True when the agent's thread blocks or ignores sig. */
+bool agent_ignores(struct req *r, int sig);
 /*
  * Around a blocking call on a thread that is not a worker (a FIFO's open):
  * it is interrupted every 100 ms (EINTR), to look at agent_interrupted_id.

@@ -86,8 +86,8 @@
 	SYSCALL(pidfd_open, FAM_SIGNAL, h_signal)                              \
 	SYSCALL(pidfd_send_signal, FAM_SIGNAL, h_signal)                       \
 	/* other calls aimed at a process: only at processes of the session */ \
-	SYSCALL(fcntl, FAM_PID, h_pid)     /* F_SETOWN, F_SETOWN_EX only */     \
-	SYSCALL(ioctl, FAM_PID, h_pid)     /* FIOSETOWN, SIOCSPGRP only */      \
+	SYSCALL(fcntl, FAM_PID, h_pid)     /* F_SETOWN(_EX), F_SETFL|O_ASYNC */ \
+	SYSCALL(ioctl, FAM_PID, h_pid)     /* *SETOWN, SIOCSPGRP, FIOASYNC, TIOCSPGRP */ \
 	SYSCALL(prlimit64, FAM_PID, h_pid)                                     \
 	SYSCALL(setpriority, FAM_PID, h_pid)                                   \
 	SYSCALL(ioprio_set, FAM_PID, h_pid)                                    \

@@ -363,6 +363,12 @@ int tracer_run(char **argv, int *status)
 	}
 	/* From here on ward serves the agent; its own files stay its own. */
 	prctl(PR_SET_DUMPABLE, 0);
+	/*
+	 * ward sets the terminal's foreground group for the agent (tcsetpgrp,
+	 * handlers/pid.c) from the background: it must not be stopped for it.
+	 * The agent, forked already, keeps its own disposition.
+	 */
+	signal(SIGTTOU, SIG_IGN);
 	umask(0);
 	proc_add(pid, pid, getpid(), 0);
 	log_spawn(pid);

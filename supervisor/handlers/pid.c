@@ -12,7 +12,10 @@
 #include <linux/sockios.h>
 #include <sys/ioctl.h>
 #include <sys/resource.h>
+#include <signal.h>
+#include <stdint.h>
 #include <sys/syscall.h>
+#include <termios.h>
 #include <unistd.h>
 
 #define IOPRIO_WHO_PROCESS 1
@@ -34,8 +37,12 @@ static bool owner_ok(long owner)
 	return proc_pgrp_in_session((pid_t)-owner);
 }
 
+/* What may be done on ward's copy of a terminal (on_copy): no SIGIO. */
+enum tty_use { ANY_FILE, NO_TTY };
+
 /* Run fcntl/ioctl on ward's copy of the agent's fd: the same open file. */
-static int on_copy(struct req *r, int agentfd, unsigned long cmd, void *arg, bool is_ioctl)
+static int on_copy_if(struct req *r, int agentfd, unsigned long cmd, void *arg, bool is_ioctl,
+		      enum tty_use use)
 {
 	int self = agent_pidfd(r), fd, rc;
 
@@ -50,11 +57,56 @@ static int on_copy(struct req *r, int agentfd, unsigned long cmd, void *arg, boo
 		close(fd);
 		return -ESRCH;
 	}
+	if (use == NO_TTY && isatty(fd)) {
+		/*
+		 * SIGIO from a terminal goes to its foreground process group,
+		 * whoever that is (another terminal's shell, ward's), and can be
+		 * made SIGKILL (F_SETSIG): judged on the open file itself.
+		 */
+		close(fd);
+		return refuse(r, EPERM, "SIGIO from a terminal goes to its foreground process group");
+	}
 	rc = is_ioctl ? ioctl(fd, cmd, arg) : fcntl(fd, (int)cmd, arg);
 	rc = rc < 0 ? -errno : rc;
 	close(fd);
 	r->result = rc;
 	return rc < 0 ? rc : 1;
+}
+
+static int on_copy(struct req *r, int agentfd, unsigned long cmd, void *arg, bool is_ioctl)
+{
+	return on_copy_if(r, agentfd, cmd, arg, is_ioctl, ANY_FILE);
+}
+
+/*
+ * tcsetpgrp: the new foreground group must be the session's.  ward sets
+ * it on its copy of the terminal (ward ignores SIGTTOU: it is in the
+ * background then); job control is kept for the agent: a caller in the
+ * background that does not ignore or block SIGTTOU gets it, and the call
+ * is restarted when it goes on, as the kernel does.
+ */
+static int set_fg(struct req *r, int agentfd, pid_t pgrp)
+{
+	if (!proc_pgrp_in_session(pgrp))
+		return -EPERM;
+	pid_t caller = getpgid(r->tid);
+	int self = agent_pidfd(r);
+	if (self < 0 || caller < 0) {
+		if (self >= 0)
+			close(self);
+		return -ESRCH;
+	}
+	int fd = (int)syscall(SYS_pidfd_getfd, self, agentfd, 0);
+	close(self);
+	if (fd < 0)
+		return -EBADF;
+	pid_t fg = tcgetpgrp(fd);
+	close(fd);
+	if (fg > 0 && fg != caller && !agent_ignores(r, SIGTTOU)) {
+		kill(-caller, SIGTTOU);
+		return -ERESTARTSYS;
+	}
+	return on_copy(r, agentfd, TIOCSPGRP, &pgrp, true);
 }
 
 int h_pid(struct req *r)
@@ -70,6 +122,11 @@ int h_pid(struct req *r)
 			r->sig_target = (int)a[2];
 			ok = owner_ok((long)(int)a[2]);
 			break;
+		}
+		if ((int)a[1] == F_SETFL) {
+			/* O_ASYNC (the filter notifies no other F_SETFL): not on a terminal. */
+			r->sig_target = 0;
+			return on_copy_if(r, (int)a[0], F_SETFL, (void *)(uintptr_t)a[2], false, NO_TTY);
 		}
 		if ((int)a[1] == F_SETOWN_EX) {
 			/* The owner is in the agent's memory: read it, check it, set it ourselves. */
@@ -89,6 +146,12 @@ int h_pid(struct req *r)
 		if (rc < 0)
 			return rc;
 		r->sig_target = owner;
+		if ((unsigned)a[1] == FIOASYNC) {
+			r->sig_target = 0;
+			return on_copy_if(r, (int)a[0], FIOASYNC, &owner, true, owner ? NO_TTY : ANY_FILE);
+		}
+		if ((unsigned)a[1] == TIOCSPGRP)
+			return set_fg(r, (int)a[0], (pid_t)owner);
 		/* FIOSETOWN and SIOCSPGRP take a pid, or a negated process group. */
 		if (!owner_ok(owner))
 			return -EPERM;

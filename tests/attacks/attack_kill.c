@@ -18,9 +18,15 @@
  *            Then F_SETSIG(SIGKILL) and F_SETOWN(-pgrp) for good measure.
  *   prlimit  prlimit(ward, RLIMIT_FSIZE, 0) and RLIMIT_NOFILE, then a call
  *            ward must log (its next write to the log gets SIGXFSZ)
+ *   tty      O_ASYNC (F_SETFL, FIOASYNC) on a terminal, whose SIGIO goes to
+ *            its foreground process group, whoever that is (another
+ *            terminal's shell, ward's own group), made SIGKILL with
+ *            F_SETSIG; and tcsetpgrp to ward's group.  Refused (EPERM);
+ *            O_ASYNC on a pipe still works (the control)
  */
 #include "attack.h"
 
+#include <sys/ioctl.h>
 #include <sys/ptrace.h>
 #include <sys/resource.h>
 #include <sys/uio.h>
@@ -221,6 +227,52 @@ static void mode_prlimit(void)
 	say("note: setpriority(ward, 19): %s", r == 0 ? "accepted (ward now runs at nice 19)" : strerror(errno));
 }
 
+static void mode_tty(void)
+{
+	int m = posix_openpt(O_RDWR | O_NOCTTY);
+	if (m < 0 || grantpt(m) < 0 || unlockpt(m) < 0)
+		setup_failed("posix_openpt");
+	int t = open(ptsname(m), O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (t < 0)
+		setup_failed("open the pty");
+	int fds[2] = { t, m };
+	const char *names[2] = { "the pty", "its master" };
+	for (int i = 0; i < 2; i++) {
+		fcntl(fds[i], F_SETSIG, SIGKILL);
+		int fl = fcntl(fds[i], F_GETFL);
+		if (fcntl(fds[i], F_SETFL, fl | O_ASYNC) == 0) {
+			att_through = 1;
+			say("LEAK: F_SETFL O_ASYNC on %s: SIGIO (SIGKILL) to its foreground group", names[i]);
+		} else if (errno != EPERM) {
+			wrong("F_SETFL O_ASYNC on %s: %s, expected EPERM", names[i], strerror(errno));
+		} else {
+			say("blocked: F_SETFL O_ASYNC on %s: EPERM", names[i]);
+		}
+		int on = 1;
+		if (ioctl(fds[i], FIOASYNC, &on) == 0) {
+			att_through = 1;
+			say("LEAK: ioctl(FIOASYNC) on %s", names[i]);
+		} else {
+			say("blocked: ioctl(FIOASYNC) on %s: %s", names[i], strerror(errno));
+		}
+	}
+	pid_t wpg = getpgid(getppid());
+	if (ioctl(t, TIOCSPGRP, &wpg) == 0) {
+		att_through = 1;
+		say("LEAK: tcsetpgrp(pty, ward's group)");
+	} else {
+		say("blocked: tcsetpgrp(pty, ward's group): %s", strerror(errno));
+	}
+	/* The control: O_ASYNC is for pipes and sockets too, and works there. */
+	int p[2];
+	if (pipe(p) < 0)
+		setup_failed("pipe");
+	if (fcntl(p[0], F_SETFL, O_ASYNC) < 0 || !(fcntl(p[0], F_GETFL) & O_ASYNC))
+		wrong("F_SETFL O_ASYNC on a pipe: %s", strerror(errno));
+	else
+		say("note: F_SETFL O_ASYNC on a pipe works");
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "signals";
@@ -235,6 +287,8 @@ int main(int argc, char **argv)
 		mode_ptrace();
 	else if (strcmp(mode, "sigio") == 0)
 		mode_sigio();
+	else if (strcmp(mode, "tty") == 0)
+		mode_tty();
 	else if (strcmp(mode, "prlimit") == 0)
 		mode_prlimit();
 	else {

@@ -407,6 +407,7 @@ attack kill signals "kill/tkill/tgkill/sigqueue/pidfd_send_signal of ward, kill(
 attack kill pgrp "setpgid(0, ward's pgrp), then kill(0, SIGKILL)"
 attack kill ptrace "ptrace ATTACH/SEIZE, process_vm_readv/writev, /proc/PPID/mem"
 attack kill sigio "fcntl(F_SETOWN, ward) + O_ASYNC: SIGIO (and F_SETSIG SIGKILL) to ward"
+attack kill tty "O_ASYNC and FIOASYNC on a terminal (SIGIO to its foreground group), tcsetpgrp to ward's group"
 attack kill prlimit "prlimit(ward, RLIMIT_FSIZE/NOFILE/CPU)"
 # 12. A listener of our own.
 attack seccomp "" "seccomp(SET_MODE_FILTER, NEW_LISTENER) -> EPERM, also with high bits"
