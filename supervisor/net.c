@@ -27,6 +27,7 @@
 #include <linux/netlink.h>
 #include <linux/inet_diag.h>
 #include <ifaddrs.h>
+#include <net/if.h>
 #include <netdb.h>
 #include <arpa/nameser.h>
 #include <resolv.h>
@@ -410,9 +411,10 @@ static size_t n_local;
 static time_t local_read;
 
 /*
- * The addresses of this host's interfaces (getifaddrs), read again when
- * older than 5 seconds: a connection to one of them reaches the host's
- * own services as surely as one to loopback does.
+ * The addresses of this host's interfaces (getifaddrs), and their
+ * broadcast addresses, read again when older than 5 seconds: a
+ * connection or datagram to one of them reaches the host's own services
+ * as surely as one to loopback does.
  */
 static void read_local(time_t now)
 {
@@ -422,8 +424,8 @@ static void read_local(time_t now)
 	if (getifaddrs(&ifa) < 0)
 		return;
 	for (struct ifaddrs *i = ifa; i != NULL; i = i->ifa_next)
-		n += i->ifa_addr != NULL && (i->ifa_addr->sa_family == AF_INET ||
-					     i->ifa_addr->sa_family == AF_INET6);
+		n += 2 * (i->ifa_addr != NULL && (i->ifa_addr->sa_family == AF_INET ||
+						  i->ifa_addr->sa_family == AF_INET6));
 	uint8_t(*a)[16] = calloc(n ? n : 1, 16);
 	if (a == NULL) {
 		freeifaddrs(ifa);
@@ -433,9 +435,13 @@ static void read_local(time_t now)
 	for (struct ifaddrs *i = ifa; i != NULL; i = i->ifa_next) {
 		if (i->ifa_addr == NULL)
 			continue;
-		if (i->ifa_addr->sa_family == AF_INET)
+		if (i->ifa_addr->sa_family == AF_INET) {
 			net_v4_mapped(((struct sockaddr_in *)i->ifa_addr)->sin_addr.s_addr, a[n++]);
-		else if (i->ifa_addr->sa_family == AF_INET6)
+			if ((i->ifa_flags & IFF_BROADCAST) && i->ifa_broadaddr != NULL &&
+			    i->ifa_broadaddr->sa_family == AF_INET)
+				net_v4_mapped(((struct sockaddr_in *)i->ifa_broadaddr)->sin_addr.s_addr,
+					      a[n++]);
+		} else if (i->ifa_addr->sa_family == AF_INET6)
 			memcpy(a[n++], &((struct sockaddr_in6 *)i->ifa_addr)->sin6_addr, 16);
 	}
 	freeifaddrs(ifa);
@@ -451,7 +457,17 @@ bool net_is_local(const uint8_t addr[16])
 	time_t now = time(NULL);
 	bool found = false;
 
+	static const uint8_t v4pfx[12] = { [10] = 0xff, [11] = 0xff };
+	bool v4 = memcmp(addr, v4pfx, 12) == 0;
 	if (is_any(addr) || net_is_loopback(addr))
+		return true;
+	/*
+	 * Broadcast (255.255.255.255) and multicast (224/4, ff00::/8): every
+	 * socket of the host bound to the port and the group gets them (the
+	 * sender's own host included, by default).
+	 */
+	if ((v4 && (addr[12] & 0xf0) == 0xe0) || (!v4 && addr[0] == 0xff) ||
+	    (v4 && addr[12] == 0xff && addr[13] == 0xff && addr[14] == 0xff && addr[15] == 0xff))
 		return true;
 	/* Its own lock: getifaddrs talks to the kernel, @session lookups should not wait. */
 	pthread_mutex_lock(&local_lock);

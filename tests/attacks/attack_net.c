@@ -36,7 +36,7 @@
  *              service (same user), then connect / send to that address
  *   anyaddr    (run with "allow connect *" but "deny connect @loopback")
  *              0.0.0.0, [::] and [::ffff:0.0.0.0], which the kernel sends
- *              to loopback
+ *              to loopback; broadcast and multicast, which reach the host too
  *
  * Every attempt uses a fresh socket.  An attempt is through when its call
  * succeeds toward the outside service (a connection made, a datagram
@@ -1012,6 +1012,25 @@ static void mode_anyaddr(void)
 	if (tcp6 != 0) {
 		try_connect("connect([::]:TCP6)", AF_INET6, SOCK_STREAM, 0, a6("::", tcp6));
 		try_sendto("sendto([::]:UDP6)", AF_INET6, SOCK_DGRAM, 0, a6("::", udp6), 0);
+	}
+	/*
+	 * Broadcast and multicast reach every socket of the host bound to the
+	 * port (and the group): the host's own services too.  Any send counts
+	 * here, answered or not.
+	 */
+	const char *casts[] = { "255.255.255.255", "224.0.0.1", NULL };
+	for (int i = 0; casts[i]; i++) {
+		int s = sock(AF_INET, SOCK_DGRAM, 0), on = 1;
+		char how[96];
+		setsockopt(s, SOL_SOCKET, SO_BROADCAST, &on, sizeof(on));
+		snprintf(how, sizeof(how), "sendto(%s:UDP4)", casts[i]);
+		if (send_to(s, a4(casts[i], udp4), 0) >= 0) {
+			att_through = 1;
+			say("LEAK: %s: sent, to every socket of the host on that port", how);
+		} else {
+			say("blocked: %s: %s", how, strerror(errno));
+		}
+		close(s);
 	}
 }
 
