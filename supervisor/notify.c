@@ -165,7 +165,7 @@ static void serve(struct req *r)
 	r->verdict = NULL;
 	r->by = NULL;
 	r->reason = NULL;
-	r->hop[0] = '\0';
+	r->hop_fd = -1;
 	r->result = 0;
 	r->replied = r->logged = r->denied_by_shadow = false;
 	r->decided = 2;

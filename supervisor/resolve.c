@@ -91,7 +91,8 @@ int agent_fd(struct req *r, int n, int *fd)
 		return -EBADF;
 	} else {
 		snprintf(path, sizeof(path), "/proc/%d/fd/%d", r->tid, n);
-		snprintf(r->hop, sizeof(r->hop), "/proc/%d/fdinfo/%d", r->tid, n);
+		r->hop_tid = r->tid;
+		r->hop_fd = n;
 	}
 	*fd = open(path, O_PATH | O_CLOEXEC);
 	if (*fd < 0)
@@ -104,38 +105,53 @@ int agent_fd(struct req *r, int n, int *fd)
 	return 0;
 }
 
-bool anon_ok(struct req *r, int fd, const char *real)
+static bool anon_ok(struct req *r, int fd, const char *real)
 {
 	struct stat st;
 
 	if (real[0] != '/')
 		return hop_is_own(r, fd); /* no name: only through the agent's own fd */
-	if (r->hop[0] != '\0' && fstat(fd, &st) == 0 && st.st_nlink == 0)
+	if (r->hop_fd >= 0 && fstat(fd, &st) == 0 && st.st_nlink == 0)
 		return hop_is_own(r, fd); /* only the name it had, reached through an fd */
 	return true;
 }
 
-bool hop_is_own(struct req *r, int fd)
+int anon_check(struct req *r, int fd, const char *real)
 {
-	char line[128];
-	unsigned long long flags = 0, ino = 0, mnt = 0;
+	if (anon_ok(r, fd, real))
+		return 0;
+	return refuse(r, EACCES, "no name to judge, and not reached through an fd of the agent's own");
+}
+
+int agent_fdinfo(pid_t tid, int fd, struct fdinfo *fi)
+{
+	char path[64], line[128];
 	int have = 0;
-	struct statx stx;
 	FILE *f;
 
-	if (r->hop[0] == '\0' ||
-	    statx(fd, "", AT_EMPTY_PATH, STATX_INO | STATX_MNT_ID, &stx) < 0 ||
-	    !(stx.stx_mask & STATX_MNT_ID) || (f = fopen(r->hop, "re")) == NULL)
-		return false;
+	snprintf(path, sizeof(path), "/proc/%d/fdinfo/%d", tid, fd);
+	if ((f = fopen(path, "re")) == NULL)
+		return -errno;
 	while (fgets(line, sizeof(line), f) != NULL) {
 		if (strncmp(line, "flags:", 6) == 0)
-			have |= sscanf(line + 6, "%llo", &flags) == 1 ? 1 : 0;
+			have |= sscanf(line + 6, "%llo", &fi->flags) == 1 ? 1 : 0;
 		else if (strncmp(line, "mnt_id:", 7) == 0)
-			have |= sscanf(line + 7, "%llu", &mnt) == 1 ? 2 : 0;
+			have |= sscanf(line + 7, "%llu", &fi->mnt_id) == 1 ? 2 : 0;
 		else if (strncmp(line, "ino:", 4) == 0)
-			have |= sscanf(line + 4, "%llu", &ino) == 1 ? 4 : 0;
+			have |= sscanf(line + 4, "%llu", &fi->ino) == 1 ? 4 : 0;
 	}
 	fclose(f);
+	return have == 7 ? 0 : -EIO;
+}
+
+bool hop_is_own(struct req *r, int fd)
+{
+	struct fdinfo fi;
+	struct statx stx;
+
+	if (r->hop_fd < 0 || statx(fd, "", AT_EMPTY_PATH, STATX_INO | STATX_MNT_ID, &stx) < 0 ||
+	    !(stx.stx_mask & STATX_MNT_ID) || agent_fdinfo(r->hop_tid, r->hop_fd, &fi) < 0)
+		return false;
 	/*
 	 * Read after the object was opened: the agent's fd N, now, holds this
 	 * very inode (mount and inode number: an inode number alone repeats
@@ -143,7 +159,7 @@ bool hop_is_own(struct req *r, int fd)
 	 * passed), and not as O_PATH.  Swapped meanwhile for another fd of
 	 * the same inode, it is the agent's own all the same.
 	 */
-	return have == 7 && !(flags & O_PATH) && ino == stx.stx_ino && mnt == stx.stx_mnt_id &&
+	return !(fi.flags & O_PATH) && fi.ino == stx.stx_ino && fi.mnt_id == stx.stx_mnt_id &&
 	       req_valid(r);
 }
 
@@ -160,7 +176,7 @@ static void open_root(void)
 	root_fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 }
 
-static int agent_root(struct req *r, int *fd)
+int agent_root(struct req *r, int *fd)
 {
 	(void)r;
 	pthread_once(&root_once, open_root);
@@ -363,6 +379,12 @@ static int fast_path(int start, const char *path, enum resolve_mode mode, int *o
 	return 0;
 }
 
+bool slash_end(const char *path)
+{
+	size_t n = strlen(path);
+	return n > 0 && path[n - 1] == '/' && strspn(path, "/") != n;
+}
+
 int resolve(struct req *r, int dirfd, const char *path, enum resolve_mode mode,
 	    int *out, char *real, size_t reallen, const char **name)
 {
@@ -383,12 +405,11 @@ int resolve_from(struct req *r, int dirfd, int base, const char *path,
 	*out = -1;
 	if (name != NULL)
 		*name = NULL;
-	r->hop[0] = '\0'; /* set again only by an fd/N hop that ends the walk */
+	r->hop_fd = -1; /* set again only by an fd/N hop that ends the walk */
 	if (path[0] == '\0')
 		return -ENOENT;
 	/* "name/" must be a directory, and a symlink there is followed. */
-	size_t plen = strlen(path);
-	r->trailing_slash = plen > 0 && path[plen - 1] == '/' && strspn(path, "/") != plen;
+	r->trailing_slash = slash_end(path);
 	if (strlen(path) >= PATH_MAX)
 		return -ENAMETOOLONG;
 	strcpy(w.buf, path);
@@ -410,7 +431,7 @@ int resolve_from(struct req *r, int dirfd, int base, const char *path,
 		rc = cur < 0 ? -errno : 0;
 	} else {
 		rc = agent_fd(r, dirfd, &cur);
-		r->hop[0] = '\0'; /* a path follows: what it reaches is reached by name */
+		r->hop_fd = -1; /* a path follows: what it reaches is reached by name */
 	}
 	if (rc < 0)
 		return rc;
@@ -493,7 +514,7 @@ int resolve_from(struct req *r, int dirfd, int base, const char *path,
 			close(next);
 			goto fail;
 		}
-		r->hop[0] = '\0'; /* reached by name */
+		r->hop_fd = -1; /* reached by name */
 		if (!S_ISLNK(st.st_mode)) {
 			if (!last && !S_ISDIR(st.st_mode)) {
 				close(next);
@@ -528,15 +549,14 @@ int resolve_from(struct req *r, int dirfd, int base, const char *path,
 			 * which is then judged by its own real path.
 			 */
 			close(next);
-			/* An fd/N hop: remember which fd, for hop_is_own(). */
+			/* An fd/N hop: remember whose fd, for hop_is_own(). */
 			char dir[PATH_MAX];
-			r->hop[0] = '\0';
-			if (all_digits(comp_buf, n) && fd_real_path(cur, dir, sizeof(dir)) == 0) {
-				size_t dl = strlen(dir);
-				if (dl > 3 && strcmp(dir + dl - 3, "/fd") == 0 &&
-				    (size_t)snprintf(r->hop, sizeof(r->hop), "%.*s/fdinfo/%s", (int)(dl - 3),
-						     dir, comp_buf) >= sizeof(r->hop))
-					r->hop[0] = '\0';
+			int pid, tid, end = 0;
+			if (all_digits(comp_buf, n) && fd_real_path(cur, dir, sizeof(dir)) == 0 &&
+			    ((sscanf(dir, "/proc/%d/task/%d/fd%n", &pid, &tid, &end) == 2 && !dir[end]) ||
+			     (sscanf(dir, "/proc/%d/fd%n", &tid, &end) == 1 && !dir[end]))) {
+				r->hop_tid = tid;
+				r->hop_fd = atoi(comp_buf);
 			}
 			next = openat(cur, comp_buf, O_PATH | O_CLOEXEC);
 			if (next < 0) {

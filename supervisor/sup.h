@@ -130,7 +130,8 @@ struct req {
 	struct ward_verdict vcopy; /* the last verdict, kept for the log line */
 	bool batch_reads; /* mem_read*: the caller checks NOTIF_ID_VALID after the batch */
 	bool trailing_slash; /* the last path resolved ended in '/' */
-	char hop[64]; /* "/proc/PID/fdinfo/N" of the last agent fd walked through, or "" */
+	pid_t hop_tid; /* the agent fd a walk ended on: thread and fd (-1: none) */
+	int hop_fd;
 	int sig_target, sig_num;
 	/* a network decision, for the log (event "connect" or "bind") */
 	char net_addr[160]; /* "127.0.0.1", "::1", "unix:/real/path", "unix-abstract:NAME" */
@@ -305,6 +306,10 @@ int join_path(const char *dir, const char *name, char *out, size_t len);
 int fd_real_path(int fd, char *out, size_t len);
 /* Open the object behind an fd of ours (an O_PATH one) anew, with flags. */
 int fd_reopen(int fd, int flags);
+/* An O_PATH fd of the agent's root directory (ward's: see resolve.c). */
+int agent_root(struct req *r, int *fd);
+/* "name/": path ends in a slash (and is not only slashes). */
+bool slash_end(const char *path);
 /* True when fd is on a procfs mount. */
 bool is_procfs(int fd);
 /* An O_PATH fd for the agent's fd n (AT_FDCWD: its cwd). */
@@ -317,13 +322,19 @@ int agent_fd(struct req *r, int n, int *fd);
  * process outside the session), and no name is left to judge.
  */
 bool hop_is_own(struct req *r, int fd);
+/* What /proc/TID/fdinfo/FD says of an fd of the agent's. */
+struct fdinfo {
+	unsigned long long flags, mnt_id, ino;
+};
+int agent_fdinfo(pid_t tid, int fd, struct fdinfo *fi);
 /*
- * Whether the object behind fd (ours, at real) may be served without a
+ * 0 when the object behind fd (ours, at real) may be served without a
  * name of its own to judge: a pipe, socket or memfd (real not absolute)
  * only when hop_is_own(); a deleted file reached through an fd likewise
- * (one reached by its path is judged by the name it had).
+ * (one reached by its path is judged by the name it had).  Else the
+ * refusal (-EACCES, logged with the reason).
  */
-bool anon_ok(struct req *r, int fd, const char *real);
+int anon_check(struct req *r, int fd, const char *real);
 
 /* log.c */
 int log_open(const char *path);

@@ -128,13 +128,12 @@ static int object_target(struct req *r, int dirfd, uint64_t path_addr, enum nami
 	}
 	if (rc < 0)
 		return rc;
-	if (!anon_ok(r, *fd, r->real)) {
-		/* No name to judge, and not reached through an fd of the agent's own. */
+	if ((rc = anon_check(r, *fd, r->real)) < 0) {
 		r->op = ward_op_name(op);
 		r->log_path = r->real;
 		close(*fd);
 		*fd = -1;
-		return refuse(r, EACCES, "no name to judge, and not reached through an fd of the agent's own");
+		return rc;
 	}
 	if (r->real[0] != '/') {
 		/* A pipe or socket reached through an fd of the agent's: its own. */
@@ -156,19 +155,8 @@ static int object_target(struct req *r, int dirfd, uint64_t path_addr, enum nami
 /* True when the agent's fd n is an O_PATH fd (from /proc/TID/fdinfo/N). */
 static bool agent_fd_opath(struct req *r, int n)
 {
-	char path[64], line[128];
-	bool opath = false;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/fdinfo/%d", r->tid, n);
-	f = fopen(path, "re");
-	if (f == NULL)
-		return false;
-	while (fgets(line, sizeof(line), f) != NULL)
-		if (strncmp(line, "flags:", 6) == 0)
-			opath = strtoul(line + 6, NULL, 8) & O_PATH;
-	fclose(f);
-	return opath;
+	struct fdinfo fi;
+	return n >= 0 && agent_fdinfo(r->tid, n, &fi) == 0 && (fi.flags & O_PATH);
 }
 
 static void magic(int fd, char *buf, size_t len)
@@ -199,13 +187,6 @@ static int done(struct req *r, int rc)
 		return rc;
 	}
 	return 1;
-}
-
-/* "name/": the path ends in a slash (and is not only slashes). */
-static bool slash_end(const char *path)
-{
-	size_t n = strlen(path);
-	return n > 0 && path[n - 1] == '/' && strspn(path, "/") != n;
 }
 
 /*

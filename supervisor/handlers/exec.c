@@ -411,6 +411,8 @@ int h_exec(struct req *r)
 		rc = -EACCES; /* the kernel runs regular files only */
 		goto out;
 	}
+	if ((rc = anon_check(r, opath, r->real)) < 0)
+		goto out;
 	/*
 	 * What the exec must find: this file, unchanged (its ctime and size as
 	 * now, before its head is read and judged).  Rewritten in place after
@@ -418,11 +420,6 @@ int h_exec(struct req *r)
 	 * is what was judged; the tracer compares at PTRACE_EVENT_EXEC, when
 	 * the kernel has made the file unwritable (ETXTBSY).
 	 */
-	if (!anon_ok(r, opath, r->real)) {
-		/* An anonymous file not reached through an fd of the agent's own. */
-		rc = refuse(r, EACCES, "no name to judge, and not reached through an fd of the agent's own");
-		goto out;
-	}
 	g.dev = st.st_dev;
 	g.ino = st.st_ino;
 	g.ctime = st.st_ctim;

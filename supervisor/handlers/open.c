@@ -285,6 +285,37 @@ static int open_fifo(struct req *r, int opath, int flags)
 }
 
 /*
+ * For an absolute path that starts with /proc/self or /proc/thread-self,
+ * however written ("//proc/./self"): what follows them, as given, and
+ * which of the two (*thread).  NULL for any other path.
+ */
+static const char *proc_self_rest(const char *path, bool *thread)
+{
+	const char *c = path;
+	size_t len;
+
+	if (path[0] != '/')
+		return NULL;
+	for (int k = 0; k < 2; k++) {
+		do {
+			c += strspn(c, "/");
+			len = strcspn(c, "/");
+		} while (len == 1 && c[0] == '.' && (c += 1));
+		if (k == 0 && len == 4 && strncmp(c, "proc", 4) == 0) {
+			c += 4;
+			continue;
+		}
+		if (k == 1 && ((len == 4 && strncmp(c, "self", 4) == 0) ||
+			       (len == 11 && strncmp(c, "thread-self", 11) == 0))) {
+			*thread = len == 11;
+			return c + len;
+		}
+		break;
+	}
+	return NULL;
+}
+
+/*
  * Resolve for an open, always with ward's own walk.  openat2's RESOLVE_*
  * flags restrict the agent's own lookup: the kernel is asked to do that
  * lookup too (O_PATH, from the agent's dirfd: no side effect), only to
@@ -318,38 +349,17 @@ static int open_resolve(struct req *r, const struct open_args *a, enum resolve_m
 	 * (not even whether it is one), as the kernel does.
 	 */
 	bool tied = flags & (RESOLVE_BENEATH | RESOLVE_IN_ROOT);
-	base = (r->path[0] == '/' && !tied) ? open("/", O_PATH | O_DIRECTORY | O_CLOEXEC) : -1;
-	if (base < 0 && (rc = agent_fd(r, a->dirfd, &base)) < 0)
+	rc = r->path[0] == '/' && !tied ? agent_root(r, &base) : agent_fd(r, a->dirfd, &base);
+	if (rc < 0)
 		return rc;
 	/*
 	 * The kernel looks up as ward: /proc/self and /proc/thread-self would
 	 * be ward's.  For a path that starts with them, name the agent's.
 	 */
-	const char *kpath = r->path;
+	const char *kpath = r->path, *rest;
 	char self_path[PATH_MAX + 64];
-	const char *rest = NULL;
-	bool thread = false;
-	if (!tied && r->path[0] == '/') {
-		/* "/proc/self", however written ("//proc/./self"), then the rest as given. */
-		const char *c = r->path;
-		size_t len = 0;
-		for (int k = 0; k < 2; k++) {
-			do {
-				c += strspn(c, "/");
-				len = strcspn(c, "/");
-			} while (len == 1 && c[0] == '.' && (c += 1));
-			if (k == 0 && len == 4 && strncmp(c, "proc", 4) == 0) {
-				c += 4;
-			} else if (k == 1 && ((len == 4 && strncmp(c, "self", 4) == 0) ||
-					      (len == 11 && strncmp(c, "thread-self", 11) == 0))) {
-				thread = len == 11;
-				rest = c + len;
-			} else {
-				break;
-			}
-		}
-	}
-	if (rest != NULL) {
+	bool thread;
+	if (!tied && (rest = proc_self_rest(r->path, &thread)) != NULL) {
 		if (flags & RESOLVE_NO_SYMLINKS) {
 			close(base);
 			return -ELOOP; /* "self" is a symlink */
@@ -422,10 +432,9 @@ static int open_existing(struct req *r, const struct open_args *a, mode_t mode)
 	 * agent's own, not an O_PATH fd the kernel may have opened for it on
 	 * another process's /proc/PID/fd/N.
 	 */
-	if (!anon_ok(r, opath, r->real)) {
+	if ((rc = anon_check(r, opath, r->real)) < 0) {
 		r->log_path = r->real;
 		r->op = ward_op_name(open_ops(a->flags) & WARD_OP_WRITE ? WARD_OP_WRITE : WARD_OP_READ);
-		rc = refuse(r, EACCES, "no name to judge, and not reached through an fd of the agent's own");
 		goto out;
 	}
 	strip_deleted(r->real, &st);

@@ -37,14 +37,10 @@ static bool owner_ok(long owner)
 	return proc_pgrp_in_session((pid_t)-owner);
 }
 
-/* What may be done on ward's copy of a terminal (on_copy): no SIGIO. */
-enum tty_use { ANY_FILE, NO_TTY };
-
-/* Run fcntl/ioctl on ward's copy of the agent's fd: the same open file. */
-static int on_copy_if(struct req *r, int agentfd, unsigned long cmd, void *arg, bool is_ioctl,
-		      enum tty_use use)
+/* ward's copy of the agent's fd: the same open file (or a negative errno). */
+static int copy_of(struct req *r, int agentfd)
 {
-	int self = agent_pidfd(r), fd, rc;
+	int self = agent_pidfd(r), fd;
 
 	if (self < 0)
 		return -ESRCH;
@@ -57,16 +53,14 @@ static int on_copy_if(struct req *r, int agentfd, unsigned long cmd, void *arg, 
 		close(fd);
 		return -ESRCH;
 	}
-	if (use == NO_TTY && isatty(fd)) {
-		/*
-		 * SIGIO from a terminal goes to its foreground process group,
-		 * whoever that is (another terminal's shell, ward's), and can be
-		 * made SIGKILL (F_SETSIG): judged on the open file itself.
-		 */
-		close(fd);
-		return refuse(r, EPERM, "SIGIO from a terminal goes to its foreground process group");
-	}
-	rc = is_ioctl ? ioctl(fd, cmd, arg) : fcntl(fd, (int)cmd, arg);
+	return fd;
+}
+
+/* Run fcntl/ioctl on fd, ward's copy, and close it: the call's answer. */
+static int run_on(struct req *r, int fd, unsigned long cmd, void *arg, bool is_ioctl)
+{
+	int rc = is_ioctl ? ioctl(fd, cmd, arg) : fcntl(fd, (int)cmd, arg);
+
 	rc = rc < 0 ? -errno : rc;
 	close(fd);
 	r->result = rc;
@@ -75,7 +69,27 @@ static int on_copy_if(struct req *r, int agentfd, unsigned long cmd, void *arg, 
 
 static int on_copy(struct req *r, int agentfd, unsigned long cmd, void *arg, bool is_ioctl)
 {
-	return on_copy_if(r, agentfd, cmd, arg, is_ioctl, ANY_FILE);
+	int fd = copy_of(r, agentfd);
+	return fd < 0 ? fd : run_on(r, fd, cmd, arg, is_ioctl);
+}
+
+/*
+ * O_ASYNC turned on (F_SETFL, FIOASYNC), judged on the open file itself:
+ * SIGIO from a terminal goes to its foreground process group, whoever
+ * that is (another terminal's shell, ward's), and can be made SIGKILL
+ * (F_SETSIG).  Elsewhere it goes to the owner, which F_SETOWN checks.
+ */
+static int async_on(struct req *r, int agentfd, unsigned long cmd, void *arg, bool is_ioctl)
+{
+	int fd = copy_of(r, agentfd);
+
+	if (fd < 0)
+		return fd;
+	if (isatty(fd)) {
+		close(fd);
+		return refuse(r, EPERM, "SIGIO from a terminal goes to its foreground process group");
+	}
+	return run_on(r, fd, cmd, arg, is_ioctl);
 }
 
 /*
@@ -90,23 +104,18 @@ static int set_fg(struct req *r, int agentfd, pid_t pgrp)
 	if (!proc_pgrp_in_session(pgrp))
 		return -EPERM;
 	pid_t caller = getpgid(r->tid);
-	int self = agent_pidfd(r);
-	if (self < 0 || caller < 0) {
-		if (self >= 0)
-			close(self);
+	if (caller < 0)
 		return -ESRCH;
-	}
-	int fd = (int)syscall(SYS_pidfd_getfd, self, agentfd, 0);
-	close(self);
+	int fd = copy_of(r, agentfd);
 	if (fd < 0)
-		return -EBADF;
+		return fd;
 	pid_t fg = tcgetpgrp(fd);
-	close(fd);
 	if (fg > 0 && fg != caller && !agent_ignores(r, SIGTTOU)) {
+		close(fd);
 		kill(-caller, SIGTTOU);
 		return -ERESTARTSYS;
 	}
-	return on_copy(r, agentfd, TIOCSPGRP, &pgrp, true);
+	return run_on(r, fd, TIOCSPGRP, &pgrp, true);
 }
 
 int h_pid(struct req *r)
@@ -126,7 +135,7 @@ int h_pid(struct req *r)
 		if ((int)a[1] == F_SETFL) {
 			/* O_ASYNC (the filter notifies no other F_SETFL): not on a terminal. */
 			r->sig_target = 0;
-			return on_copy_if(r, (int)a[0], F_SETFL, (void *)(uintptr_t)a[2], false, NO_TTY);
+			return async_on(r, (int)a[0], F_SETFL, (void *)(uintptr_t)a[2], false);
 		}
 		if ((int)a[1] == F_SETOWN_EX) {
 			/* The owner is in the agent's memory: read it, check it, set it ourselves. */
@@ -148,7 +157,8 @@ int h_pid(struct req *r)
 		r->sig_target = owner;
 		if ((unsigned)a[1] == FIOASYNC) {
 			r->sig_target = 0;
-			return on_copy_if(r, (int)a[0], FIOASYNC, &owner, true, owner ? NO_TTY : ANY_FILE);
+			return owner ? async_on(r, (int)a[0], FIOASYNC, &owner, true)
+				     : on_copy(r, (int)a[0], FIOASYNC, &owner, true);
 		}
 		if ((unsigned)a[1] == TIOCSPGRP)
 			return set_fg(r, (int)a[0], (pid_t)owner);

@@ -47,11 +47,11 @@ static int object(struct req *r, int dirfd, uint64_t path, int flags, int *fd)
 	}
 	if (rc < 0)
 		return rc;
-	if (!anon_ok(r, *fd, r->real)) {
+	if ((rc = anon_check(r, *fd, r->real)) < 0) {
 		r->log_path = r->real;
 		close(*fd);
 		*fd = -1;
-		return refuse(r, EACCES, "no name to judge, and not reached through an fd of the agent's own");
+		return rc;
 	}
 	if (r->real[0] != '/') {
 		r->log_path = r->real;
