@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/capability.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include <linux/sock_diag.h>
@@ -794,12 +795,49 @@ static void close_fds(struct send_buf *b)
 	b->nfds = 0;
 }
 
+/* Whether ward's own effective capabilities hold capability `cap`. */
+static bool ward_capable(int cap)
+{
+	static int caps_read;
+	static uint64_t eff;
+	if (!__atomic_load_n(&caps_read, __ATOMIC_ACQUIRE)) {
+		char line[256];
+		uint64_t v = 0;
+		FILE *f = fopen("/proc/self/status", "re");
+		while (f != NULL && fgets(line, sizeof(line), f) != NULL)
+			if (strncmp(line, "CapEff:", 7) == 0)
+				v = strtoull(line + 7, NULL, 16);
+		if (f != NULL)
+			fclose(f);
+		eff = v;
+		__atomic_store_n(&caps_read, 1, __ATOMIC_RELEASE);
+	}
+	return (eff >> cap) & 1;
+}
+
+/*
+ * SCM_CREDENTIALS: the pid must be the agent's own (the kernel's rule for
+ * a sender without CAP_SYS_ADMIN).  ward is the sender, so a ward that may
+ * not claim another pid names its own instead, as SO_PEERCRED names ward
+ * (README Limits).  The uid and gid the kernel judges against ward's
+ * credentials, which are the agent's: h_cred refuses every change of ids
+ * and capabilities.
+ */
+static int creds_claim(struct req *r, struct ucred *cr)
+{
+	if (cr->pid != r->tgid)
+		return -EPERM;
+	if (!ward_capable(CAP_SYS_ADMIN))
+		cr->pid = getpid();
+	return 0;
+}
+
 /*
  * Copy the control messages and turn the descriptors of SCM_RIGHTS into
  * ward's own (the same open files).  On an internet socket, IP options and
  * routing headers (a source route sends the packet to its first hop, not
- * to the address decided) are refused.  Credentials may name the agent
- * only, never ward.
+ * to the address decided) are refused.  Credentials are judged by
+ * creds_claim().
  */
 static int copy_control(struct req *r, const struct sock *s, struct send_buf *b, uint64_t addr,
 			size_t len)
@@ -834,10 +872,9 @@ static int copy_control(struct req *r, const struct sock *s, struct send_buf *b,
 				goto out;
 			}
 			memcpy(&cr, CMSG_DATA(c), sizeof(cr));
-			if (cr.pid != r->tgid) {
-				rc = -EPERM;
+			if ((rc = creds_claim(r, &cr)) < 0)
 				goto out;
-			}
+			memcpy(CMSG_DATA(c), &cr, sizeof(cr));
 			continue;
 		}
 		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)

@@ -242,6 +242,12 @@ run_cases() {
 	same "unix datagram: sendto and sendmsg (with SCM_RIGHTS) by path" -- \
 		$UD , bind 3 un:d.sock , $UD , sendto 4 0 un:d.sock hi , recvw 3 , \
 		sendmsg 4 0 un:d.sock fd 1 , recvw 3
+	# A ward that may not claim the agent's pid sends its own (README Limits):
+	# the receiver sees the uid and gid; a uid the agent may not claim is EPERM.
+	# shellcheck disable=SC2086
+	same "unix datagram: SCM_CREDENTIALS with the sender's ids, and with a uid not its own" -- \
+		$UD , bind 3 un:c.sock , setsockopt 3 SOL_SOCKET SO_PASSCRED 1 , $UD , \
+		sendcred 4 un:c.sock hi self self , recvc 3 , sendcred 4 un:c.sock no 4242 self
 	# shellcheck disable=SC2086
 	same "unix abstract: bind, listen, connect" -- \
 		$US , bind 3 "abs:ward-net-$WHO-$$" , name 3 , listen 3 5 , $US , \

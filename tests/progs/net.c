@@ -11,12 +11,17 @@
  *   listen FD BACKLOG             listen(2)
  *   sendto FD FLAGS ADDR DATA     sendto(2); ADDR "-" is NULL
  *   sendmsg FD FLAGS ADDR DATA [PASSFD]   sendmsg(2), PASSFD sent with SCM_RIGHTS
+ *   sendcred FD ADDR DATA UID GID  sendmsg(2) with SCM_CREDENTIALS {getpid(), UID, GID};
+ *                                 UID, GID "self": the caller's own
  *   sendmmsg FD FLAGS ADDR/ADDR/... DATA  sendmmsg(2), one message an address;
  *                                 prints the msg_len of each message sent
  *   setsockopt FD LEVEL NAME INT  setsockopt(2)
  *   accept FD                     accept4(2) once FD is ready (5 s at most)
  *   recv FD                       recvfrom(2) (MSG_DONTWAIT unless "recvw"), data printed
  *   recvw FD                      the same, waiting up to 5 s for data
+ *   recvc FD                      recvmsg(2) after waiting up to 5 s: the data and the
+ *                                 uid and gid of SCM_CREDENTIALS (the pid is not printed:
+ *                                 a ward that may not claim the agent's pid sends its own)
  *   wait FD                       poll(2) for POLLOUT, then SO_ERROR (a connect's outcome)
  *   port FD                       getsockname(2): the port bound, printed as "port = N"
  *   name FD                       getsockname(2) of a unix socket: its name
@@ -62,7 +67,7 @@ static const struct sym nsyms[] = {
 	SYM(IPPROTO_SCTP), SYM(IPPROTO_IP), SYM(IPPROTO_IPV6), SYM(NETLINK_ROUTE),
 	SYM(MSG_FASTOPEN), SYM(MSG_DONTWAIT), SYM(MSG_NOSIGNAL),
 	SYM(SOL_SOCKET), SYM(SO_REUSEADDR), SYM(TCP_FASTOPEN_CONNECT), SYM(IP_OPTIONS),
-	SYM(IPV6_V6ONLY), SYM(TCP_NODELAY),
+	SYM(IPV6_V6ONLY), SYM(TCP_NODELAY), SYM(SO_PASSCRED),
 	{ NULL, 0 },
 };
 
@@ -226,6 +231,69 @@ static void op_sendmsg(char **w, int n)
 	    n > 5 ? w[5] : "", w[2]);
 }
 
+static void op_sendcred(char **w)
+{
+	int fd = atoi(w[1]);
+	struct addr a;
+	struct iovec iov = { w[3], strlen(w[3]) };
+	union {
+		char buf[CMSG_SPACE(sizeof(struct ucred))];
+		struct cmsghdr align;
+	} ctl;
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1 };
+	struct ucred cr = {
+		.pid = getpid(),
+		.uid = strcmp(w[4], "self") == 0 ? getuid() : (uid_t)atol(w[4]),
+		.gid = strcmp(w[5], "self") == 0 ? getgid() : (gid_t)atol(w[5]),
+	};
+
+	addr_parse(w[2], &a);
+	m.msg_name = a.ptr;
+	m.msg_namelen = a.len;
+	memset(&ctl, 0, sizeof(ctl));
+	m.msg_control = ctl.buf;
+	m.msg_controllen = sizeof(ctl.buf);
+	struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_CREDENTIALS;
+	c->cmsg_len = CMSG_LEN(sizeof(cr));
+	memcpy(CMSG_DATA(c), &cr, sizeof(cr));
+	long rc = sys(SYS_sendmsg, fd, (long)&m, 0, 0, 0, 0);
+	out(rc, errno, "sendmsg(%d, {%s, %s, SCM_CREDENTIALS %s %s})", fd, w[2], q(w[3]), w[4],
+	    w[5]);
+}
+
+static void op_recvc(int fd)
+{
+	char buf[512];
+	union {
+		char buf[CMSG_SPACE(sizeof(struct ucred))];
+		struct cmsghdr align;
+	} ctl;
+	struct iovec iov = { buf, sizeof(buf) };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.buf,
+			    .msg_controllen = sizeof(ctl.buf) };
+	struct pollfd p = { fd, POLLIN, 0 };
+
+	poll(&p, 1, 5000);
+	long rc = sys(SYS_recvmsg, fd, (long)&m, MSG_DONTWAIT, 0, 0, 0);
+	if (rc < 0) {
+		out(rc, errno, "recvmsg(%d)", fd);
+		return;
+	}
+	printf("recvmsg(%d) = %ld %s", fd, rc, qn(buf, (size_t)rc));
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c != NULL; c = CMSG_NXTHDR(&m, c)) {
+		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_CREDENTIALS) {
+			struct ucred cr;
+			memcpy(&cr, CMSG_DATA(c), sizeof(cr));
+			printf(" creds uid %s gid %s", cr.uid == getuid() ? "self" : "other",
+			       cr.gid == getgid() ? "self" : "other");
+		}
+	}
+	printf("\n");
+	fflush(stdout);
+}
+
 static void op_sendmmsg(char **w)
 {
 	int fd = atoi(w[1]), flags = (int)nnum(w[2]);
@@ -296,6 +364,10 @@ static void run(char **w, int n)
 		out(rc, errno, "sendto(%s, %s, %s, %s)", w[1], q(w[4]), w[2], w[3]);
 	} else if (strcmp(op, "sendmsg") == 0 && (n == 5 || n == 6)) {
 		op_sendmsg(w, n);
+	} else if (strcmp(op, "sendcred") == 0 && n == 6) {
+		op_sendcred(w);
+	} else if (strcmp(op, "recvc") == 0 && n == 2) {
+		op_recvc(atoi(w[1]));
 	} else if (strcmp(op, "sendmmsg") == 0 && n == 5) {
 		op_sendmmsg(w);
 	} else if (strcmp(op, "setsockopt") == 0 && n == 5) {
