@@ -6,9 +6,12 @@
 #include "sup.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <uthash.h>
 
 struct proc {
@@ -172,7 +175,59 @@ bool proc_take_grant(pid_t tid, struct exec_grant *g)
 	return ok;
 }
 
+pid_t proc_pgrp_of(pid_t tid)
+{
+	char path[64], buf[512];
+	int fd;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	/* The command name may hold anything: fields start after the last ')'. */
+	char *p = strrchr(buf, ')');
+	int pgrp;
+	if (p == NULL || sscanf(p + 1, " %*c %*d %d", &pgrp) != 1)
+		return -1;
+	return pgrp;
+}
+
+/*
+ * A process group is the session's when it is not ward's and its leader is
+ * of the session or, the leader gone, a process of the session is in it.
+ * No other process is in such a group: a process joins only a group of its
+ * own POSIX session, by its own call or its parent's, and the session's
+ * processes may join only the session's groups (h_pid), so an outsider is
+ * there only if the user put it there.  While the group has a member its
+ * number is not given to a new process.
+ */
 bool proc_pgrp_in_session(pid_t pgrp)
 {
-	return pgrp != S->own_pgrp && proc_in_session(pgrp);
+	struct proc *p, *tmp;
+	pid_t *leaders;
+	size_t n = 0;
+	bool found = false;
+
+	if (pgrp <= 0 || pgrp == S->own_pgrp)
+		return false;
+	if (proc_in_session(pgrp))
+		return true;
+	if (kill(pgrp, 0) == 0 || errno != ESRCH)
+		return false; /* the leader is someone else's */
+	pthread_rwlock_rdlock(&lock);
+	leaders = malloc((HASH_COUNT(table) + 1) * sizeof(*leaders));
+	HASH_ITER(hh, table, p, tmp)
+		if (leaders != NULL && p->tid == p->tgid)
+			leaders[n++] = p->tid;
+	pthread_rwlock_unlock(&lock);
+	for (size_t i = 0; i < n && !found; i++)
+		found = proc_pgrp_of(leaders[i]) == pgrp;
+	free(leaders);
+	return found;
 }

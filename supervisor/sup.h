@@ -78,6 +78,7 @@ void proc_orphans(pid_t tgid);
 bool proc_set_grant(pid_t tid, const struct exec_grant *g);
 bool proc_take_grant(pid_t tid, struct exec_grant *g);
 /* The pids of processes whose thread group leader is pid (for kill(-pgrp)). */
+pid_t proc_pgrp_of(pid_t tid); /* its process group, from /proc (-1: gone) */
 bool proc_pgrp_in_session(pid_t pgrp);
 
 /* ---- the session ---- */

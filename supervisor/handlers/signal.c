@@ -3,8 +3,8 @@
  * rt_tgsigqueueinfo, pidfd_open, pidfd_send_signal.
  *
  * A signal may reach only processes of the session: never ward, never
- * anything else of the user's.  A process group is allowed when its
- * leader belongs to the session and it is not ward's own group.
+ * anything else of the user's.  A process group is allowed when it is the
+ * session's (proc_pgrp_in_session()).
  */
 #include "../sup.h"
 
@@ -18,37 +18,13 @@
 #include <unistd.h>
 
 
-/* The process group of a task, from /proc/TID/stat (field 5). */
-static pid_t pgrp_of(pid_t tid)
-{
-	char path[64], buf[512];
-	int fd;
-	ssize_t n;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", tid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	/* The command name may hold anything: fields start after the last ')'. */
-	char *p = strrchr(buf, ')');
-	int pgrp;
-	if (p == NULL || sscanf(p + 1, " %*c %*d %d", &pgrp) != 1)
-		return -1;
-	return pgrp;
-}
-
 static bool may_signal(struct req *r, long target)
 {
 	if (target > 0)
 		return proc_in_session((pid_t)target);
 	if (target == -1)
 		return false; /* every process the user owns */
-	pid_t pgrp = target == 0 ? pgrp_of(r->tid) : (pid_t)-target;
+	pid_t pgrp = target == 0 ? proc_pgrp_of(r->tid) : (pid_t)-target;
 	return pgrp > 0 && proc_pgrp_in_session(pgrp);
 }
 

@@ -2630,6 +2630,13 @@ kill(0, 0) = 0
 kill(DEAD, 0) = -1 ESRCH
 EOF
 
+t "kill: a process group of the session whose leader has exited" kill \
+	lonegroup 0 \
+	lonegroup SIGTERM <<EOF
+kill(LONEGROUP, 0) = 0
+kill(LONEGROUP, SIGTERM) = 0
+EOF
+
 t -s 143 "kill: the exit status of a program killed by a signal is 128+N" kill self SIGTERM <<EOF
 EOF
 

@@ -5,6 +5,8 @@
  *     self    this program
  *     parent  its parent (under ward run: ward itself)
  *     init    pid 1
+ *     lonegroup  minus a process group whose leader (a child) has exited, with
+ *             a paused grandchild left in it
  *     N       that number (0, -1, ... as they are)
  * and printed by name, so the output does not depend on pid numbers.
  */
@@ -15,7 +17,7 @@
 
 #include <sys/wait.h>
 
-static pid_t child_pid, dead_pid;
+static pid_t child_pid, dead_pid, lone_pgrp;
 
 static inline pid_t child(void)
 {
@@ -42,6 +44,35 @@ static inline pid_t dead(void)
 	return dead_pid;
 }
 
+static inline pid_t lonegroup(void)
+{
+	int p[2];
+	char c;
+
+	if (lone_pgrp > 0)
+		return -lone_pgrp;
+	fflush(stdout);
+	if (pipe(p) < 0)
+		return 0;
+	lone_pgrp = fork();
+	if (lone_pgrp == 0) {
+		setpgid(0, 0);
+		if (fork() == 0) {
+			close(p[0]);
+			close(p[1]); /* the leader may go: its member is in the group */
+			for (;;)
+				pause();
+		}
+		_exit(0);
+	}
+	close(p[1]);
+	if (read(p[0], &c, 1) < 0) /* EOF: the member is in the group */
+		c = 0;
+	close(p[0]);
+	waitpid(lone_pgrp, NULL, 0);
+	return -lone_pgrp;
+}
+
 static inline pid_t target(const char *s)
 {
 	if (strcmp(s, "child") == 0)
@@ -54,6 +85,8 @@ static inline pid_t target(const char *s)
 		return getppid();
 	if (strcmp(s, "init") == 0)
 		return 1;
+	if (strcmp(s, "lonegroup") == 0)
+		return lonegroup();
 	return (pid_t)strtol(s, NULL, 0);
 }
 
@@ -98,6 +131,8 @@ static inline void reap_if_dead(void)
 
 static inline void reap_all(void)
 {
+	if (lone_pgrp > 0)
+		kill(-lone_pgrp, SIGKILL);
 	if (child_pid > 0) {
 		kill(child_pid, SIGKILL);
 		waitpid(child_pid, NULL, 0);
