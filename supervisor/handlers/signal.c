@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -26,6 +27,29 @@ static bool may_signal(struct req *r, long target)
 		return false; /* every process the user owns */
 	pid_t pgrp = target == 0 ? proc_pgrp_of(r->tid) : (pid_t)-target;
 	return pgrp > 0 && proc_pgrp_in_session(pgrp);
+}
+
+/*
+ * The process of a /proc/PID directory fd, which pidfd_send_signal takes
+ * as a pidfd: the directory must be the one /proc/PID names now (a process
+ * of that number is then the one the fd was opened for, or that one is
+ * gone and the kernel answers ESRCH).  -2 when fd is no such directory.
+ */
+static pid_t proc_dir_pid(int fd)
+{
+	char path[4096], *name, *end;
+	struct stat st, now;
+
+	if (fd_real_path(fd, path, sizeof(path)) < 0 || (name = strrchr(path, '/')) == NULL)
+		return -2;
+	long pid = strtol(name + 1, &end, 10);
+	if (name[1] == '\0' || *end != '\0' || pid <= 0 || pid > INT32_MAX)
+		return -2;
+	snprintf(path, sizeof(path), "/proc/%ld", pid);
+	if (fstat(fd, &st) < 0 || stat(path, &now) < 0 || !S_ISDIR(st.st_mode) ||
+	    st.st_dev != now.st_dev || st.st_ino != now.st_ino)
+		return -2;
+	return (pid_t)pid;
 }
 
 /* pidfd_send_signal: judged on the process the pidfd refers to, in a copy of it. */
@@ -55,6 +79,8 @@ static int send_via_pidfd(struct req *r)
 			target = atoi(line + 4);
 	if (f != NULL)
 		fclose(f);
+	if (target == -2)
+		target = proc_dir_pid(fd);
 	r->result = target;
 	if (target == -2) {
 		close(fd);

@@ -2734,7 +2734,9 @@ t "pidfd_send_signal: a child of one's own, a reaped one, not a pidfd" pidfd_sen
 	self 0 \
 	dead 0 \
 	%f 0 \
-	99 0 <<EOF
+	99 0 \
+	@/proc/self 0 \
+	@/proc/thread-self 0 <<EOF
 pidfd_open(CHILD, 0) = 3
 pidfd_send_signal(3, 0, NULL, 0) = 0
 pidfd_open(CHILD, 0) = 3
@@ -2747,6 +2749,10 @@ pidfd_send_signal(3, 0, NULL, 0) = -1 ESRCH
 openat(AT_FDCWD, "f", O_RDONLY) = 3
 pidfd_send_signal(3, 0, NULL, 0) = -1 EBADF
 pidfd_send_signal(99, 0, NULL, 0) = -1 EBADF
+openat(AT_FDCWD, "/proc/self", O_RDONLY|O_DIRECTORY) = 3
+pidfd_send_signal(3, 0, NULL, 0) = 0
+openat(AT_FDCWD, "/proc/thread-self", O_RDONLY|O_DIRECTORY) = 3
+pidfd_send_signal(3, 0, NULL, 0) = -1 EBADF
 EOF
 
 t -w "pidfd_send_signal: no pidfd for ward or pid 1" pidfd_send_signal \
