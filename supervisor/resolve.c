@@ -324,6 +324,7 @@ static int fast_path(int start, const char *path, enum resolve_mode mode, int *o
 	static __thread char dir[PATH_MAX];
 	static __thread char final[NAME_MAX + 1];
 	const char *target = path;
+	bool dot = false;
 	int fd, rc;
 
 	if (mode == RES_PARENT) {
@@ -338,8 +339,8 @@ static int fast_path(int start, const char *path, enum resolve_mode mode, int *o
 			return -ENAMETOOLONG;
 		memcpy(final, path + s, len - s);
 		final[len - s] = '\0';
-		if (strcmp(final, ".") == 0 || strcmp(final, "..") == 0)
-			return -EINVAL;
+		/* "." and ".." are no name (EINVAL), once the directory is found. */
+		dot = strcmp(final, ".") == 0 || strcmp(final, "..") == 0;
 		if (s == 0) {
 			target = ".";
 		} else {
@@ -358,9 +359,9 @@ static int fast_path(int start, const char *path, enum resolve_mode mode, int *o
 			return -EAGAIN;
 		return errno == ELOOP || errno == EXDEV || errno == EAGAIN ? -EAGAIN : -errno;
 	}
-	if (follow && is_procfs(fd)) {
+	if ((follow && is_procfs(fd)) || dot) {
 		close(fd);
-		return -EAGAIN;
+		return dot ? -EINVAL : -EAGAIN;
 	}
 	if (real != NULL) {
 		/* Absolute, no symlink, no "..": the path itself, made normal, is real. */

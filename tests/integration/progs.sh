@@ -2218,7 +2218,10 @@ t "rename: a trailing slash on a file, and the names . .. and /" rename \
 	. x \
 	f .. \
 	dir/.. x \
-	/ x <<EOF
+	/ x \
+	missing/d/. x \
+	f missing/.. \
+	f/. x <<EOF
 rename("f", "new/") = -1 ENOTDIR
 rename("f", "dir/") = -1 ENOTDIR
 rename("f/", "x") = -1 ENOTDIR
@@ -2227,6 +2230,9 @@ rename(".", "x") = -1 EBUSY
 rename("f", "..") = -1 EBUSY
 rename("dir/..", "x") = -1 EBUSY
 rename("/", "x") = -1 EBUSY
+rename("missing/d/.", "x") = -1 ENOENT
+rename("f", "missing/..") = -1 ENOENT
+rename("f/.", "x") = -1 ENOTDIR
 EOF
 
 t "link: a trailing slash or . as the new name" link \
