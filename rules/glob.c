@@ -266,6 +266,37 @@ static void add_state(const struct glob *g, int *list, int *count, int *mark,
 	}
 }
 
+/* One byte: the states after c from the ncur states of cur, in next (unsorted). */
+static int step(const struct glob *g, const int *cur, int ncur, unsigned char c, int *next,
+		int *mark, int gen, int *stack)
+{
+	int nnext = 0;
+
+	for (int k = 0; k < ncur; k++) {
+		const struct insn *in = &g->prog[cur[k]];
+		bool ok;
+		switch (in->op) {
+		case I_CHAR:
+			ok = in->c == c;
+			break;
+		case I_ANY:
+			ok = c != '/';
+			break;
+		case I_ANYALL:
+			ok = true;
+			break;
+		case I_CLASS:
+			ok = g->classes[in->cls][c >> 3] & (1u << (c & 7));
+			break;
+		default:
+			ok = false;
+		}
+		if (ok)
+			add_state(g, next, &nnext, mark, gen, stack, cur[k] + 1);
+	}
+	return nnext;
+}
+
 /*
  * Run g over the n bytes of s: the states left, in cur (room for g->n),
  * and their count; 0 once no state is left (nothing that starts with s
@@ -284,31 +315,7 @@ static int run(const struct glob *g, const char *s, size_t len, int *cur)
 	memset(mark, 0, sizeof(mark));
 	add_state(g, cur, &ncur, mark, gen, stack, 0);
 	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-		gen++;
-		nnext = 0;
-		for (int k = 0; k < ncur; k++) {
-			const struct insn *in = &g->prog[cur[k]];
-			bool ok;
-			switch (in->op) {
-			case I_CHAR:
-				ok = in->c == c;
-				break;
-			case I_ANY:
-				ok = c != '/';
-				break;
-			case I_ANYALL:
-				ok = true;
-				break;
-			case I_CLASS:
-				ok = g->classes[in->cls][c >> 3] & (1u << (c & 7));
-				break;
-			default:
-				ok = false;
-			}
-			if (ok)
-				add_state(g, next, &nnext, mark, gen, stack, cur[k] + 1);
-		}
+		nnext = step(g, cur, ncur, (unsigned char)s[i], next, mark, ++gen, stack);
 		if (nnext == 0)
 			return 0;
 		memcpy(cur, next, sizeof(int) * (size_t)nnext);
@@ -349,6 +356,77 @@ static int below(const struct glob *g, const char *dir, int *cur)
 	int k = run(g, buf, n, cur);
 	qsort(cur, (size_t)k, sizeof(int), cmp_int);
 	return k;
+}
+
+int glob_size(const struct glob *g)
+{
+	return g->n;
+}
+
+int glob_states_below(const struct glob *g, const char *dir, int *out)
+{
+	return below(g, dir, out);
+}
+
+int glob_step(const struct glob *g, const int *cur, int n, unsigned char c, int *next)
+{
+	int mark[g->n], stack[2 * g->n + 1];
+
+	memset(mark, 0, sizeof(mark));
+	int k = step(g, cur, n, c, next, mark, 1, stack);
+	qsort(next, (size_t)k, sizeof(int), cmp_int);
+	return k;
+}
+
+bool glob_states_accept(const struct glob *g, const int *cur, int n)
+{
+	for (int k = 0; k < n; k++)
+		if (g->prog[cur[k]].op == I_MATCH)
+			return true;
+	return false;
+}
+
+/* Split every class of cls by membership of its bytes in set. */
+static void split(unsigned short cls[256], int *ncls, const uint8_t set[32])
+{
+	int in_id[256], out_id[256];
+
+	for (int k = 0; k < *ncls; k++)
+		in_id[k] = out_id[k] = -1;
+	*ncls = 0;
+	/* Renumber: (old class, in set) pairs in order of first byte. */
+	unsigned short fresh[256];
+	for (int b = 0; b < 256; b++) {
+		int *id = (set[b >> 3] & (1u << (b & 7))) ? in_id : out_id;
+		if (id[cls[b]] < 0)
+			id[cls[b]] = (*ncls)++;
+		fresh[b] = (unsigned short)id[cls[b]];
+	}
+	memcpy(cls, fresh, sizeof(fresh));
+}
+
+void glob_refine_bytes(const struct glob *g, unsigned short cls[256], int *ncls)
+{
+	uint8_t set[32];
+
+	for (int i = 0; i < g->n; i++) {
+		const struct insn *in = &g->prog[i];
+		memset(set, 0, sizeof(set));
+		switch (in->op) {
+		case I_CHAR:
+			set[in->c >> 3] |= (uint8_t)(1u << (in->c & 7));
+			break;
+		case I_ANY:
+			set['/' >> 3] |= (uint8_t)(1u << ('/' & 7));
+			break;
+		case I_CLASS:
+			memcpy(set, g->classes[in->cls], sizeof(set));
+			break;
+		default:
+			continue;
+		}
+		split(cls, ncls, set);
+	}
 }
 
 bool glob_same_below(const struct glob *g, const char *a, const char *b)

@@ -35,6 +35,25 @@ bool glob_match(const struct glob *g, const char *subject);
  */
 bool glob_same_below(const struct glob *g, const char *a, const char *b);
 
+/*
+ * Running a program a byte at a time, for questions about every path
+ * below a directory (ward_policy_moves_guarded).  A state set is a sorted
+ * array of at most glob_size(g) states.
+ */
+int glob_size(const struct glob *g);
+/* The states after "dir/" ("/" for the root); -1 for a dir too long. */
+int glob_states_below(const struct glob *g, const char *dir, int *out);
+/* The states after byte c from the n states of cur: their count, in next. */
+int glob_step(const struct glob *g, const int *cur, int n, unsigned char c, int *next);
+/* True when a state of the set is the match. */
+bool glob_states_accept(const struct glob *g, const int *cur, int n);
+/*
+ * Refine a partition of the bytes (cls[b] is b's class, the classes
+ * numbered from 0; *ncls of them) so that bytes of one class are alike to
+ * every instruction of g: stepping any state on either gives the same.
+ */
+void glob_refine_bytes(const struct glob *g, unsigned short cls[256], int *ncls);
+
 /* Length of the literal prefix of pattern (before the first glob char). */
 size_t glob_literal_len(const char *pattern);
 /* True when pattern holds a glob character. */

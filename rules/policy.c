@@ -420,27 +420,6 @@ char *ward_policy_dump(const struct ward_policy *p)
 	return buf;
 }
 
-bool ward_policy_moves_guarded(const struct ward_policy *p, const char *from, const char *to)
-{
-	for (size_t i = 0; i < p->nrules; i++) {
-		const struct ward_rule *r = p->rules[i];
-		if (r->action == WARD_ALLOW)
-			continue;
-		if (r->kind == T_FOREIGN_PROC) {
-			/* Other processes' /proc entries: only / and /proc hold them. */
-			const char *d[] = { from, to };
-			for (int k = 0; k < 2; k++)
-				if (strcmp(d[k], "/") == 0 || strcmp(d[k], "/proc") == 0 ||
-				    strncmp(d[k], "/proc/", 6) == 0)
-					return true;
-			continue;
-		}
-		if (r->kind == T_PATH && !glob_same_below(r->glob, from, to))
-			return true;
-	}
-	return false;
-}
-
 int ward_policy_domains(const struct ward_policy *p,
 			int (*fn)(const char *name, void *arg), void *arg)
 {

@@ -18,6 +18,12 @@
  *              below it)
  *   whiteout   renameat2(public/x, public/y, RENAME_WHITEOUT) leaves a
  *              character device at public/x: refused as mknod of one is
+ *   roundtrip  OUT = the project's path + ".out", outside it and outside
+ *              $TMPDIR, where `allow write,create,delete OUT/<any>` lets
+ *              the agent move OUT/d but not write what is in it:
+ *              rename(OUT/d, d), write d/f, rename it back (a move must
+ *              not allow below the new place what was not allowed below
+ *              the old one)
  *   hooks      the default profile, with an empty .git/: a symlink or a
  *              directory at .git/hooks, a symlink at .claude, then a
  *              pre-commit hook or settings file written through them
@@ -250,6 +256,34 @@ static void mode_gitdir(void)
 	}
 }
 
+static void mode_roundtrip(void)
+{
+	char cwd[4096], out[4200], f[4300], buf[256];
+
+	if (getcwd(cwd, sizeof(cwd)) == NULL)
+		setup_failed("getcwd");
+	snprintf(out, sizeof(out), "%s.out/d", cwd);
+	snprintf(f, sizeof(f), "%s/f", out);
+	int fd = open(f, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (fd >= 0) {
+		wrong("open(OUT/d/f, O_WRONLY) was allowed: the rules are not in force");
+		close(fd);
+	}
+	if (rename(out, "d") == 0) {
+		write_through("rename(OUT/d, d)", "d/f");
+		if (rename("d", out) < 0)
+			say("note: could not move it back: %s", strerror(errno));
+	} else {
+		say("blocked: rename(OUT/d, d): %s", strerror(errno));
+	}
+	if (slurp(f, buf, sizeof(buf)) < 0)
+		setup_failed("read OUT/d/f");
+	if (strstr(buf, "INJECTED") != NULL) {
+		att_through = 1;
+		say("LEAK: OUT/d/f was changed: %s", buf);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "";
@@ -264,6 +298,8 @@ int main(int argc, char **argv)
 		mode_globdir();
 	else if (strcmp(mode, "whiteout") == 0)
 		mode_whiteout();
+	else if (strcmp(mode, "roundtrip") == 0)
+		mode_roundtrip();
 	else if (strcmp(mode, "hooks") == 0)
 		mode_hooks();
 	else if (strcmp(mode, "gitdir") == 0)

@@ -40,10 +40,14 @@ static void decide_all(const struct ward_policy *p, const char *query)
 	for (size_t i = 0; i < sizeof(nets) / sizeof(nets[0]); i++)
 		if (ward_net_target_parse(nets[i], &t, buf, sizeof(buf)) == 0)
 			ward_decide_net(p, WARD_OP_CONNECT, &t, &v);
+	ward_policy_moves_guarded(p, "/tmp/ward-fuzz/home/.cache/a", "/tmp/ward-fuzz/proj/a");
+	ward_policy_moves_guarded(p, "/tmp/ward-fuzz/proj/src", "/");
 	if (query == NULL)
 		return;
-	if (ward_path_normalize("/tmp", query, buf, sizeof(buf)) == 0)
+	if (ward_path_normalize("/tmp", query, buf, sizeof(buf)) == 0) {
 		ward_decide_path(p, WARD_OP_READ, buf, &v);
+		ward_policy_moves_guarded(p, buf, "/tmp/ward-fuzz/proj/q");
+	}
 	if (ward_net_target_parse(query, &t, buf, sizeof(buf)) == 0) {
 		t.session = query[0] & 1;
 		ward_decide_net(p, WARD_OP_BIND, &t, &v);

@@ -116,12 +116,78 @@ static void test_no_blowup(void **state)
 	glob_free(g);
 }
 
+/*
+ * glob_refine_bytes: bytes of one class step alike from every state the
+ * program can be in; bytes the program tells apart are in two classes.
+ */
+static void test_refine(void **state)
+{
+	static const char *const pats[] = { "/a/[b-d]*/x?", "/**/.git/[!h]ook*", "/e\\[1\\]/**" };
+	unsigned short cls[256] = { 0 };
+	int ncls = 1;
+	const char *why;
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(pats) / sizeof(pats[0]); i++) {
+		struct glob *g = glob_compile(pats[i], GLOB_PATH, &why);
+		assert_non_null(g);
+		glob_refine_bytes(g, cls, &ncls);
+		glob_free(g);
+	}
+	/* a, b..d, x, '/', '.', g, i, t, h, o, k, e, [, 1, ] and the rest: 16 classes */
+	assert_int_equal(ncls, 16);
+	assert_int_equal(cls['b'], cls['d']);
+	assert_int_not_equal(cls['a'], cls['b']);
+	assert_int_not_equal(cls['/'], cls['z']);
+	assert_int_equal(cls['z'], cls['Q']);
+	for (size_t i = 0; i < sizeof(pats) / sizeof(pats[0]); i++) {
+		struct glob *g = glob_compile(pats[i], GLOB_PATH, &why);
+		int n = glob_size(g), cur[n], a[n], b[n];
+		/* From the states after each prefix of a path the pattern matches... */
+		const char *path = i == 0 ? "/a/cc/xy" : i == 1 ? "/s/.git/took" : "/e[1]/q/r";
+		for (size_t len = 0; path[len] != '\0'; len++) {
+			char prefix[64];
+			memcpy(prefix, path, len);
+			prefix[len] = '\0';
+			int k = glob_states_below(g, len == 0 ? "/" : prefix, cur);
+			if (k <= 0)
+				continue;
+			/* ...every two bytes of one class lead to the same states. */
+			for (int x = 1; x < 256; x++)
+				for (int y = x + 1; y < 256; y++) {
+					if (cls[x] != cls[y])
+						continue;
+					int na = glob_step(g, cur, k, (unsigned char)x, a);
+					int nb = glob_step(g, cur, k, (unsigned char)y, b);
+					assert_int_equal(na, nb);
+					assert_memory_equal(a, b, sizeof(int) * (size_t)na);
+				}
+		}
+		/* Stepped a byte at a time from "/", the path is matched at its end. */
+		int k = glob_states_below(g, "/", cur);
+		for (const char *c = path + 1; *c != '\0'; c++) {
+			k = glob_step(g, cur, k, (unsigned char)*c, a);
+			memcpy(cur, a, sizeof(int) * (size_t)k);
+		}
+		assert_true(glob_states_accept(g, cur, k));
+		/* "x?" wants one byte more than "x", and not a '/'. */
+		if (i == 0) {
+			k = glob_states_below(g, "/a/cc", cur);
+			assert_int_equal(glob_step(g, cur, k, 'x', a), 1);
+			assert_false(glob_states_accept(g, a, 1));
+			assert_int_equal(glob_step(g, a, 1, '/', cur), 0);
+		}
+		glob_free(g);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_no_blowup),
+		cmocka_unit_test(test_refine),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

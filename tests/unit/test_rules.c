@@ -1410,6 +1410,67 @@ static void test_moves_guarded(void **state)
 	ward_policy_free(p);
 }
 
+/*
+ * Where only allow rules differ below the two places, a move is refused
+ * when it would allow below the new place what was not allowed below the
+ * old one, decided as ward_decide_path decides (last rule wins, deny!).
+ */
+static void test_moves_widening(void **state)
+{
+	struct ward_error err;
+	(void)state;
+	struct ward_policy *p = load_profile(NULL);
+	add_rule(p, "allow read,write,create,delete @R/a/**");
+	add_rule(p, "allow read,write,create,delete @R/b/**");
+	assert_false(moves(p, "@R/a/x", "@R/b/x")); /* allowed below both */
+	assert_false(moves(p, "@R/a/x", "@R/a/y/z"));
+	/* A drop directory whose entries may go, but not what is in them. */
+	add_rule(p, "allow delete @R/drop/*");
+	assert_true(moves(p, "@R/drop/d", "@R/a/d")); /* undecided below drop/d: now readable */
+	assert_false(moves(p, "@R/a/d", "@R/drop/d")); /* less is allowed there: no widening */
+	/* Only one operation widened, and only for some names below. */
+	add_rule(p, "allow read @R/c/**");
+	add_rule(p, "allow read,exec @R/e/**/*.sh");
+	add_rule(p, "allow read @R/f/**");
+	assert_false(moves(p, "@R/c/x", "@R/f/x")); /* two rules, the same allowed */
+	assert_false(moves(p, "@R/f/x", "@R/c/x"));
+	assert_true(moves(p, "@R/c/x", "@R/e/x"));   /* exec of x/NAME.sh was not allowed below c */
+	assert_true(moves(p, "@R/e/x", "@R/c/x"));   /* read of x/NAME was not below e */
+	assert_true(moves(p, "@R/c/x", "@R/e/x.d")); /* whatever the name */
+	ward_policy_free(p);
+
+	/* A later rule that denies below the new place takes the widening back. */
+	p = load_profile(NULL);
+	add_rule(p, "allow read @R/p/**");
+	add_rule(p, "deny read @R/**");
+	assert_false(moves(p, "@R/q/x", "@R/p/x"));
+	add_rule(p, "allow read @R/p/**/*.txt"); /* allowed again, for some names */
+	assert_true(moves(p, "@R/q/x", "@R/p/x"));
+	ward_policy_free(p);
+
+	/* deny! wins below both: nothing is allowed, nothing widened. */
+	p = load_profile(NULL);
+	add_rule(p, "deny! read @R/**/secret");
+	add_rule(p, "allow read @R/p/**/secret");
+	assert_false(moves(p, "@R/q/x", "@R/p/x"));
+	ward_policy_free(p);
+
+	/* With `set undecided allow` nothing is less than allowed below the old place. */
+	p = load_profile(NULL);
+	const char *text = "set undecided allow\nallow read @R/p/**\n";
+	char buf[256];
+	subst(text, buf, sizeof(buf));
+	assert_int_equal(ward_policy_add_text(p, WARD_LAYER_USER, "t", buf, strlen(buf), &err), 0);
+	assert_false(moves(p, "@R/q/x", "@R/p/x"));
+	ward_policy_free(p);
+
+	/* The default profile: the home directory's contents are undecided. */
+	p = load_profile("default");
+	assert_true(moves(p, "@R/home/dl", "@R/proj/dl"));
+	assert_false(moves(p, "@R/proj/dl", "@R/tmp/dl")); /* allowed below both */
+	ward_policy_free(p);
+}
+
 /* Includes by file: relative to the including file, depth, errors. */
 static void test_include_files(void **state)
 {
@@ -2272,6 +2333,7 @@ int main(void)
 		cmocka_unit_test(test_profiles),
 		cmocka_unit_test(test_restricts),
 		cmocka_unit_test(test_moves_guarded),
+		cmocka_unit_test(test_moves_widening),
 		cmocka_unit_test(test_include_files),
 		cmocka_unit_test(test_long_words),
 		cmocka_unit_test(test_dump),
