@@ -224,6 +224,21 @@ static int foreign_dir(int dir, const char *rest, char *real, size_t reallen)
 	return 0;
 }
 
+/* True for dir, a /proc/PID directory, when ward's tracer (its main thread) traces PID. */
+static bool traced_by_ward(int dir)
+{
+	char buf[2048], *t;
+	int fd = openat(dir, "status", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	return (t = strstr(buf, "\nTracerPid:")) != NULL && atoi(t + 11) == getpid();
+}
+
 static bool all_digits(const char *s, size_t n)
 {
 	if (n == 0)
@@ -374,6 +389,12 @@ static int fast_path(int start, const char *path, enum resolve_mode mode, int *o
 			return rc;
 		}
 	}
+	/* A process's /proc directory is the slow walk's: it checks whose it is. */
+	if (real != NULL ? strncmp(real, "/proc/", 6) == 0 && isdigit((unsigned char)real[6])
+			 : is_procfs(fd)) {
+		close(fd);
+		return -EAGAIN;
+	}
 	if (name != NULL)
 		*name = mode == RES_PARENT ? final : NULL;
 	*out = fd;
@@ -479,6 +500,7 @@ int resolve_from(struct req *r, int dirfd, int base, const char *path,
 			continue;
 
 		/* /proc/self and /proc/thread-self mean the agent. */
+		bool pid_dir = false;
 		if ((strcmp(comp_buf, "self") == 0 || strcmp(comp_buf, "thread-self") == 0 ||
 		     all_digits(comp_buf, n)) &&
 		    is_proc_root(cur)) {
@@ -502,11 +524,24 @@ int resolve_from(struct req *r, int dirfd, int base, const char *path,
 				rc = -E_FOREIGN_PROC;
 				goto fail;
 			}
+			pid_dir = true;
 		}
 
 		int next = openat(cur, comp_buf, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 		if (next < 0) {
 			rc = -errno;
+			goto fail;
+		}
+		/*
+		 * The process that was opened is the session's, not one that took
+		 * a session id freed meanwhile (an id is in the table until ward
+		 * has seen its task exit, and a thread's id is freed as soon as
+		 * it execs): ward traces it.
+		 */
+		if (pid_dir && !traced_by_ward(next)) {
+			close(next);
+			snprintf(real, reallen, "/proc/%s", comp_buf);
+			rc = -E_FOREIGN_PROC;
 			goto fail;
 		}
 		struct stat st;
