@@ -19,10 +19,37 @@
 #include <unistd.h>
 
 
+/*
+ * A process of the session, or one that has exited and waits for its
+ * parent, of the session, to reap it (ward has seen it exit and let it
+ * go): a signal to it does nothing, and pidfd_open of it works, as in the
+ * kernel (asyncio opens a pidfd for a child that may have exited already).
+ */
+static bool of_session(pid_t pid)
+{
+	char path[64], buf[512], state;
+	int fd, ppid;
+	ssize_t n;
+
+	if (proc_in_session(pid))
+		return true;
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	char *p = strrchr(buf, ')');
+	return p != NULL && sscanf(p + 1, " %c %d", &state, &ppid) == 2 && state == 'Z' &&
+	       proc_in_session(ppid);
+}
+
 static bool may_signal(struct req *r, long target)
 {
 	if (target > 0)
-		return proc_in_session((pid_t)target);
+		return of_session((pid_t)target);
 	if (target == -1)
 		return false; /* every process the user owns */
 	pid_t pgrp = target == 0 ? proc_pgrp_of(r->tid) : (pid_t)-target;
@@ -86,7 +113,7 @@ static int send_via_pidfd(struct req *r)
 		close(fd);
 		return -EBADF; /* not a pidfd */
 	}
-	if (target <= 0 || !proc_in_session(target)) {
+	if (target <= 0 || !of_session(target)) {
 		close(fd);
 		return target == -1 || target == 0 ? -ESRCH : -EPERM;
 	}
@@ -125,7 +152,7 @@ int h_signal(struct req *r)
 	case SYS_tgkill:
 	case SYS_rt_tgsigqueueinfo:
 		/* Both ids must be of the session; the thread is what is hit. */
-		if (!proc_in_session((pid_t)arg[0])) {
+		if (!of_session((pid_t)arg[0])) {
 			r->sig_target = (int)arg[1];
 			r->sig_num = (int)arg[2];
 			return -EPERM;

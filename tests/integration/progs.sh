@@ -2636,6 +2636,23 @@ kill(0, 0) = 0
 kill(DEAD, 0) = -1 ESRCH
 EOF
 
+t "kill: a child that has exited and is not reaped yet" kill \
+	zombie 0 \
+	zombie SIGTERM <<EOF
+kill(ZOMBIE, 0) = 0
+kill(ZOMBIE, SIGTERM) = 0
+EOF
+
+t "tgkill: a child that has exited and is not reaped yet" tgkill \
+	zombie zombie 0 <<EOF
+tgkill(ZOMBIE, ZOMBIE, 0) = 0
+EOF
+
+t "pidfd_open: a child that has exited and is not reaped yet" pidfd_open \
+	zombie 0 <<EOF
+pidfd_open(ZOMBIE, 0) = 3
+EOF
+
 t "kill: a process group of the session whose leader has exited" kill \
 	lonegroup 0 \
 	lonegroup SIGTERM <<EOF

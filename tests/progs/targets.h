@@ -2,6 +2,7 @@
  * targets.h - the processes the signal programs aim at, by name:
  *     child   a child of this program (forked on first use; paused)
  *     dead    a child that has exited and been reaped
+ *     zombie  a child that has exited and is not reaped yet
  *     self    this program
  *     parent  its parent (under ward run: ward itself)
  *     init    pid 1
@@ -17,7 +18,7 @@
 
 #include <sys/wait.h>
 
-static pid_t child_pid, dead_pid, lone_pgrp;
+static pid_t child_pid, dead_pid, zombie_pid, lone_pgrp;
 
 static inline pid_t child(void)
 {
@@ -42,6 +43,20 @@ static inline pid_t dead(void)
 		_exit(0);
 	waitpid(dead_pid, NULL, 0);
 	return dead_pid;
+}
+
+static inline pid_t zombie(void)
+{
+	siginfo_t si;
+
+	if (zombie_pid > 0)
+		return zombie_pid;
+	fflush(stdout);
+	zombie_pid = fork();
+	if (zombie_pid == 0)
+		_exit(0);
+	waitid(P_PID, (id_t)zombie_pid, &si, WEXITED | WNOWAIT); /* exited, not reaped */
+	return zombie_pid;
 }
 
 static inline pid_t lonegroup(void)
@@ -79,6 +94,8 @@ static inline pid_t target(const char *s)
 		return child();
 	if (strcmp(s, "dead") == 0)
 		return dead();
+	if (strcmp(s, "zombie") == 0)
+		return zombie();
 	if (strcmp(s, "self") == 0)
 		return getpid();
 	if (strcmp(s, "parent") == 0)
@@ -133,6 +150,8 @@ static inline void reap_all(void)
 {
 	if (lone_pgrp > 0)
 		kill(-lone_pgrp, SIGKILL);
+	if (zombie_pid > 0)
+		waitpid(zombie_pid, NULL, 0);
 	if (child_pid > 0) {
 		kill(child_pid, SIGKILL);
 		waitpid(child_pid, NULL, 0);
