@@ -378,9 +378,11 @@ static int do_rename(struct req *r, int olddir, uint64_t oldp, int newdir, uint6
 	 * A directory carries what is under it.  Whether the source (or the
 	 * target, under EXCHANGE) is one when the kernel moves it is not known
 	 * here: the agent can swap a file for a prepared directory meanwhile.
-	 * So the check is made whatever they are now.
+	 * So the check is made whatever they are now, both ways for EXCHANGE
+	 * (what is at the target moves to the source).
 	 */
-	if (ward_policy_moves_guarded(S->policy, from_real, r->real)) {
+	if (ward_policy_moves_guarded(S->policy, from_real, r->real) ||
+	    ((flags & RENAME_EXCHANGE) && ward_policy_moves_guarded(S->policy, r->real, from_real))) {
 		rc = refuse(r, EACCES, "it would carry what is below it into or out of a rule's reach");
 		goto out;
 	}

@@ -23,7 +23,9 @@
  *              the agent move OUT/d but not write what is in it:
  *              rename(OUT/d, d), write d/f, rename it back (a move must
  *              not allow below the new place what was not allowed below
- *              the old one)
+ *              the old one); and the same by renameat2(e, OUT/d,
+ *              RENAME_EXCHANGE) with an empty directory e of the project,
+ *              where OUT/d moves the other way
  *   hooks      the default profile, with an empty .git/: a symlink or a
  *              directory at .git/hooks, a symlink at .claude, then a
  *              pre-commit hook or settings file written through them
@@ -275,6 +277,15 @@ static void mode_roundtrip(void)
 			say("note: could not move it back: %s", strerror(errno));
 	} else {
 		say("blocked: rename(OUT/d, d): %s", strerror(errno));
+	}
+	if (mkdir("e", 0755) < 0)
+		setup_failed("mkdir e");
+	if (syscall(SYS_renameat2, AT_FDCWD, "e", AT_FDCWD, out, RENAME_EXCHANGE) == 0) {
+		write_through("renameat2(e, OUT/d, RENAME_EXCHANGE)", "e/f");
+		if (syscall(SYS_renameat2, AT_FDCWD, "e", AT_FDCWD, out, RENAME_EXCHANGE) < 0)
+			say("note: could not exchange them back: %s", strerror(errno));
+	} else {
+		say("blocked: renameat2(e, OUT/d, RENAME_EXCHANGE): %s", strerror(errno));
 	}
 	if (slurp(f, buf, sizeof(buf)) < 0)
 		setup_failed("read OUT/d/f");

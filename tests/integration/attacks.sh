@@ -376,7 +376,7 @@ attack protect whiteout "renameat2(RENAME_WHITEOUT) leaves a device node: EPERM,
 pre_out() { mkdir -p "$1.out/d" "$1/tmp" && printf 'OUT-ORIGINAL\n' >"$1.out/d/f" && chmod -R a+rwX "$1.out"; }
 check_out() { grep -q INJECTED "$1.out/d/f" 2>/dev/null && echo "OUT/d/f was written"; true; }
 T_PRE=pre_out T_CHECK=check_out T_ENV=("TMPDIR=@P@/tmp")
-attack protect roundtrip "move a directory where its contents may be written, write, move it back" \
+attack protect roundtrip "move (or exchange) a directory to where its contents may be written, write, move it back" \
 	-r "allow write,create,delete @P@.out/*"
 T_PRE=pre_gitdir
 attack protect hooks "the default profile: .git/hooks and .claude made as symlinks or directories"
