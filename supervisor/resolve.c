@@ -199,31 +199,6 @@ static bool is_proc_root(int fd)
 	return is_procfs(fd) && fstat(fd, &st) == 0 && st.st_ino == 1;
 }
 
-/*
- * -E_FOREIGN_PROC when dir is /proc/PID or below it for a PID outside the
- * session, with real set to that directory plus rest; else 0.
- */
-static int foreign_dir(int dir, const char *rest, char *real, size_t reallen)
-{
-	char at[PATH_MAX];
-	int rc;
-
-	if (!is_procfs(dir))
-		return 0;
-	if ((rc = fd_real_path(dir, at, sizeof(at))) < 0)
-		return rc;
-	const char *pid = at + 6;
-	size_t digits = strspn(pid, "0123456789");
-	if (strncmp(at, "/proc/", 6) == 0 && digits > 0 &&
-	    (pid[digits] == '/' || pid[digits] == '\0') && !proc_in_session(atoi(pid))) {
-		rest += strspn(rest, "/");
-		if (real != NULL)
-			snprintf(real, reallen, "%s%s%s", at, *rest ? "/" : "", rest);
-		return -E_FOREIGN_PROC;
-	}
-	return 0;
-}
-
 /* True for dir, a /proc/PID directory, when ward's tracer (its main thread) traces PID. */
 static bool traced_by_ward(int dir)
 {
@@ -247,6 +222,61 @@ static bool all_digits(const char *s, size_t n)
 		if (!isdigit((unsigned char)s[i]))
 			return false;
 	return true;
+}
+
+/*
+ * -E_FOREIGN_PROC when dir is in a procfs (any mount of one), in the
+ * directory of a process that ward does not trace, with real set to
+ * /proc/PID, the rest of dir's path and rest (for the decision); else 0.
+ * The process is found by going up from dir to the entry just below the
+ * procfs root: the directory of the very process dir belongs to.
+ */
+static int foreign_dir(int dir, const char *rest, char *real, size_t reallen)
+{
+	char at[PATH_MAX], top[PATH_MAX];
+	int cur, up, rc;
+
+	if (!is_procfs(dir))
+		return 0;
+	if (is_proc_root(dir))
+		return 0;
+	if ((cur = fcntl(dir, F_DUPFD_CLOEXEC, 0)) < 0)
+		return -errno;
+	for (int depth = 0;; depth++) {
+		up = openat(cur, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (up < 0 || depth > 32) {
+			rc = up < 0 ? -errno : -ELOOP;
+			if (up >= 0)
+				close(up);
+			close(cur);
+			return rc < 0 ? rc : -EACCES;
+		}
+		bool root = is_proc_root(up);
+		if (root) {
+			close(up);
+			break;
+		}
+		close(cur);
+		cur = up;
+	}
+	rc = fd_real_path(cur, top, sizeof(top));
+	const char *name = rc == 0 ? strrchr(top, '/') : NULL;
+	if (name == NULL || !all_digits(name + 1, strlen(name + 1))) {
+		close(cur);
+		return rc < 0 ? rc : 0; /* not a process's directory (sys, net...) */
+	}
+	bool ours = traced_by_ward(cur);
+	close(cur);
+	if (ours)
+		return 0;
+	size_t tl = strlen(top);
+	const char *below = fd_real_path(dir, at, sizeof(at)) == 0 && strncmp(at, top, tl) == 0
+				    ? at + tl
+				    : "";
+	rest += strspn(rest, "/");
+	if (real != NULL)
+		snprintf(real, reallen, "/proc%s%s%s%s", name, below, *rest ? "/" : "", rest);
+	return -E_FOREIGN_PROC;
 }
 
 /*
@@ -374,7 +404,8 @@ static int fast_path(int start, const char *path, enum resolve_mode mode, int *o
 			return -EAGAIN;
 		return errno == ELOOP || errno == EXDEV || errno == EAGAIN ? -EAGAIN : -errno;
 	}
-	if ((follow && is_procfs(fd)) || dot) {
+	/* Anything in a procfs (wherever mounted) is the slow walk's: it checks whose it is. */
+	if (dot || is_procfs(fd)) {
 		close(fd);
 		return dot ? -EINVAL : -EAGAIN;
 	}
@@ -388,12 +419,6 @@ static int fast_path(int start, const char *path, enum resolve_mode mode, int *o
 			close(fd);
 			return rc;
 		}
-	}
-	/* A process's /proc directory is the slow walk's: it checks whose it is. */
-	if (real != NULL ? strncmp(real, "/proc/", 6) == 0 && isdigit((unsigned char)real[6])
-			 : is_procfs(fd)) {
-		close(fd);
-		return -EAGAIN;
 	}
 	if (name != NULL)
 		*name = mode == RES_PARENT ? final : NULL;

@@ -22,6 +22,10 @@
  *           walk, in which /proc/self is ward; each must give the agent's
  *           own entry (or be refused), never ward's, and /dev/fd/N for an
  *           fd the agent does not have must fail even where ward has one.
+ *   mount   a second procfs, mounted at ./proc2 by the driver (root, in a
+ *           mount namespace of its own): ward's and pid 1's entries through
+ *           it, by path, after chdir into PROC2/PID, and through an O_PATH
+ *           dirfd of PROC2/PID; the agent's own entries there still open.
  *
  * DESIGN.md §3: "/proc/PID/... of any process outside the session" is
  * hard-denied (deny!), and ward "cannot ... read ward's state".  Any open
@@ -606,6 +610,55 @@ static int victim_serve(const char *secretfile, const char *pidfile)
 		pause();
 }
 
+/* Another mount of procfs: its PID directories are no less foreign. */
+static void mode_mount(void)
+{
+	const char *entries[] = { "environ", "mem", "maps", "cmdline", "fd/0", "fd/1", "fd/2",
+				  "cwd/" PUBLIC, NULL };
+	pid_t who[] = { getppid(), 1 };
+	char p[PATH_MAX + 128], how[256], dir[PATH_MAX + 64];
+
+	for (int w = 0; w < 2; w++) {
+		const char *name = w == 0 ? "ward" : "pid 1";
+		snprintf(dir, sizeof(dir), "%s/proc2/%d", cwd, who[w]);
+		for (int i = 0; entries[i]; i++) {
+			snprintf(p, sizeof(p), "%s/%s", dir, entries[i]);
+			snprintf(how, sizeof(how), "%s %s through a second procfs", name, entries[i]);
+			try_foreign(how, p);
+		}
+		int d = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (d >= 0) {
+			snprintf(how, sizeof(how), "%s environ by an O_PATH dirfd of the second procfs",
+				 name);
+			try_foreign_at(how, d, "environ");
+			snprintf(how, sizeof(how), "%s mem by an O_PATH dirfd of the second procfs",
+				 name);
+			try_foreign_at(how, d, "mem");
+			close(d);
+		}
+		if (chdir(dir) == 0) {
+			snprintf(how, sizeof(how), "%s environ after chdir into the second procfs", name);
+			try_foreign(how, "environ");
+			snprintf(how, sizeof(how), "%s task/%d/environ after chdir", name, who[w]);
+			snprintf(p, sizeof(p), "task/%d/environ", who[w]);
+			try_foreign(how, p);
+			if (chdir(cwd) < 0)
+				setup_failed("chdir back");
+		}
+	}
+	/* The agent's own entries are its to read. */
+	snprintf(p, sizeof(p), "%s/proc2/%d/status", cwd, getpid());
+	long pid = status_pid(p);
+	if (pid != getpid())
+		wrong("its own status through the second procfs: Pid %ld, expected %d", pid, getpid());
+	snprintf(p, sizeof(p), "%s/proc2/self/status", cwd);
+	pid = status_pid(p);
+	if (pid != getpid())
+		wrong("proc2/self/status: Pid %ld, expected %d", pid, getpid());
+	else
+		say("note: its own entries open through the second procfs");
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "self";
@@ -628,6 +681,8 @@ int main(int argc, char **argv)
 		sysv_shm();
 	else if (strcmp(mode, "links") == 0)
 		mode_links();
+	else if (strcmp(mode, "mount") == 0)
+		mode_mount();
 	else {
 		errno = EINVAL;
 		setup_failed(mode);

@@ -163,6 +163,7 @@ T_TIMEOUT=25
 T_PRE=""      # a function run with the project dir before ward starts
 T_POST=""     # a function run after the test (helpers to stop)
 T_CHECK=""    # a function run last; what it prints is why the test failed
+T_WRAP=()     # a command ward is run under (@P@: the project)
 
 # attack NAME MODE DESCRIPTION [ward options...]: run both builds.
 attack() {
@@ -173,7 +174,7 @@ attack() {
 		[ "$kind" = static ] && bin=$bin-static
 		run_one "$name${mode:+ $mode} ($kind): $desc" "$bin" "$mode" "$kind" "$@"
 	done
-	T_ENV=() T_LOG="" T_TIMEOUT=25 T_PRE="" T_POST="" T_CHECK=""
+	T_ENV=() T_LOG="" T_TIMEOUT=25 T_PRE="" T_POST="" T_CHECK="" T_WRAP=()
 }
 
 run_one() { # TITLE BIN MODE KIND [ward options...]
@@ -195,7 +196,9 @@ run_one() { # TITLE BIN MODE KIND [ward options...]
 	for e in "${T_ENV[@]}"; do envs+=("${e//@P@/$p}"); done
 	local args=() a
 	for a in "$@"; do args+=("${a//@P@/$p}"); done
-	out=$(cd "$p" && env ATTACK_SECONDS="$secs" "${envs[@]}" \
+	local wrap=()
+	for a in "${T_WRAP[@]}"; do wrap+=("${a//@P@/$p}"); done
+	out=$(cd "$p" && "${wrap[@]}" env ATTACK_SECONDS="$secs" "${envs[@]}" \
 		timeout -k 5 "$T_TIMEOUT" setsid -w "$WARD" run -q --log "$log" \
 		-r "deny read $p/secret/**" "${args[@]}" -- "$ATT/$bin" ${mode:+"$mode"} \
 		</dev/null 2>&1)
@@ -332,6 +335,14 @@ attack proc self "/proc/self/fd/N, /dev/fd/N, /proc/self/{root,cwd}/..., thread-
 attack proc ward "/proc/PPID/... of ward: environ, mem, fd, cwd, root; also after chdir"
 attack proc init "/proc/1/...: environ, mem, fd, root, cwd; also after chdir"
 attack proc links "symlinks to /proc/self/..., /proc/self/../WARD, /dev/fd/N: the agent's own, never ward's"
+if [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
+	pre_proc2() { mkdir "$1/proc2"; }
+	T_PRE=pre_proc2
+	T_WRAP=(unshare -m sh -c 'mount -t proc proc "$0/proc2" && exec "$@"' @P@)
+	attack proc mount "a second procfs: ward's and pid 1's entries by path, dirfd and chdir"
+else
+	echo "ok - proc mount # skip needs root for a private mount namespace"
+fi
 T_PRE=pre_victim T_POST=post_helpers
 attack proc victim "the memfd, deleted file and pipe of a process outside the session"
 T_PRE=pre_victim T_POST=post_helpers
