@@ -175,26 +175,75 @@ bool proc_take_grant(pid_t tid, struct exec_grant *g)
 	return ok;
 }
 
-pid_t proc_pgrp_of(pid_t tid)
+bool proc_traced_dir(int dir)
 {
-	char path[64], buf[512];
-	int fd;
-	ssize_t n;
+	char buf[2048], *t;
+	int fd = openat(dir, "status", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", tid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	/* The tracer is ward's main thread, whose id is ward's pid. */
+	return (t = strstr(buf, "\nTracerPid:")) != NULL && atoi(t + 11) == getpid();
+}
+
+int proc_dir_open(pid_t pid)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d", pid);
+	return open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+}
+
+int proc_stat_at(int dir, char *state, pid_t *ppid, pid_t *pgrp)
+{
+	char buf[512];
+	int fd = openat(dir, "stat", O_RDONLY | O_CLOEXEC), pp, pg;
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+	char st;
+
+	if (fd >= 0)
+		close(fd);
 	if (n <= 0)
 		return -1;
 	buf[n] = '\0';
 	/* The command name may hold anything: fields start after the last ')'. */
 	char *p = strrchr(buf, ')');
-	int pgrp;
-	if (p == NULL || sscanf(p + 1, " %*c %*d %d", &pgrp) != 1)
+	if (p == NULL || sscanf(p + 1, " %c %d %d", &st, &pp, &pg) != 3)
 		return -1;
+	if (state)
+		*state = st;
+	if (ppid)
+		*ppid = pp;
+	if (pgrp)
+		*pgrp = pg;
+	return 0;
+}
+
+bool proc_of_session(pid_t pid)
+{
+	int dir;
+	bool ok;
+
+	if (!proc_in_session(pid) || (dir = proc_dir_open(pid)) < 0)
+		return false;
+	ok = proc_traced_dir(dir);
+	close(dir);
+	return ok;
+}
+
+pid_t proc_pgrp_of(pid_t tid)
+{
+	int dir = proc_dir_open(tid);
+	pid_t pgrp = -1;
+
+	if (dir >= 0 && proc_stat_at(dir, NULL, NULL, &pgrp) < 0)
+		pgrp = -1;
+	if (dir >= 0)
+		close(dir);
 	return pgrp;
 }
 
@@ -226,8 +275,19 @@ bool proc_pgrp_in_session(pid_t pgrp)
 		if (leaders != NULL && p->tid == p->tgid)
 			leaders[n++] = p->tid;
 	pthread_rwlock_unlock(&lock);
-	for (size_t i = 0; i < n && !found; i++)
-		found = proc_pgrp_of(leaders[i]) == pgrp;
+	/*
+	 * An entry can outlive its task for a moment (a thread's id is freed
+	 * when it execs, before ward hears of it): a process read here is one
+	 * ward traces.
+	 */
+	for (size_t i = 0; i < n && !found; i++) {
+		int dir = proc_dir_open(leaders[i]);
+		pid_t g;
+		found = dir >= 0 && proc_traced_dir(dir) && proc_stat_at(dir, NULL, NULL, &g) == 0 &&
+			g == pgrp;
+		if (dir >= 0)
+			close(dir);
+	}
 	free(leaders);
 	return found;
 }

@@ -199,21 +199,6 @@ static bool is_proc_root(int fd)
 	return is_procfs(fd) && fstat(fd, &st) == 0 && st.st_ino == 1;
 }
 
-/* True for dir, a /proc/PID directory, when ward's tracer (its main thread) traces PID. */
-static bool traced_by_ward(int dir)
-{
-	char buf[2048], *t;
-	int fd = openat(dir, "status", O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
-
-	if (fd >= 0)
-		close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = '\0';
-	return (t = strstr(buf, "\nTracerPid:")) != NULL && atoi(t + 11) == getpid();
-}
-
 static bool all_digits(const char *s, size_t n)
 {
 	if (n == 0)
@@ -265,7 +250,7 @@ static int foreign_dir(int dir, const char *rest, char *real, size_t reallen)
 		close(cur);
 		return rc < 0 ? rc : 0; /* not a process's directory (sys, net...) */
 	}
-	bool ours = traced_by_ward(cur);
+	bool ours = proc_traced_dir(cur);
 	close(cur);
 	if (ours)
 		return 0;
@@ -563,7 +548,7 @@ int resolve_from(struct req *r, int dirfd, int base, const char *path,
 		 * has seen its task exit, and a thread's id is freed as soon as
 		 * it execs): ward traces it.
 		 */
-		if (pid_dir && !traced_by_ward(next)) {
+		if (pid_dir && !proc_traced_dir(next)) {
 			close(next);
 			snprintf(real, reallen, "/proc/%s", comp_buf);
 			rc = -E_FOREIGN_PROC;

@@ -79,6 +79,18 @@ bool proc_set_grant(pid_t tid, const struct exec_grant *g);
 bool proc_take_grant(pid_t tid, struct exec_grant *g);
 /* The pids of processes whose thread group leader is pid (for kill(-pgrp)). */
 pid_t proc_pgrp_of(pid_t tid); /* its process group, from /proc (-1: gone) */
+/* /proc/PID, an O_PATH directory fd (-1 with errno when it cannot be opened). */
+int proc_dir_open(pid_t pid);
+/*
+ * In the table and traced by ward: an entry can outlive its task for a
+ * moment (a thread's id is freed when it execs, before ward hears of it),
+ * and the id be another's by then.
+ */
+bool proc_of_session(pid_t pid);
+/* True when dir, a /proc/PID directory, is a task that ward traces. */
+bool proc_traced_dir(int dir);
+/* Fields of dir's stat (state, parent, process group); -1 when it cannot be read. */
+int proc_stat_at(int dir, char *state, pid_t *ppid, pid_t *pgrp);
 bool proc_pgrp_in_session(pid_t pgrp);
 
 /* ---- the session ---- */

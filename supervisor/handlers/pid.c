@@ -24,7 +24,7 @@
 /* 0 (the caller itself) or a process of the session. */
 static bool own(pid_t pid)
 {
-	return pid == 0 || proc_in_session(pid);
+	return pid == 0 || proc_of_session(pid);
 }
 
 /* A SIGIO owner: a process (> 0) or a process group (< 0). */
@@ -33,7 +33,7 @@ static bool owner_ok(long owner)
 	if (owner == 0)
 		return true; /* clears the owner */
 	if (owner > 0)
-		return proc_in_session((pid_t)owner);
+		return proc_of_session((pid_t)owner);
 	return proc_pgrp_in_session((pid_t)-owner);
 }
 

@@ -20,30 +20,25 @@
 
 
 /*
- * A process of the session, or one that has exited and waits for its
- * parent, of the session, to reap it (ward has seen it exit and let it
- * go): a signal to it does nothing, and pidfd_open of it works, as in the
- * kernel (asyncio opens a pidfd for a child that may have exited already).
+ * A process of the session (proc_of_session()), or one that has exited and
+ * waits for its parent, of the session, to reap it (ward has let it go): a
+ * signal to it does nothing, and pidfd_open of it works, as in the kernel
+ * (asyncio opens a pidfd for a child that may have exited already).
  */
 static bool of_session(pid_t pid)
 {
-	char path[64], buf[512], state;
-	int fd, ppid;
-	ssize_t n;
+	char state;
+	pid_t ppid;
+	int dir;
+	bool ok;
 
-	if (proc_in_session(pid))
+	if (proc_of_session(pid))
 		return true;
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+	if (proc_in_session(pid) || (dir = proc_dir_open(pid)) < 0)
 		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = '\0';
-	char *p = strrchr(buf, ')');
-	return p != NULL && sscanf(p + 1, " %c %d", &state, &ppid) == 2 && state == 'Z' &&
-	       proc_in_session(ppid);
+	ok = proc_stat_at(dir, &state, &ppid, NULL) == 0 && state == 'Z' && proc_in_session(ppid);
+	close(dir);
+	return ok;
 }
 
 static bool may_signal(struct req *r, long target)
