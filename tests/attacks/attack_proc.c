@@ -26,6 +26,13 @@
  *           mount namespace of its own): ward's and pid 1's entries through
  *           it, by path, after chdir into PROC2/PID, and through an O_PATH
  *           dirfd of PROC2/PID; the agent's own entries there still open.
+ *   shmreuse  (root) a segment holding the secret whose creator, outside
+ *           the session, has exited ($SHM_ID, its creator was $SHM_PID):
+ *           a process of the session takes the creator's id (written to
+ *           /proc/sys/kernel/ns_last_pid before a fork) and attaches it
+ *
+ *   shm-orphan FILE SECRETFILE  (run by the driver, not under ward): make
+ *           that segment, write "ID PID" to FILE, and exit
  *
  * DESIGN.md §3: "/proc/PID/... of any process outside the session" is
  * hard-denied (deny!), and ward "cannot ... read ward's state".  Any open
@@ -610,6 +617,64 @@ static int victim_serve(const char *secretfile, const char *pidfile)
 		pause();
 }
 
+static int shm_orphan(const char *file, const char *secretfile)
+{
+	char buf[256];
+	ssize_t n = slurp(secretfile, buf, sizeof(buf));
+	int shm = shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0600);
+	char *seg = shm >= 0 ? shmat(shm, NULL, 0) : (void *)-1;
+	FILE *f;
+
+	if (n <= 0 || seg == (void *)-1 || (f = fopen(file, "w")) == NULL)
+		return 2;
+	memcpy(seg, buf, (size_t)n);
+	fprintf(f, "%d %d\n", shm, getpid());
+	fclose(f);
+	return 0;
+}
+
+static void mode_shmreuse(void)
+{
+	const char *id_s = getenv("SHM_ID"), *pid_s = getenv("SHM_PID");
+	if (id_s == NULL || pid_s == NULL)
+		setup_failed("SHM_ID and SHM_PID");
+	int id = atoi(id_s);
+	pid_t want = (pid_t)atoi(pid_s);
+	for (int tries = 0; tries < 50; tries++) {
+		int fd = open("/proc/sys/kernel/ns_last_pid", O_WRONLY | O_CLOEXEC);
+		char last[32];
+		int len = snprintf(last, sizeof(last), "%d", want - 1);
+		if (fd < 0 || write(fd, last, (size_t)len) != len)
+			setup_failed("write /proc/sys/kernel/ns_last_pid");
+		close(fd);
+		fflush(stdout);
+		pid_t c = fork();
+		if (c == 0) {
+			if (getpid() != want)
+				_exit(3);
+			char *seg = shmat(id, NULL, SHM_RDONLY);
+			if (seg == (void *)-1) {
+				say("blocked: shmat(%d) as the creator's id %d, taken over: %s", id, want,
+				    strerror(errno));
+				_exit(0);
+			}
+			_exit(is_secret(seg, 256) ? 1 : 4);
+		}
+		int st;
+		if (c < 0 || waitpid(c, &st, 0) != c || !WIFEXITED(st))
+			setup_failed("fork");
+		if (WEXITSTATUS(st) == 3)
+			continue;
+		if (WEXITSTATUS(st) == 1)
+			leak("shmat() of a segment whose creator's id a session process took", "(secret)",
+			     8);
+		else if (WEXITSTATUS(st) == 4)
+			wrong("the segment attached but does not hold the secret");
+		return;
+	}
+	wrong("could not take the id %d in 50 forks", want);
+}
+
 /* Another mount of procfs: its PID directories are no less foreign. */
 static void mode_mount(void)
 {
@@ -665,6 +730,8 @@ int main(int argc, char **argv)
 
 	if (strcmp(mode, "victim-serve") == 0)
 		return argc == 4 ? victim_serve(argv[2], argv[3]) : 2;
+	if (strcmp(mode, "shm-orphan") == 0)
+		return argc == 4 ? shm_orphan(argv[2], argv[3]) : 2;
 	if (getcwd(cwd, sizeof(cwd)) == NULL)
 		setup_failed("getcwd");
 	if (strcmp(mode, "self") == 0)
@@ -683,6 +750,8 @@ int main(int argc, char **argv)
 		mode_links();
 	else if (strcmp(mode, "mount") == 0)
 		mode_mount();
+	else if (strcmp(mode, "shmreuse") == 0)
+		mode_shmreuse();
 	else {
 		errno = EINVAL;
 		setup_failed(mode);

@@ -343,6 +343,22 @@ if [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
 else
 	echo "ok - proc mount # skip needs root for a private mount namespace"
 fi
+if [ "$(id -u)" = 0 ] && [ -w /proc/sys/kernel/ns_last_pid ]; then
+	# A segment with the secret whose creator has exited; 2 s later, so that
+	# the process that takes the creator's id started after it was made.
+	pre_shm_orphan() {
+		"$ATT/attack_proc" shm-orphan "$BASE/shm.orphan" "$1/secret/x" || return
+		read -r SHM_ID_ SHM_PID_ <"$BASE/shm.orphan"
+		T_ENV=("SHM_ID=$SHM_ID_" "SHM_PID=$SHM_PID_")
+		sleep 2
+	}
+	post_shm_orphan() { ipcrm -m "$SHM_ID_" 2>/dev/null; true; }
+	T_PRE=pre_shm_orphan T_POST=post_shm_orphan
+	attack proc shmreuse "shmat() of a segment whose creator (not of the session) exited and whose id a session process took" \
+		-r "allow write /proc/sys/kernel/ns_last_pid"
+else
+	echo "ok - proc shmreuse # skip needs root (ns_last_pid)"
+fi
 T_PRE=pre_victim T_POST=post_helpers
 attack proc victim "the memfd, deleted file and pipe of a process outside the session"
 T_PRE=pre_victim T_POST=post_helpers
