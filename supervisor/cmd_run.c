@@ -45,10 +45,15 @@ static const char help[] =
 
 enum { OPT_MODE = 0x200, OPT_LOG, OPT_EPHEMERAL, OPT_NO_PRELOAD, OPT_DEGRADED, OPT_BACKTRACE };
 
+/*
+ * Whose /proc/PID is the session's, for the policy's rule on other
+ * processes' entries: the walk has checked the directory it opened (a task
+ * ward traces, or a zombie of the session), and this agrees with it.
+ */
 static bool session_pred(pid_t pid, void *arg)
 {
 	(void)arg;
-	return proc_in_session(pid);
+	return proc_maybe_session(pid);
 }
 
 /*

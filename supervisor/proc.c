@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <uthash.h>
 
@@ -19,6 +20,7 @@ struct proc {
 	pid_t tid, tgid, ppid;
 	char exe[256];
 	bool execed; /* exe is its own, from an exec, not its creator's */
+	time_t since; /* the wall clock (seconds) when the task was first seen */
 	struct exec_grant grant;
 };
 
@@ -38,6 +40,7 @@ int proc_add(pid_t tid, pid_t tgid, pid_t ppid, pid_t from)
 			return -ENOMEM;
 		}
 		p->tid = tid;
+		p->since = time(NULL);
 		HASH_ADD_INT(table, tid, p);
 	}
 	p->tgid = tgid;
@@ -175,19 +178,67 @@ bool proc_take_grant(pid_t tid, struct exec_grant *g)
 	return ok;
 }
 
-bool proc_traced_dir(int dir)
+int proc_task_status(int dir, pid_t *pid, pid_t *tracer, char *state, pid_t *ppid)
 {
 	char buf[2048], *t;
 	int fd = openat(dir, "status", O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+	ssize_t n;
 
-	if (fd >= 0)
-		close(fd);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
 	if (n <= 0)
-		return false;
+		return n == 0 ? -ESRCH : -errno;
 	buf[n] = '\0';
+	/*
+	 * The name, which the task chooses, comes first and is escaped by the
+	 * kernel (a newline in it is "\n"): each field is found at a line's start.
+	 */
+	if ((t = strstr(buf, "\nTracerPid:")) == NULL)
+		return 0; /* some other status file: not a task's directory */
+	if (tracer)
+		*tracer = atoi(t + 11);
+	if (pid)
+		*pid = (t = strstr(buf, "\nPid:")) ? atoi(t + 5) : -1;
+	if (ppid)
+		*ppid = (t = strstr(buf, "\nPPid:")) ? atoi(t + 6) : -1;
+	if (state)
+		*state = (t = strstr(buf, "\nState:")) ? t[8 + strspn(t + 8, " \t")] : '?';
+	return 1;
+}
+
+bool proc_traced_dir(int dir)
+{
+	pid_t tracer;
+
 	/* The tracer is ward's main thread, whose id is ward's pid. */
-	return (t = strstr(buf, "\nTracerPid:")) != NULL && atoi(t + 11) == getpid();
+	return proc_task_status(dir, NULL, &tracer, NULL, NULL) == 1 && tracer == getpid();
+}
+
+bool proc_session_dir(int dir)
+{
+	pid_t tracer, ppid;
+	char state;
+
+	if (proc_task_status(dir, NULL, &tracer, &state, &ppid) != 1)
+		return false;
+	/* A zombie: ward has let it go, and its parent, of the session, has yet to reap it. */
+	return tracer == getpid() || (state == 'Z' && proc_in_session(ppid));
+}
+
+bool proc_maybe_session(pid_t pid)
+{
+	int dir;
+	bool ok;
+
+	if (proc_in_session(pid))
+		return true;
+	if ((dir = proc_dir_open(pid)) < 0)
+		return false;
+	ok = proc_session_dir(dir);
+	close(dir);
+	return ok;
 }
 
 int proc_dir_open(pid_t pid)
@@ -223,6 +274,18 @@ int proc_stat_at(int dir, char *state, pid_t *ppid, pid_t *pgrp)
 	return 0;
 }
 
+bool proc_seen_by(pid_t pid, time_t t)
+{
+	struct proc *p;
+	bool seen;
+
+	pthread_rwlock_rdlock(&lock);
+	HASH_FIND_INT(table, &pid, p);
+	seen = p != NULL && p->since <= t;
+	pthread_rwlock_unlock(&lock);
+	return seen;
+}
+
 bool proc_of_session(pid_t pid)
 {
 	int dir;
@@ -249,12 +312,13 @@ pid_t proc_pgrp_of(pid_t tid)
 
 /*
  * A process group is the session's when it is not ward's and its leader is
- * of the session or, the leader gone, a process of the session is in it.
- * No other process is in such a group: a process joins only a group of its
- * own POSIX session, by its own call or its parent's, and the session's
- * processes may join only the session's groups (h_pid), so an outsider is
- * there only if the user put it there.  While the group has a member its
- * number is not given to a new process.
+ * of the session or a process of the session is in it (the leader may be
+ * gone, or a zombie).  No other process is in such a group: a process
+ * joins only a group of its own POSIX session, by its own call or its
+ * parent's, and the session's processes may join only the session's
+ * groups (h_pid), so an outsider is there only if the user put it there;
+ * nor is a process of the session in an outsider's group.  While the
+ * group has a member its number is not given to a new process.
  */
 bool proc_pgrp_in_session(pid_t pgrp)
 {
@@ -265,10 +329,8 @@ bool proc_pgrp_in_session(pid_t pgrp)
 
 	if (pgrp <= 0 || pgrp == S->own_pgrp)
 		return false;
-	if (proc_in_session(pgrp))
+	if (proc_of_session(pgrp))
 		return true;
-	if (kill(pgrp, 0) == 0 || errno != ESRCH)
-		return false; /* the leader is someone else's */
 	pthread_rwlock_rdlock(&lock);
 	leaders = malloc((HASH_COUNT(table) + 1) * sizeof(*leaders));
 	HASH_ITER(hh, table, p, tmp)
@@ -283,8 +345,8 @@ bool proc_pgrp_in_session(pid_t pgrp)
 	for (size_t i = 0; i < n && !found; i++) {
 		int dir = proc_dir_open(leaders[i]);
 		pid_t g;
-		found = dir >= 0 && proc_traced_dir(dir) && proc_stat_at(dir, NULL, NULL, &g) == 0 &&
-			g == pgrp;
+		found = dir >= 0 && proc_stat_at(dir, NULL, NULL, &g) == 0 && g == pgrp &&
+			proc_traced_dir(dir);
 		if (dir >= 0)
 			close(dir);
 	}

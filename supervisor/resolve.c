@@ -195,8 +195,15 @@ bool is_procfs(int fd)
 /* True for fd being the root directory of a procfs mount. */
 static bool is_proc_root(int fd)
 {
-	struct stat st;
-	return is_procfs(fd) && fstat(fd, &st) == 0 && st.st_ino == 1;
+	struct statx stx;
+	/*
+	 * Inode 1 alone is not enough: /proc/PID directories take their
+	 * numbers from a counter that wraps, 1 included.  The root of a procfs
+	 * is also the root of its mount.
+	 */
+	return is_procfs(fd) && statx(fd, "", AT_EMPTY_PATH, STATX_INO, &stx) == 0 &&
+	       stx.stx_ino == 1 && (stx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) &&
+	       (stx.stx_attributes & STATX_ATTR_MOUNT_ROOT);
 }
 
 static bool all_digits(const char *s, size_t n)
@@ -210,58 +217,62 @@ static bool all_digits(const char *s, size_t n)
 }
 
 /*
- * -E_FOREIGN_PROC when dir is in a procfs (any mount of one), in the
- * directory of a process that ward does not trace, with real set to
- * /proc/PID, the rest of dir's path and rest (for the decision); else 0.
- * The process is found by going up from dir to the entry just below the
- * procfs root: the directory of the very process dir belongs to.
+ * -E_FOREIGN_PROC when dir, a directory in a procfs, is the directory of a
+ * task not of the session (proc_session_dir), with real set to /proc/PID
+ * and rest, for the decision; 0 when it is of the session or no task's.
+ */
+static int foreign_task(int dir, const char *rest, char *real, size_t reallen)
+{
+	pid_t pid, tracer, ppid;
+	char state;
+	int rc = proc_task_status(dir, &pid, &tracer, &state, &ppid);
+
+	if (rc <= 0)
+		return rc;
+	if (tracer == getpid() || (state == 'Z' && proc_in_session(ppid)))
+		return 0;
+	rest += strspn(rest, "/");
+	if (real != NULL)
+		snprintf(real, reallen, "/proc/%d%s%s", pid, *rest ? "/" : "", rest);
+	return -E_FOREIGN_PROC;
+}
+
+/*
+ * -E_FOREIGN_PROC when dir is in a procfs (any mount of one, or a bind
+ * mount of a part of one) at or below the directory of a task not of the
+ * session; else 0.  Every directory from dir up to the procfs root, or to
+ * the top of the mount, is looked at.  A file (an fd the agent holds) is
+ * judged by its own path.
  */
 static int foreign_dir(int dir, const char *rest, char *real, size_t reallen)
 {
-	char at[PATH_MAX], top[PATH_MAX];
-	int cur, up, rc;
+	struct stat st;
+	int cur, up, rc = 0;
 
-	if (!is_procfs(dir))
-		return 0;
-	if (is_proc_root(dir))
+	if (!is_procfs(dir) || fstat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
 		return 0;
 	if ((cur = fcntl(dir, F_DUPFD_CLOEXEC, 0)) < 0)
 		return -errno;
-	for (int depth = 0;; depth++) {
-		up = openat(cur, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
-		if (up < 0 || depth > 32) {
-			rc = up < 0 ? -errno : -ELOOP;
-			if (up >= 0)
-				close(up);
-			close(cur);
-			return rc < 0 ? rc : -EACCES;
+	for (int depth = 0; rc == 0; depth++) {
+		if ((rc = foreign_task(cur, rest, real, reallen)) < 0 || is_proc_root(cur))
+			break;
+		if (depth > 32) {
+			rc = -ELOOP;
+			break;
 		}
-		bool root = is_proc_root(up);
-		if (root) {
-			close(up);
+		if ((up = openat(cur, "..", O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0) {
+			rc = -errno;
+			break;
+		}
+		if (!is_procfs(up)) {
+			close(up); /* the top of a bind mount */
 			break;
 		}
 		close(cur);
 		cur = up;
 	}
-	rc = fd_real_path(cur, top, sizeof(top));
-	const char *name = rc == 0 ? strrchr(top, '/') : NULL;
-	if (name == NULL || !all_digits(name + 1, strlen(name + 1))) {
-		close(cur);
-		return rc < 0 ? rc : 0; /* not a process's directory (sys, net...) */
-	}
-	bool ours = proc_traced_dir(cur);
 	close(cur);
-	if (ours)
-		return 0;
-	size_t tl = strlen(top);
-	const char *below = fd_real_path(dir, at, sizeof(at)) == 0 && strncmp(at, top, tl) == 0
-				    ? at + tl
-				    : "";
-	rest += strspn(rest, "/");
-	if (real != NULL)
-		snprintf(real, reallen, "/proc%s%s%s%s", name, below, *rest ? "/" : "", rest);
-	return -E_FOREIGN_PROC;
+	return rc;
 }
 
 /*
@@ -510,7 +521,6 @@ int resolve_from(struct req *r, int dirfd, int base, const char *path,
 			continue;
 
 		/* /proc/self and /proc/thread-self mean the agent. */
-		bool pid_dir = false;
 		if ((strcmp(comp_buf, "self") == 0 || strcmp(comp_buf, "thread-self") == 0 ||
 		     all_digits(comp_buf, n)) &&
 		    is_proc_root(cur)) {
@@ -527,14 +537,13 @@ int resolve_from(struct req *r, int dirfd, int base, const char *path,
 				continue;
 			}
 			/* Another process's /proc entry: judged lexically, never walked. */
-			if (all_digits(comp_buf, n) && !proc_in_session(atoi(comp_buf))) {
+			if (all_digits(comp_buf, n) && !proc_maybe_session(atoi(comp_buf))) {
 				rc = snprintf(real, reallen, "/proc/%s%s%s", comp_buf,
 					      w.buf[w.pos] ? "/" : "",
 					      w.buf[w.pos] ? w.buf + w.pos + strspn(w.buf + w.pos, "/") : "");
 				rc = -E_FOREIGN_PROC;
 				goto fail;
 			}
-			pid_dir = true;
 		}
 
 		int next = openat(cur, comp_buf, O_PATH | O_NOFOLLOW | O_CLOEXEC);
@@ -542,21 +551,21 @@ int resolve_from(struct req *r, int dirfd, int base, const char *path,
 			rc = -errno;
 			goto fail;
 		}
-		/*
-		 * The process that was opened is the session's, not one that took
-		 * a session id freed meanwhile (an id is in the table until ward
-		 * has seen its task exit, and a thread's id is freed as soon as
-		 * it execs): ward traces it.
-		 */
-		if (pid_dir && !proc_traced_dir(next)) {
-			close(next);
-			snprintf(real, reallen, "/proc/%s", comp_buf);
-			rc = -E_FOREIGN_PROC;
-			goto fail;
-		}
 		struct stat st;
 		if (fstat(next, &st) < 0) {
 			rc = -errno;
+			close(next);
+			goto fail;
+		}
+		/*
+		 * A task's directory in a procfs (wherever mounted) is walked into
+		 * only when the task is the session's: ward traces it.  Checked on
+		 * what was opened, so an id of the session freed meanwhile (a
+		 * thread's is freed as soon as it execs) and taken by another
+		 * process is not taken for the session's.
+		 */
+		if (S_ISDIR(st.st_mode) && is_procfs(next) &&
+		    (rc = foreign_task(next, w.buf + w.pos, real, reallen)) < 0) {
 			close(next);
 			goto fail;
 		}

@@ -87,8 +87,19 @@ int proc_dir_open(pid_t pid);
  * and the id be another's by then.
  */
 bool proc_of_session(pid_t pid);
+/* pid is in the table, and was first seen no later than t (wall clock, seconds). */
+bool proc_seen_by(pid_t pid, time_t t);
+/*
+ * dir, a directory in a procfs: 1 when it is a task's (its status has a
+ * TracerPid), with the fields asked for; 0 when it is no task's; -errno.
+ */
+int proc_task_status(int dir, pid_t *pid, pid_t *tracer, char *state, pid_t *ppid);
 /* True when dir, a /proc/PID directory, is a task that ward traces. */
 bool proc_traced_dir(int dir);
+/* ...or a zombie whose parent is of the session (ward has let it go). */
+bool proc_session_dir(int dir);
+/* pid is of the session by the table, or its /proc directory is proc_session_dir(). */
+bool proc_maybe_session(pid_t pid);
 /* Fields of dir's stat (state, parent, process group); -1 when it cannot be read. */
 int proc_stat_at(int dir, char *state, pid_t *ppid, pid_t *pgrp);
 bool proc_pgrp_in_session(pid_t pgrp);

@@ -25,18 +25,17 @@
  * signal to it does nothing, and pidfd_open of it works, as in the kernel
  * (asyncio opens a pidfd for a child that may have exited already).
  */
-static bool of_session(pid_t pid)
+static bool of_session(pid_t pid, const struct req *r)
 {
-	char state;
-	pid_t ppid;
 	int dir;
 	bool ok;
 
-	if (proc_of_session(pid))
+	/* The caller's own process: the kernel keeps tgkill within it. */
+	if (pid == r->tgid || pid == r->tid || proc_of_session(pid))
 		return true;
 	if (proc_in_session(pid) || (dir = proc_dir_open(pid)) < 0)
 		return false;
-	ok = proc_stat_at(dir, &state, &ppid, NULL) == 0 && state == 'Z' && proc_in_session(ppid);
+	ok = proc_session_dir(dir);
 	close(dir);
 	return ok;
 }
@@ -44,7 +43,7 @@ static bool of_session(pid_t pid)
 static bool may_signal(struct req *r, long target)
 {
 	if (target > 0)
-		return of_session((pid_t)target);
+		return of_session((pid_t)target, r);
 	if (target == -1)
 		return false; /* every process the user owns */
 	pid_t pgrp = target == 0 ? proc_pgrp_of(r->tid) : (pid_t)-target;
@@ -108,7 +107,7 @@ static int send_via_pidfd(struct req *r)
 		close(fd);
 		return -EBADF; /* not a pidfd */
 	}
-	if (target <= 0 || !of_session(target)) {
+	if (target <= 0 || !of_session(target, r)) {
 		close(fd);
 		return target == -1 || target == 0 ? -ESRCH : -EPERM;
 	}
@@ -147,7 +146,7 @@ int h_signal(struct req *r)
 	case SYS_tgkill:
 	case SYS_rt_tgsigqueueinfo:
 		/* Both ids must be of the session; the thread is what is hit. */
-		if (!of_session((pid_t)arg[0])) {
+		if (!of_session((pid_t)arg[0], r)) {
 			r->sig_target = (int)arg[1];
 			r->sig_num = (int)arg[2];
 			return -EPERM;

@@ -26,6 +26,8 @@
  *           mount namespace of its own): ward's and pid 1's entries through
  *           it, by path, after chdir into PROC2/PID, and through an O_PATH
  *           dirfd of PROC2/PID; the agent's own entries there still open.
+ *           Also the victim's /proc/VICTIM and /proc/VICTIM/task (the driver
+ *           starts it) bound at ./pb and ./pt.
  *   shmreuse  (root) a segment holding the secret whose creator, outside
  *           the session, has exited ($SHM_ID, its creator was $SHM_PID):
  *           a process of the session takes the creator's id (written to
@@ -710,6 +712,35 @@ static void mode_mount(void)
 			if (chdir(cwd) < 0)
 				setup_failed("chdir back");
 		}
+	}
+	/* Bind mounts of a part of procfs: the victim's directory, and its task directory. */
+	const char *v = getenv("VICTIM_PID");
+	if (v == NULL)
+		setup_failed("VICTIM_PID");
+	char bound[6][128];
+	snprintf(bound[0], sizeof(bound[0]), "pb/environ");
+	snprintf(bound[1], sizeof(bound[1]), "pb/cmdline");
+	snprintf(bound[2], sizeof(bound[2]), "pb/cwd/%s", PUBLIC);
+	snprintf(bound[3], sizeof(bound[3]), "pb/task/%s/environ", v);
+	snprintf(bound[4], sizeof(bound[4]), "pt/%s/environ", v);
+	snprintf(bound[5], sizeof(bound[5]), "pt/%s/cmdline", v);
+	for (int i = 0; i < 6; i++) {
+		snprintf(p, sizeof(p), "%s/%.127s", cwd, bound[i]);
+		snprintf(how, sizeof(how),
+			 "the victim's %.40s through a bind mount of its /proc directory", bound[i]);
+		try_foreign(how, p);
+	}
+	int d = open("pb", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (d >= 0) {
+		try_foreign_at("the victim's environ by an O_PATH dirfd of a bind mount", d, "environ");
+		close(d);
+	}
+	snprintf(p, sizeof(p), "pt/%s", v);
+	if (chdir(p) == 0) {
+		try_foreign("the victim's environ after chdir into a bind mount of its task directory",
+			    "environ");
+		if (chdir(cwd) < 0)
+			setup_failed("chdir back");
 	}
 	/* The agent's own entries are its to read. */
 	snprintf(p, sizeof(p), "%s/proc2/%d/status", cwd, getpid());

@@ -336,10 +336,15 @@ attack proc ward "/proc/PPID/... of ward: environ, mem, fd, cwd, root; also afte
 attack proc init "/proc/1/...: environ, mem, fd, root, cwd; also after chdir"
 attack proc links "symlinks to /proc/self/..., /proc/self/../WARD, /dev/fd/N: the agent's own, never ward's"
 if [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
-	pre_proc2() { mkdir "$1/proc2"; }
-	T_PRE=pre_proc2
-	T_WRAP=(unshare -m sh -c 'mount -t proc proc "$0/proc2" && exec "$@"' @P@)
-	attack proc mount "a second procfs: ward's and pid 1's entries by path, dirfd and chdir"
+	pre_proc2() {
+		mkdir "$1/proc2" "$1/pb" "$1/pt"
+		start_victim "$1"
+		echo "${T_ENV[0]#VICTIM_PID=}" >"$1/victim.pid"
+	}
+	T_PRE=pre_proc2 T_POST=post_helpers
+	T_WRAP=(unshare -m sh -c 'v=$(cat "$0/victim.pid") && mount -t proc proc "$0/proc2" &&
+		mount --bind "/proc/$v" "$0/pb" && mount --bind "/proc/$v/task" "$0/pt" && exec "$@"' @P@)
+	attack proc mount "a second procfs, and an outsider's /proc/PID bound elsewhere: by path, dirfd and chdir"
 else
 	echo "ok - proc mount # skip needs root for a private mount namespace"
 fi

@@ -158,6 +158,22 @@ os.close(os.open("/proc/self/fd/%d" % fd, os.O_CREAT | os.O_WRONLY | os.O_APPEND
 print(sorted(os.listdir(".")))' >"$BASE/out"
 check "O_CREAT through /proc/self/fd/N of a deleted file makes no new file" "[]" "$(cat "$BASE/out")"
 
+# A procfs file held on an fd, reopened through /dev/stdin and /dev/fd/N.
+want=$(head -c 9 /proc/meminfo)
+got=$(run -- sh -c 'head -c 9 /dev/stdin </proc/meminfo; echo; cat /dev/fd/3 3</proc/self/status | head -n 1')
+check "/proc files through /dev/stdin and /dev/fd/N" "$want
+Name:	cat" "$got"
+# An exited child, not reaped yet, is still the session's: its /proc entries read.
+run -- python3 -c 'import os
+pid = os.fork()
+if pid == 0: os._exit(0)
+os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)
+print(open("/proc/%d/stat" % pid).read().split()[2])
+os.kill(pid, 0); print("kill 0")
+os.waitpid(pid, 0)' >"$BASE/out" 2>&1
+check "an exited child, not reaped: /proc/PID/stat reads, kill(PID, 0) works" "Z
+kill 0" "$(cat "$BASE/out")"
+
 # ward's own program cannot be changed from inside a session (here a copy
 # in the project, run from there).
 cp "$WARD" "$BASE/proj/wardcopy"
