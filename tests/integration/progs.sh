@@ -2653,6 +2653,13 @@ t "pidfd_open: a child that has exited and is not reaped yet" pidfd_open \
 pidfd_open(ZOMBIE, 0) = 3
 EOF
 
+t "kill: a process group of the session whose leader has exited and is not reaped" kill \
+	zombiegroup 0 \
+	zombiegroup SIGTERM <<EOF
+kill(ZOMBIEGROUP, 0) = 0
+kill(ZOMBIEGROUP, SIGTERM) = 0
+EOF
+
 t "kill: a process group of the session whose leader has exited" kill \
 	lonegroup 0 \
 	lonegroup SIGTERM <<EOF

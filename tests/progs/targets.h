@@ -8,6 +8,7 @@
  *     init    pid 1
  *     lonegroup  minus a process group whose leader (a child) has exited, with
  *             a paused grandchild left in it
+ *     zombiegroup  the same, the leader not reaped yet
  *     N       that number (0, -1, ... as they are)
  * and printed by name, so the output does not depend on pid numbers.
  */
@@ -19,6 +20,7 @@
 #include <sys/wait.h>
 
 static pid_t child_pid, dead_pid, zombie_pid, lone_pgrp;
+static int lone_zombie;
 
 static inline pid_t child(void)
 {
@@ -84,7 +86,12 @@ static inline pid_t lonegroup(void)
 	if (read(p[0], &c, 1) < 0) /* EOF: the member is in the group */
 		c = 0;
 	close(p[0]);
-	waitpid(lone_pgrp, NULL, 0);
+	if (lone_zombie) {
+		siginfo_t si;
+		waitid(P_PID, (id_t)lone_pgrp, &si, WEXITED | WNOWAIT);
+	} else {
+		waitpid(lone_pgrp, NULL, 0);
+	}
 	return -lone_pgrp;
 }
 
@@ -104,6 +111,10 @@ static inline pid_t target(const char *s)
 		return 1;
 	if (strcmp(s, "lonegroup") == 0)
 		return lonegroup();
+	if (strcmp(s, "zombiegroup") == 0) {
+		lone_zombie = 1;
+		return lonegroup();
+	}
 	return (pid_t)strtol(s, NULL, 0);
 }
 
@@ -150,6 +161,8 @@ static inline void reap_all(void)
 {
 	if (lone_pgrp > 0)
 		kill(-lone_pgrp, SIGKILL);
+	if (lone_pgrp > 0 && lone_zombie)
+		waitpid(lone_pgrp, NULL, 0);
 	if (zombie_pid > 0)
 		waitpid(zombie_pid, NULL, 0);
 	if (child_pid > 0) {
