@@ -153,6 +153,7 @@ int cmd_run(int argc, char **argv)
 
 	S = &session;
 	S->own_pgrp = getpgrp();
+	S->started = time(NULL);
 	argv[0] = "ward";
 	while ((opt = getopt_long(argc, argv, "+p:r:hqv", longopts, NULL)) != -1) {
 		if (policy_opt(&o, opt, optarg))

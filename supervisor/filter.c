@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/ipc.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -186,6 +187,13 @@ int filter_build(const struct ward_policy *p, struct sock_fprog *prog, char *why
 				if ((rc = seccomp_rule_add_array(ctx, act, nr, 2, c)) < 0)
 					goto out;
 			}
+			continue;
+		}
+		if (strcmp(table[i].name, "shmget") == 0) {
+			/* Only a shmget that may make a segment: ward makes it (ipc.c). */
+			struct scmp_arg_cmp c = { 2, SCMP_CMP_MASKED_EQ, IPC_CREAT, IPC_CREAT };
+			if ((rc = seccomp_rule_add_array(ctx, act, nr, 1, &c)) < 0)
+				goto out;
 			continue;
 		}
 		/*

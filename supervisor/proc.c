@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <uthash.h>
 
@@ -20,7 +19,6 @@ struct proc {
 	pid_t tid, tgid, ppid;
 	char exe[256];
 	bool execed; /* exe is its own, from an exec, not its creator's */
-	time_t since; /* the wall clock (seconds) when the task was first seen */
 	struct exec_grant grant;
 };
 
@@ -40,7 +38,6 @@ int proc_add(pid_t tid, pid_t tgid, pid_t ppid, pid_t from)
 			return -ENOMEM;
 		}
 		p->tid = tid;
-		p->since = time(NULL);
 		HASH_ADD_INT(table, tid, p);
 	}
 	p->tgid = tgid;
@@ -272,18 +269,6 @@ int proc_stat_at(int dir, char *state, pid_t *ppid, pid_t *pgrp)
 	if (pgrp)
 		*pgrp = pg;
 	return 0;
-}
-
-bool proc_seen_by(pid_t pid, time_t t)
-{
-	struct proc *p;
-	bool seen;
-
-	pthread_rwlock_rdlock(&lock);
-	HASH_FIND_INT(table, &pid, p);
-	seen = p != NULL && p->since <= t;
-	pthread_rwlock_unlock(&lock);
-	return seen;
 }
 
 bool proc_of_session(pid_t pid)

@@ -87,8 +87,6 @@ int proc_dir_open(pid_t pid);
  * and the id be another's by then.
  */
 bool proc_of_session(pid_t pid);
-/* pid is in the table, and was first seen no later than t (wall clock, seconds). */
-bool proc_seen_by(pid_t pid, time_t t);
 /*
  * dir, a directory in a procfs: 1 when it is a task's (its status has a
  * TracerPid), with the fields asked for; 0 when it is no task's; -errno.
@@ -119,6 +117,7 @@ struct session {
 	bool quiet;
 	pid_t child;
 	pid_t own_pgrp;
+	time_t started; /* the wall clock when ward started (seconds) */
 	int notify_size, resp_size;
 	uint8_t exec_key[32]; /* for argv_mac */
 };

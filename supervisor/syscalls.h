@@ -99,6 +99,7 @@
 	SYSCALL(move_pages, FAM_PID, h_pid)                                    \
 	SYSCALL(kcmp, FAM_PID, h_pid)                                          \
 	SYSCALL(setpgid, FAM_PID, h_pid) /* never into ward's own group */     \
+	SYSCALL(shmget, FAM_PID, h_ipc) /* with IPC_CREAT: made by ward */     \
 	SYSCALL(shmat, FAM_PID, h_ipc)                                         \
 	/* credentials: under a root ward, the agent keeps its own */         \
 	SYSCALL(setuid, FAM_CRED, h_cred)                                      \

@@ -1,12 +1,15 @@
 /*
- * handlers/ipc.c - System V shared memory: shmat, shmctl.
+ * handlers/ipc.c - System V shared memory: shmget, shmat, shmctl.
  *
  * Segments live outside the filesystem, keyed by id, shared by every
- * process of the user.  A process of the session may attach or control a
- * segment only when a process of the session created it (shm_cpid, a
- * process ward saw before the segment was made); the user's other segments
- * are refused.  Message queues and semaphores record
- * no creator and are not judged (README: Limits).
+ * process of the user.  The session's segments are made by ward itself
+ * (shmget with IPC_CREAT), so that the kernel names ward as their creator
+ * (shm_cpid): a process of the session may attach or control only those.
+ * The creator's id cannot be taken over meanwhile, ward being alive; a
+ * segment made before ward started is not one of them, though an earlier
+ * ward had the same id.  The user's other segments are refused.  Message
+ * queues and semaphores record no creator and are not judged (README:
+ * Limits).
  */
 #include "../sup.h"
 
@@ -14,6 +17,7 @@
 #include <sys/ipc.h>
 #include <sys/shm.h>
 #include <sys/syscall.h>
+#include <unistd.h>
 
 #ifndef IPC_64
 #define IPC_64 0x0100 /* the kernel's flag for the 64-bit structures */
@@ -26,20 +30,26 @@ int h_ipc(struct req *r)
 	struct shmid_ds ds;
 
 	r->event = "process";
+	if (r->n->data.nr == SYS_shmget) {
+		/*
+		 * ward makes it, with the agent's key, size and flags (its ids
+		 * are the agent's: h_cred keeps them so), or finds the one that
+		 * has the key.
+		 */
+		int got = shmget((key_t)a[0], (size_t)a[1], (int)a[2]);
+		if (got < 0)
+			return -errno;
+		r->result = got;
+		return 1;
+	}
 	/* Commands on the whole namespace, not one segment: they read, they change nothing. */
 	if (cmd == IPC_INFO || cmd == SHM_INFO || cmd == SHM_STAT || cmd == SHM_STAT_ANY)
 		return 0;
 	if (shmctl(id, IPC_STAT, &ds) < 0)
 		return -errno; /* EINVAL for no such segment, as the call would say */
 	r->sig_target = ds.shm_cpid;
-	/*
-	 * The kernel keeps the creator's id, and an id is reused: a segment
-	 * whose creator has gone may name a process of the session that took
-	 * its id later.  The creator was seen by ward before it made the
-	 * segment (a new task waits at its first stop until ward has seen it);
-	 * shm_ctime, in seconds, is when the segment was made or last set.
-	 */
-	if (!proc_of_session(ds.shm_cpid) || !proc_seen_by(ds.shm_cpid, ds.shm_ctime))
+	/* ward made it, in this session (shm_ctime: when it was made or last set). */
+	if (ds.shm_cpid != getpid() || ds.shm_ctime < S->started)
 		return -EACCES;
 	/*
 	 * CONTINUE: the decision depends on the segment id in a register and

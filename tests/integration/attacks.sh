@@ -349,13 +349,12 @@ else
 	echo "ok - proc mount # skip needs root for a private mount namespace"
 fi
 if [ "$(id -u)" = 0 ] && [ -w /proc/sys/kernel/ns_last_pid ]; then
-	# A segment with the secret whose creator has exited; 2 s later, so that
-	# the process that takes the creator's id started after it was made.
+	# A segment with the secret whose creator has exited (at once: within
+	# the same second too).
 	pre_shm_orphan() {
 		"$ATT/attack_proc" shm-orphan "$BASE/shm.orphan" "$1/secret/x" || return
 		read -r SHM_ID_ SHM_PID_ <"$BASE/shm.orphan"
 		T_ENV=("SHM_ID=$SHM_ID_" "SHM_PID=$SHM_PID_")
-		sleep 2
 	}
 	post_shm_orphan() { ipcrm -m "$SHM_ID_" 2>/dev/null; true; }
 	T_PRE=pre_shm_orphan T_POST=post_shm_orphan
