@@ -265,10 +265,22 @@ int filter_build(const struct ward_policy *p, struct sock_fprog *prog, char *why
 	     (rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(prctl), 1,
 				    SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, PR_SET_SECUREBITS))) < 0))
 		goto out;
-	/* clone(CLONE_UNTRACED) would make a process the tracer never sees. */
-	if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone), 1,
-				   SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_UNTRACED, CLONE_UNTRACED))) < 0)
-		goto out;
+	/*
+	 * clone(CLONE_UNTRACED) would make a process the tracer never sees;
+	 * clone with a CLONE_NEW* flag, a process in namespaces of its own,
+	 * as unshare would (refused): ward's ids and paths would not be its.
+	 * (CLONE_NEWTIME is clone3's and unshare's only: its bit is clone's
+	 * exit signal.)
+	 */
+	static const unsigned long refused_clone[] = {
+		CLONE_UNTRACED, CLONE_NEWNS,  CLONE_NEWCGROUP, CLONE_NEWUTS,
+		CLONE_NEWIPC,	CLONE_NEWUSER, CLONE_NEWPID,	CLONE_NEWNET,
+	};
+	for (size_t k = 0; k < sizeof(refused_clone) / sizeof(refused_clone[0]); k++)
+		if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone), 1,
+					   SCMP_A0(SCMP_CMP_MASKED_EQ, refused_clone[k],
+						   refused_clone[k]))) < 0)
+			goto out;
 	/* A second listener would let the agent answer its own calls. */
 	if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(seccomp), 2,
 				   (struct scmp_arg_cmp){ 0, SCMP_CMP_EQ, SECCOMP_SET_MODE_FILTER, 0 },

@@ -219,7 +219,8 @@ static bool all_digits(const char *s, size_t n)
 /*
  * -E_FOREIGN_PROC when dir, a directory in a procfs, is the directory of a
  * task not of the session (proc_session_dir), with real set to /proc/PID
- * and rest, for the decision; 0 when it is of the session or no task's.
+ * and rest, for the decision; 1 when it is a task's of the session; 0 when
+ * it is no task's.
  */
 static int foreign_task(int dir, const char *rest, char *real, size_t reallen)
 {
@@ -230,7 +231,7 @@ static int foreign_task(int dir, const char *rest, char *real, size_t reallen)
 	if (rc <= 0)
 		return rc;
 	if (tracer == getpid() || (state == 'Z' && proc_in_session(ppid)))
-		return 0;
+		return 1;
 	rest += strspn(rest, "/");
 	if (real != NULL)
 		snprintf(real, reallen, "/proc/%d%s%s", pid, *rest ? "/" : "", rest);
@@ -238,23 +239,31 @@ static int foreign_task(int dir, const char *rest, char *real, size_t reallen)
 }
 
 /*
- * -E_FOREIGN_PROC when dir is in a procfs (any mount of one, or a bind
- * mount of a part of one) at or below the directory of a task not of the
- * session; else 0.  Every directory from dir up to the procfs root, or to
- * the top of the mount, is looked at.  A file (an fd the agent holds) is
- * judged by its own path.
+ * -E_FOREIGN_PROC when obj, in a procfs, is not known to be the session's:
+ * it is at or below the directory of a task not of the session, or in a
+ * part of a procfs mounted apart from its root (a bind mount of a task's
+ * fd/ or of one of its files) and below no task of the session.  Every
+ * directory from obj up is looked at, to the first task's directory or
+ * the procfs root.  0 when obj is in no procfs, or is the session's, or a
+ * file reached through a procfs that was checked (from_proc: a file the
+ * walk named in a directory it checked, or one the agent holds).
  */
-static int foreign_dir(int dir, const char *rest, char *real, size_t reallen)
+static int foreign_obj(int obj, bool from_proc, const char *rest, char *real, size_t reallen)
 {
 	struct stat st;
 	int cur, up, rc = 0;
 
-	if (!is_procfs(dir) || fstat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
+	if (!is_procfs(obj) || fstat(obj, &st) < 0)
 		return 0;
-	if ((cur = fcntl(dir, F_DUPFD_CLOEXEC, 0)) < 0)
+	if (!S_ISDIR(st.st_mode)) {
+		if (from_proc)
+			return 0;
+		goto unknown; /* a file of a procfs reached from outside one: bound there alone */
+	}
+	if ((cur = fcntl(obj, F_DUPFD_CLOEXEC, 0)) < 0)
 		return -errno;
-	for (int depth = 0; rc == 0; depth++) {
-		if ((rc = foreign_task(cur, rest, real, reallen)) < 0 || is_proc_root(cur))
+	for (int depth = 0;; depth++) {
+		if ((rc = foreign_task(cur, rest, real, reallen)) != 0 || is_proc_root(cur))
 			break;
 		if (depth > 32) {
 			rc = -ELOOP;
@@ -265,13 +274,37 @@ static int foreign_dir(int dir, const char *rest, char *real, size_t reallen)
 			break;
 		}
 		if (!is_procfs(up)) {
-			close(up); /* the top of a bind mount */
-			break;
+			close(up); /* the top of a bind mount, below no task and no root */
+			close(cur);
+			goto unknown;
 		}
 		close(cur);
 		cur = up;
 	}
 	close(cur);
+	return rc < 0 ? rc : 0;
+unknown:
+	if (real != NULL && fd_real_path(obj, real, reallen) == 0) {
+		rest += strspn(rest, "/");
+		size_t l = strlen(real);
+		snprintf(real + l, reallen - l, "%s%s", *rest ? "/" : "", rest);
+	}
+	return -E_FOREIGN_PROC;
+}
+
+static int foreign_dir(int dir, const char *rest, char *real, size_t reallen)
+{
+	return foreign_obj(dir, true, rest, real, reallen);
+}
+
+int agent_object(struct req *r, int dirfd, int *fd, char *real, size_t reallen)
+{
+	int rc = agent_fd(r, dirfd, fd);
+
+	if (rc == 0)
+		rc = foreign_dir(*fd, "", real, reallen);
+	if (rc == 0)
+		rc = fd_real_path(*fd, real, reallen);
 	return rc;
 }
 
@@ -564,10 +597,18 @@ int resolve_from(struct req *r, int dirfd, int base, const char *path,
 		 * thread's is freed as soon as it execs) and taken by another
 		 * process is not taken for the session's.
 		 */
-		if (S_ISDIR(st.st_mode) && is_procfs(next) &&
-		    (rc = foreign_task(next, w.buf + w.pos, real, reallen)) < 0) {
-			close(next);
-			goto fail;
+		if (is_procfs(next)) {
+			/* Into a procfs from outside it: a root, or a part bound apart. */
+			if (!is_procfs(cur))
+				rc = is_proc_root(next) ? 0
+							: foreign_obj(next, false, w.buf + w.pos, real, reallen);
+			else
+				rc = S_ISDIR(st.st_mode) ? foreign_task(next, w.buf + w.pos, real, reallen)
+							 : 0;
+			if (rc < 0) {
+				close(next);
+				goto fail;
+			}
 		}
 		r->hop_fd = -1; /* reached by name */
 		if (!S_ISLNK(st.st_mode)) {
@@ -604,14 +645,23 @@ int resolve_from(struct req *r, int dirfd, int base, const char *path,
 			 * which is then judged by its own real path.
 			 */
 			close(next);
-			/* An fd/N hop: remember whose fd, for hop_is_own(). */
+			/*
+			 * An fd/N hop: remember whose fd, for hop_is_own().  The task
+			 * is the one whose directory holds this fd/ (whatever procfs
+			 * mount it is in: its status says which task it is).
+			 */
 			char dir[PATH_MAX];
-			int pid, tid, end = 0;
+			size_t dl;
+			pid_t tid;
+			int task;
 			if (all_digits(comp_buf, n) && fd_real_path(cur, dir, sizeof(dir)) == 0 &&
-			    ((sscanf(dir, "/proc/%d/task/%d/fd%n", &pid, &tid, &end) == 2 && !dir[end]) ||
-			     (sscanf(dir, "/proc/%d/fd%n", &tid, &end) == 1 && !dir[end]))) {
-				r->hop_tid = tid;
-				r->hop_fd = atoi(comp_buf);
+			    (dl = strlen(dir)) >= 3 && strcmp(dir + dl - 3, "/fd") == 0 &&
+			    (task = openat(cur, "..", O_PATH | O_DIRECTORY | O_CLOEXEC)) >= 0) {
+				if (proc_task_status(task, &tid, NULL, NULL, NULL) == 1 && tid > 0) {
+					r->hop_tid = tid;
+					r->hop_fd = atoi(comp_buf);
+				}
+				close(task);
 			}
 			next = openat(cur, comp_buf, O_PATH | O_CLOEXEC);
 			if (next < 0) {

@@ -327,6 +327,12 @@ int open_rewrite(const char *path, int flags, mode_t mode, int *fd);
 int join_path(const char *dir, const char *name, char *out, size_t len);
 /* The real path of an fd of ours, as the policy sees it. */
 int fd_real_path(int fd, char *out, size_t len);
+/*
+ * The agent's dirfd (AT_FDCWD: its cwd) as ward's own fd, with its real
+ * path; -E_FOREIGN_PROC (real: what is decided on) when it is in a procfs
+ * and not known to be the session's.
+ */
+int agent_object(struct req *r, int dirfd, int *fd, char *real, size_t reallen);
 /* Open the object behind an fd of ours (an O_PATH one) anew, with flags. */
 int fd_reopen(int fd, int flags);
 /* An O_PATH fd of the agent's root directory (ward's: see resolve.c). */

@@ -115,9 +115,7 @@ static int object_target(struct req *r, int dirfd, uint64_t path_addr, enum nami
 	}
 	r->log_path = r->path;
 	if (r->path[0] == '\0' && how != BY_PATH) {
-		rc = agent_fd(r, dirfd, fd);
-		if (rc == 0)
-			rc = fd_real_path(*fd, r->real, sizeof(r->real));
+		rc = agent_object(r, dirfd, fd, r->real, sizeof(r->real));
 	} else {
 		rc = resolve(r, dirfd, r->path, follow ? RES_FINAL : RES_FINAL_NOFOLLOW, fd,
 			     r->real, sizeof(r->real), NULL);

@@ -385,9 +385,7 @@ int h_exec(struct req *r)
 	r->log_path = r->path;
 
 	if (at && r->path[0] == '\0' && (flags & AT_EMPTY_PATH)) {
-		rc = agent_fd(r, dirfd, &opath);
-		if (rc == 0)
-			rc = fd_real_path(opath, r->real, sizeof(r->real));
+		rc = agent_object(r, dirfd, &opath, r->real, sizeof(r->real));
 	} else {
 		rc = resolve(r, dirfd, r->path,
 			     (flags & AT_SYMLINK_NOFOLLOW) ? RES_FINAL_NOFOLLOW : RES_FINAL, &opath,

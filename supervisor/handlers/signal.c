@@ -33,7 +33,7 @@ static bool of_session(pid_t pid, const struct req *r)
 	/* The caller's own process: the kernel keeps tgkill within it. */
 	if (pid == r->tgid || pid == r->tid || proc_of_session(pid))
 		return true;
-	if (proc_in_session(pid) || (dir = proc_dir_open(pid)) < 0)
+	if ((dir = proc_dir_open(pid)) < 0)
 		return false;
 	ok = proc_session_dir(dir);
 	close(dir);

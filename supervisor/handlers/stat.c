@@ -33,9 +33,7 @@ static int object(struct req *r, int dirfd, uint64_t path, int flags, int *fd)
 	if (r->path[0] == '\0') {
 		if (!(flags & AT_EMPTY_PATH))
 			return -ENOENT;
-		rc = agent_fd(r, dirfd, fd);
-		if (rc == 0)
-			rc = fd_real_path(*fd, r->real, sizeof(r->real));
+		rc = agent_object(r, dirfd, fd, r->real, sizeof(r->real));
 	} else {
 		rc = resolve(r, dirfd, r->path,
 			     (flags & AT_SYMLINK_NOFOLLOW) ? RES_FINAL_NOFOLLOW : RES_FINAL, fd,

@@ -26,8 +26,8 @@
  *           mount namespace of its own): ward's and pid 1's entries through
  *           it, by path, after chdir into PROC2/PID, and through an O_PATH
  *           dirfd of PROC2/PID; the agent's own entries there still open.
- *           Also the victim's /proc/VICTIM and /proc/VICTIM/task (the driver
- *           starts it) bound at ./pb and ./pt.
+ *           Also the victim's /proc/VICTIM, /proc/VICTIM/task, fd/ and
+ *           environ (the driver starts it) bound at ./pb, ./pt, ./pfd, ./penv.
  *   shmreuse  (root) a segment holding the secret whose creator, outside
  *           the session, has exited ($SHM_ID, its creator was $SHM_PID):
  *           a process of the session takes the creator's id (written to
@@ -734,6 +734,23 @@ static void mode_mount(void)
 	if (d >= 0) {
 		try_foreign_at("the victim's environ by an O_PATH dirfd of a bind mount", d, "environ");
 		close(d);
+	}
+	/* Its fd/ directory bound alone (a memfd, a deleted file, a pipe there), and its environ. */
+	for (int n = 0; n < 12; n++) {
+		snprintf(p, sizeof(p), "%s/pfd/%d", cwd, n);
+		snprintf(how, sizeof(how), "the victim's fd/%d through a bind mount of its fd/", n);
+		try_foreign(how, p);
+	}
+	try_foreign("the victim's environ bound alone at a file", "penv");
+	if (chdir("pfd") == 0) {
+		for (int n = 3; n < 8; n++) {
+			snprintf(p, sizeof(p), "%d", n);
+			try_foreign("the victim's fd/N after chdir into a bind mount of its fd/", p);
+		}
+		snprintf(p, sizeof(p), "/proc/%d/cwd/3", getpid());
+		try_foreign("its own cwd (the victim's bound fd/), then 3", p);
+		if (chdir(cwd) < 0)
+			setup_failed("chdir back");
 	}
 	snprintf(p, sizeof(p), "pt/%s", v);
 	if (chdir(p) == 0) {

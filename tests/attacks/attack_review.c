@@ -12,6 +12,9 @@
  *   exchange   renameat2(public/x, secret/x, RENAME_EXCHANGE): the secret
  *              moves to a readable name
  *   pgrpsig    pidfd_send_signal(own pidfd, 0, PIDFD_SIGNAL_PROCESS_GROUP)
+ *   clonens    clone() with each CLONE_NEW* flag: a process in a namespace
+ *              of its own (as unshare, which is refused), where ward's
+ *              pids, SysV ids and paths would not be the process's
  */
 #include "attack.h"
 
@@ -48,6 +51,33 @@ static void mode_untraced(void)
 		leak("clone(CLONE_UNTRACED) + exec of an exec-denied program", "ran", 3);
 	else
 		say("blocked: the untraced child could not run bin/mycat (status %d)", st);
+}
+
+static void mode_clonens(void)
+{
+	static const struct {
+		unsigned long flag;
+		const char *name;
+	} ns[] = {
+		{ CLONE_NEWNS, "CLONE_NEWNS" },	    { CLONE_NEWCGROUP, "CLONE_NEWCGROUP" },
+		{ CLONE_NEWUTS, "CLONE_NEWUTS" },   { CLONE_NEWIPC, "CLONE_NEWIPC" },
+		{ CLONE_NEWUSER, "CLONE_NEWUSER" }, { CLONE_NEWPID, "CLONE_NEWPID" },
+		{ CLONE_NEWNET, "CLONE_NEWNET" },
+	};
+	for (size_t i = 0; i < sizeof(ns) / sizeof(ns[0]); i++) {
+		/* fork-like: no new stack, the child goes on from here */
+		fflush(stdout);
+		long pid = syscall(SYS_clone, ns[i].flag | SIGCHLD, 0, 0, 0, 0);
+		if (pid == 0)
+			_exit(0);
+		if (pid < 0) {
+			say("blocked: clone(%s): %s", ns[i].name, strerror(errno));
+			continue;
+		}
+		waitpid((pid_t)pid, NULL, 0);
+		leak("clone() made a process in a namespace of its own", ns[i].name,
+		     strlen(ns[i].name));
+	}
 }
 
 /* A process outside the session whose stdin is a pipe holding the secret. */
@@ -156,6 +186,8 @@ int main(int argc, char **argv)
 		mode_untraced();
 	else if (strcmp(mode, "cached") == 0)
 		mode_cached();
+	else if (strcmp(mode, "clonens") == 0)
+		mode_clonens();
 	else if (strcmp(mode, "cwdhop") == 0)
 		mode_cwdhop();
 	else if (strcmp(mode, "hooks") == 0)

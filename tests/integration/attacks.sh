@@ -337,13 +337,15 @@ attack proc init "/proc/1/...: environ, mem, fd, root, cwd; also after chdir"
 attack proc links "symlinks to /proc/self/..., /proc/self/../WARD, /dev/fd/N: the agent's own, never ward's"
 if [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
 	pre_proc2() {
-		mkdir "$1/proc2" "$1/pb" "$1/pt"
+		mkdir "$1/proc2" "$1/pb" "$1/pt" "$1/pfd" && : >"$1/penv"
 		start_victim "$1"
 		echo "${T_ENV[0]#VICTIM_PID=}" >"$1/victim.pid"
 	}
 	T_PRE=pre_proc2 T_POST=post_helpers
 	T_WRAP=(unshare -m sh -c 'v=$(cat "$0/victim.pid") && mount -t proc proc "$0/proc2" &&
-		mount --bind "/proc/$v" "$0/pb" && mount --bind "/proc/$v/task" "$0/pt" && exec "$@"' @P@)
+		mount --bind "/proc/$v" "$0/pb" && mount --bind "/proc/$v/task" "$0/pt" &&
+		mount --bind "/proc/$v/fd" "$0/pfd" && mount --bind "/proc/$v/environ" "$0/penv" &&
+		exec "$@"' @P@)
 	attack proc mount "a second procfs, and an outsider's /proc/PID bound elsewhere: by path, dirfd and chdir"
 else
 	echo "ok - proc mount # skip needs root for a private mount namespace"
@@ -381,6 +383,7 @@ T_PRE=pre_githooks
 attack review hooks "rename .git/hooks away and back to plant a hook"
 attack review exchange "renameat2(public/x, secret/x, RENAME_EXCHANGE), then read public/x"
 attack review pgrpsig "pidfd_send_signal(self, PIDFD_SIGNAL_PROCESS_GROUP)"
+attack review clonens "clone() with each CLONE_NEW* flag: a process in namespaces of its own"
 # 5. New names for the secret.
 attack links hardlink "hard links of the secret into the project"
 attack links symlink "symlinks to the secret, then read through them"
