@@ -15,7 +15,6 @@
 #include <sys/random.h>
 #include <sys/syscall.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 
@@ -153,7 +152,6 @@ int cmd_run(int argc, char **argv)
 
 	S = &session;
 	S->own_pgrp = getpgrp();
-	S->started = time(NULL);
 	argv[0] = "ward";
 	while ((opt = getopt_long(argc, argv, "+p:r:hqv", longopts, NULL)) != -1) {
 		if (policy_opt(&o, opt, optarg))

@@ -190,9 +190,15 @@ int filter_build(const struct ward_policy *p, struct sock_fprog *prog, char *why
 			continue;
 		}
 		if (strcmp(table[i].name, "shmget") == 0) {
-			/* Only a shmget that may make a segment: ward makes it (ipc.c). */
+			/*
+			 * Only a shmget that may make a segment (IPC_CREAT, or the
+			 * key IPC_PRIVATE, which makes one without): ward makes it
+			 * (ipc.c).  The kernel reads the key as an int.
+			 */
 			struct scmp_arg_cmp c = { 2, SCMP_CMP_MASKED_EQ, IPC_CREAT, IPC_CREAT };
-			if ((rc = seccomp_rule_add_array(ctx, act, nr, 1, &c)) < 0)
+			struct scmp_arg_cmp k = { 0, SCMP_CMP_MASKED_EQ, 0xffffffffu, IPC_PRIVATE };
+			if ((rc = seccomp_rule_add_array(ctx, act, nr, 1, &c)) < 0 ||
+			    (rc = seccomp_rule_add_array(ctx, act, nr, 1, &k)) < 0)
 				goto out;
 			continue;
 		}

@@ -238,63 +238,111 @@ static int foreign_task(int dir, const char *rest, char *real, size_t reallen)
 	return -E_FOREIGN_PROC;
 }
 
-/*
- * -E_FOREIGN_PROC when obj, in a procfs, is not known to be the session's:
- * it is at or below the directory of a task not of the session, or in a
- * part of a procfs mounted apart from its root (a bind mount of a task's
- * fd/ or of one of its files) and below no task of the session.  Every
- * directory from obj up is looked at, to the first task's directory or
- * the procfs root.  0 when obj is in no procfs, or is the session's, or a
- * file reached through a procfs that was checked (from_proc: a file the
- * walk named in a directory it checked, or one the agent holds).
- */
-static int foreign_obj(int obj, bool from_proc, const char *rest, char *real, size_t reallen)
+/* The mount id of fd (0 when it cannot be told). */
+static uint64_t mnt_of(int fd)
 {
-	struct stat st;
-	int cur, up, rc = 0;
-
-	if (!is_procfs(obj) || fstat(obj, &st) < 0)
+	struct statx stx;
+	if (statx(fd, "", AT_EMPTY_PATH, STATX_MNT_ID, &stx) < 0 || !(stx.stx_mask & STATX_MNT_ID))
 		return 0;
-	if (!S_ISDIR(st.st_mode)) {
-		if (from_proc)
-			return 0;
-		goto unknown; /* a file of a procfs reached from outside one: bound there alone */
-	}
-	if ((cur = fcntl(obj, F_DUPFD_CLOEXEC, 0)) < 0)
-		return -errno;
-	for (int depth = 0;; depth++) {
-		if ((rc = foreign_task(cur, rest, real, reallen)) != 0 || is_proc_root(cur))
-			break;
-		if (depth > 32) {
-			rc = -ELOOP;
-			break;
+	return stx.stx_mnt_id;
+}
+
+/* Undo mountinfo's octal escapes (\040 for a space...) in place. */
+static void unescape(char *s)
+{
+	char *o = s;
+	for (; *s; s++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
+		    s[3] >= '0' && s[3] <= '7') {
+			*o++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+			s += 3;
+		} else {
+			*o++ = *s;
 		}
-		if ((up = openat(cur, "..", O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0) {
-			rc = -errno;
-			break;
-		}
-		if (!is_procfs(up)) {
-			close(up); /* the top of a bind mount, below no task and no root */
-			close(cur);
-			goto unknown;
-		}
-		close(cur);
-		cur = up;
 	}
-	close(cur);
-	return rc < 0 ? rc : 0;
-unknown:
-	if (real != NULL && fd_real_path(obj, real, reallen) == 0) {
-		rest += strspn(rest, "/");
-		size_t l = strlen(real);
-		snprintf(real + l, reallen - l, "%s%s", *rest ? "/" : "", rest);
+	*o = '\0';
+}
+
+/*
+ * Where obj, in a procfs, is within that procfs, from its mount's line in
+ * ward's mountinfo (the part of the procfs the mount shows, and where it is
+ * mounted) and obj's real path: "/PID/fd/3", "/sys/kernel", "/".
+ */
+static int procfs_inner(int obj, char *inner, size_t len)
+{
+	char real[PATH_MAX], line[3 * PATH_MAX], root[PATH_MAX], point[PATH_MAX];
+	uint64_t id = mnt_of(obj);
+	int rc = -EACCES;
+	FILE *f;
+
+	if (id == 0 || fd_real_path(obj, real, sizeof(real)) < 0 ||
+	    (f = fopen("/proc/self/mountinfo", "re")) == NULL)
+		return -EACCES;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		unsigned long long mid;
+		/* ID PARENT MAJ:MIN ROOT MOUNTPOINT ... */
+		if (sscanf(line, "%llu %*u %*s %4095s %4095s", &mid, root, point) != 3 || mid != id)
+			continue;
+		unescape(root);
+		unescape(point);
+		size_t pl = strcmp(point, "/") == 0 ? 0 : strlen(point);
+		if (strncmp(real, point, pl) == 0 && (real[pl] == '/' || real[pl] == '\0')) {
+			int n = snprintf(inner, len, "%s%s", strcmp(root, "/") == 0 ? "" : root,
+					 real + pl);
+			rc = n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+			if (rc == 0 && inner[0] == '\0')
+				snprintf(inner, len, "/");
+		}
+		break;
 	}
+	fclose(f);
+	return rc;
+}
+
+/* True when task PID's directory in /proc is the session's (proc_session_dir). */
+static bool pid_of_session(pid_t pid)
+{
+	int dir = proc_dir_open(pid);
+	bool ok = dir >= 0 && proc_session_dir(dir);
+
+	if (dir >= 0)
+		close(dir);
+	return ok;
+}
+
+/*
+ * -E_FOREIGN_PROC when obj is in a procfs (any mount of one, or a part of
+ * one bound elsewhere, directory or file) and in the part of a task not of
+ * the session; real is then /proc/PID and the rest, for the decision.
+ * The part is read from where obj is within its procfs (procfs_inner):
+ * "/PID/..." is task PID's.  0 for any other part (/sys, /meminfo) and for
+ * obj in no procfs.
+ */
+static int foreign_obj(int obj, const char *rest, char *real, size_t reallen)
+{
+	char inner[PATH_MAX];
+	int rc;
+
+	if (!is_procfs(obj) || is_proc_root(obj))
+		return 0;
+	if ((rc = procfs_inner(obj, inner, sizeof(inner))) < 0)
+		return rc;
+	const char *c = inner + strspn(inner, "/");
+	size_t digits = strspn(c, "0123456789");
+	if (digits == 0 || (c[digits] != '/' && c[digits] != '\0'))
+		return 0;
+	pid_t pid = (pid_t)atoi(c);
+	if (pid_of_session(pid))
+		return 0;
+	rest += strspn(rest, "/");
+	if (real != NULL)
+		snprintf(real, reallen, "/proc%s%s%s", inner, *rest ? "/" : "", rest);
 	return -E_FOREIGN_PROC;
 }
 
 static int foreign_dir(int dir, const char *rest, char *real, size_t reallen)
 {
-	return foreign_obj(dir, true, rest, real, reallen);
+	return foreign_obj(dir, rest, real, reallen);
 }
 
 int agent_object(struct req *r, int dirfd, int *fd, char *real, size_t reallen)
@@ -598,10 +646,13 @@ int resolve_from(struct req *r, int dirfd, int base, const char *path,
 		 * process is not taken for the session's.
 		 */
 		if (is_procfs(next)) {
-			/* Into a procfs from outside it: a root, or a part bound apart. */
-			if (!is_procfs(cur))
-				rc = is_proc_root(next) ? 0
-							: foreign_obj(next, false, w.buf + w.pos, real, reallen);
+			/*
+			 * Into a procfs mount from outside it (another filesystem,
+			 * or another mount: a part of a procfs bound there), or into
+			 * a task's directory within one.
+			 */
+			if (!is_procfs(cur) || mnt_of(cur) != mnt_of(next))
+				rc = foreign_obj(next, w.buf + w.pos, real, reallen);
 			else
 				rc = S_ISDIR(st.st_mode) ? foreign_task(next, w.buf + w.pos, real, reallen)
 							 : 0;

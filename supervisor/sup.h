@@ -117,7 +117,6 @@ struct session {
 	bool quiet;
 	pid_t child;
 	pid_t own_pgrp;
-	time_t started; /* the wall clock when ward started (seconds) */
 	int notify_size, resp_size;
 	uint8_t exec_key[32]; /* for argv_mac */
 };

@@ -742,6 +742,40 @@ static void mode_mount(void)
 		try_foreign(how, p);
 	}
 	try_foreign("the victim's environ bound alone at a file", "penv");
+	/* ...and bound inside /proc itself, over entries of no task. */
+	try_foreign("the victim's environ bound over /proc/sys/kernel/domainname",
+		    "/proc/sys/kernel/domainname");
+	for (int n = 3; n < 8; n++) {
+		snprintf(p, sizeof(p), "/proc/driver/%d", n);
+		try_foreign("the victim's fd/N bound over /proc/driver", p);
+	}
+	/*
+	 * O_PATH opens are the kernel's when stat is not restricted: an O_PATH
+	 * fd of ward's mem (through the second procfs) or of the bound environ,
+	 * then reopened for reading and writing through /proc/self/fd/N.
+	 */
+	const char *held[] = { "proc2/PPID/mem", "proc2/PPID/environ", "penv" };
+	for (int i = 0; i < 3; i++) {
+		if (i < 2)
+			snprintf(dir, sizeof(dir), "%s/proc2/%d/%s", cwd, getppid(), i == 0 ? "mem" : "environ");
+		else
+			snprintf(dir, sizeof(dir), "%s/penv", cwd);
+		int o = open(dir, O_PATH | O_CLOEXEC);
+		if (o < 0) {
+			say("note: O_PATH open of %s: %s", held[i], strerror(errno));
+			continue;
+		}
+		snprintf(p, sizeof(p), "/proc/self/fd/%d", o);
+		snprintf(how, sizeof(how), "an O_PATH fd of %s, reopened through /proc/self/fd", held[i]);
+		int rw = open(p, O_RDWR | O_CLOEXEC);
+		if (rw >= 0) {
+			leak(how, "(opened O_RDWR)", 15);
+			close(rw);
+		} else {
+			try_foreign(how, p);
+		}
+		close(o);
+	}
 	if (chdir("pfd") == 0) {
 		for (int n = 3; n < 8; n++) {
 			snprintf(p, sizeof(p), "%d", n);

@@ -345,7 +345,8 @@ if [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
 	T_WRAP=(unshare -m sh -c 'v=$(cat "$0/victim.pid") && mount -t proc proc "$0/proc2" &&
 		mount --bind "/proc/$v" "$0/pb" && mount --bind "/proc/$v/task" "$0/pt" &&
 		mount --bind "/proc/$v/fd" "$0/pfd" && mount --bind "/proc/$v/environ" "$0/penv" &&
-		exec "$@"' @P@)
+		mount --bind "/proc/$v/environ" /proc/sys/kernel/domainname &&
+		mount --bind "/proc/$v/fd" /proc/driver && exec "$@"' @P@)
 	attack proc mount "a second procfs, and an outsider's /proc/PID bound elsewhere: by path, dirfd and chdir"
 else
 	echo "ok - proc mount # skip needs root for a private mount namespace"

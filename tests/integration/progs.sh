@@ -2751,6 +2751,13 @@ shmat(ID, NULL, 0) = ADDR
 read back: shared
 shmdt(ADDR) = 0
 shmctl(ID, IPC_RMID, NULL) = 0
+shmget(IPC_PRIVATE, 4096, 0600) = ID
+shmat(ID, NULL, SHM_RDONLY) = ADDR
+shmctl(ID, IPC_RMID, NULL) = 0
+shmget(KEY, 4096, IPC_CREAT|0600) twice: same ID
+shmget(KEY, 4096, IPC_CREAT|IPC_EXCL|0600) = EEXIST
+shmat(ID, NULL, SHM_RDONLY) = ADDR
+shmctl(ID, IPC_RMID, NULL) = 0
 EOF
 
 t -w -c chk_pidfd_policy "pidfd_open: not ward, not pid 1" pidfd_open parent 0 init 0 <<EOF
