@@ -264,79 +264,145 @@ static void unescape(char *s)
 }
 
 /*
- * Where obj, in a procfs, is within that procfs, from its mount's line in
- * ward's mountinfo (the part of the procfs the mount shows, and where it is
- * mounted) and obj's real path: "/PID/fd/3", "/sys/kernel", "/".
+ * The part of its filesystem that mount `id` shows (mountinfo's fourth
+ * field: "/sys", "/1234/fd"), from ward's mountinfo.  The line is read
+ * whole and split at spaces (the kernel escapes those in paths); a line or
+ * a field too long for ward's buffer is an error, never a cut.
  */
-static int procfs_inner(int obj, char *inner, size_t len)
+static int mount_root(uint64_t id, char *root, size_t len)
 {
-	char real[PATH_MAX], line[3 * PATH_MAX], root[PATH_MAX], point[PATH_MAX];
-	uint64_t id = mnt_of(obj);
-	int rc = -EACCES;
-	FILE *f;
+	static __thread char buf[64 * 1024];
+	size_t have = 0;
+	bool skipping = false;
+	int fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC), rc = -EACCES;
 
-	if (id == 0 || fd_real_path(obj, real, sizeof(real)) < 0 ||
-	    (f = fopen("/proc/self/mountinfo", "re")) == NULL)
-		return -EACCES;
-	while (fgets(line, sizeof(line), f) != NULL) {
-		unsigned long long mid;
-		/* ID PARENT MAJ:MIN ROOT MOUNTPOINT ... */
-		if (sscanf(line, "%llu %*u %*s %4095s %4095s", &mid, root, point) != 3 || mid != id)
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		ssize_t n = read(fd, buf + have, sizeof(buf) - 1 - have);
+		if (n < 0 && errno == EINTR)
 			continue;
-		unescape(root);
-		unescape(point);
-		size_t pl = strcmp(point, "/") == 0 ? 0 : strlen(point);
-		if (strncmp(real, point, pl) == 0 && (real[pl] == '/' || real[pl] == '\0')) {
-			int n = snprintf(inner, len, "%s%s", strcmp(root, "/") == 0 ? "" : root,
-					 real + pl);
-			rc = n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
-			if (rc == 0 && inner[0] == '\0')
-				snprintf(inner, len, "/");
+		if (n <= 0)
+			break;
+		have += (size_t)n;
+		buf[have] = '\0';
+		char *line = buf, *nl;
+		while ((nl = memchr(line, '\n', have - (size_t)(line - buf))) != NULL) {
+			*nl = '\0';
+			if (!skipping) {
+				char *f[5], *save = NULL, *t = line;
+				int k = 0;
+				for (; k < 5 && (f[k] = strtok_r(t, " ", &save)) != NULL; k++)
+					t = NULL;
+				if (k == 5 && strtoull(f[0], NULL, 10) == id) {
+					unescape(f[3]);
+					rc = strlen(f[3]) < len ? (snprintf(root, len, "%s", f[3]), 0)
+								: -ENAMETOOLONG;
+					close(fd);
+					return rc;
+				}
+			}
+			skipping = false;
+			line = nl + 1;
 		}
-		break;
+		/* What is left is the start of a line: keep it, unless it fills the buffer. */
+		size_t left = have - (size_t)(line - buf);
+		if (left == sizeof(buf) - 1) {
+			/* A line longer than the buffer: ours, it is an error; else skip it. */
+			if (!skipping && strtoull(buf, NULL, 10) == id) {
+				close(fd);
+				return -ENAMETOOLONG;
+			}
+			skipping = true;
+			left = 0;
+		}
+		memmove(buf, line, left);
+		have = left;
 	}
-	fclose(f);
+	close(fd);
 	return rc;
-}
-
-/* True when task PID's directory in /proc is the session's (proc_session_dir). */
-static bool pid_of_session(pid_t pid)
-{
-	int dir = proc_dir_open(pid);
-	bool ok = dir >= 0 && proc_session_dir(dir);
-
-	if (dir >= 0)
-		close(dir);
-	return ok;
 }
 
 /*
  * -E_FOREIGN_PROC when obj is in a procfs (any mount of one, or a part of
- * one bound elsewhere, directory or file) and in the part of a task not of
- * the session; real is then /proc/PID and the rest, for the decision.
- * The part is read from where obj is within its procfs (procfs_inner):
- * "/PID/..." is task PID's.  0 for any other part (/sys, /meminfo) and for
- * obj in no procfs.
+ * one bound elsewhere, a directory or a file) and in the part of a task not
+ * of the session; real is then obj's path and the rest, for the decision.
+ * From obj (a file: from its directory) up, within obj's mount: the first
+ * task's directory decides, by its own status, in that very procfs (the
+ * tracer's id there is ward's only in ward's pid namespace); the procfs
+ * root, reached first, means no task's part.  At the top of a mount of a
+ * part of a procfs, the part is read from mountinfo: one below a task's
+ * directory ("/PID/fd") is refused, any other ("/sys") is no task's.
  */
 static int foreign_obj(int obj, const char *rest, char *real, size_t reallen)
 {
-	char inner[PATH_MAX];
-	int rc;
+	char path[PATH_MAX], root[PATH_MAX];
+	struct stat st, in;
+	int cur, up, rc = 0;
 
-	if (!is_procfs(obj) || is_proc_root(obj))
+	if (!is_procfs(obj) || fstat(obj, &st) < 0)
 		return 0;
-	if ((rc = procfs_inner(obj, inner, sizeof(inner))) < 0)
-		return rc;
-	const char *c = inner + strspn(inner, "/");
+	if (S_ISDIR(st.st_mode)) {
+		if ((cur = fcntl(obj, F_DUPFD_CLOEXEC, 0)) < 0)
+			return -errno;
+	} else {
+		/* A file: its directory, the one its real path names, if it holds this very file. */
+		char *slash;
+		if ((rc = fd_real_path(obj, path, sizeof(path))) < 0 ||
+		    (slash = strrchr(path, '/')) == NULL)
+			return rc < 0 ? rc : -EACCES;
+		*slash = '\0';
+		cur = open(path[0] ? path : "/", O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (cur < 0 || fstatat(cur, slash + 1, &in, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    in.st_dev != st.st_dev || in.st_ino != st.st_ino) {
+			if (cur >= 0)
+				close(cur);
+			goto unknown;
+		}
+		if (mnt_of(cur) != mnt_of(obj)) {
+			/* A file bound alone: the part is its mount's root. */
+			close(cur);
+			if ((rc = mount_root(mnt_of(obj), root, sizeof(root))) < 0)
+				return rc;
+			goto part;
+		}
+	}
+	uint64_t mnt = mnt_of(cur);
+	for (int depth = 0;; depth++) {
+		if ((rc = foreign_task(cur, rest, real, reallen)) != 0 || is_proc_root(cur))
+			break;
+		if (depth > 32 || mnt == 0) {
+			rc = -ELOOP;
+			break;
+		}
+		if ((up = openat(cur, "..", O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0) {
+			rc = -errno;
+			break;
+		}
+		if (!is_procfs(up) || mnt_of(up) != mnt) {
+			/* The top of a mount of a part of a procfs, below no task. */
+			close(up);
+			close(cur);
+			if ((rc = mount_root(mnt, root, sizeof(root))) < 0)
+				return rc;
+			goto part;
+		}
+		close(cur);
+		cur = up;
+	}
+	close(cur);
+	return rc < 0 ? rc : 0;
+part:;
+	const char *c = root + strspn(root, "/");
 	size_t digits = strspn(c, "0123456789");
 	if (digits == 0 || (c[digits] != '/' && c[digits] != '\0'))
-		return 0;
-	pid_t pid = (pid_t)atoi(c);
-	if (pid_of_session(pid))
-		return 0;
-	rest += strspn(rest, "/");
-	if (real != NULL)
-		snprintf(real, reallen, "/proc%s%s%s", inner, *rest ? "/" : "", rest);
+		return 0; /* not a task's part */
+unknown:
+	if (real != NULL && fd_real_path(obj, real, reallen) == 0) {
+		rest += strspn(rest, "/");
+		size_t l = strlen(real);
+		snprintf(real + l, reallen - l, "%s%s", *rest ? "/" : "", rest);
+	}
 	return -E_FOREIGN_PROC;
 }
 

@@ -29,23 +29,28 @@ static int *made;
 static size_t nmade, capmade;
 static pthread_mutex_t made_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* With made_lock held. */
 static int remember(int id)
 {
-	int rc = 0;
-
-	pthread_mutex_lock(&made_lock);
+	if (nmade == capmade) {
+		/* Full: first forget the segments that are gone, then grow if need be. */
+		struct shmid_ds ds;
+		size_t k = 0;
+		for (size_t i = 0; i < nmade; i++)
+			if (shmctl(made[i], IPC_STAT, &ds) == 0 || (errno != EINVAL && errno != EIDRM))
+				made[k++] = made[i];
+		nmade = k;
+	}
 	if (nmade == capmade) {
 		size_t cap = capmade ? 2 * capmade : 64;
 		int *m = realloc(made, cap * sizeof(*m));
 		if (m == NULL)
-			rc = -ENOMEM;
-		else
-			made = m, capmade = cap;
+			return -ENOMEM;
+		made = m;
+		capmade = cap;
 	}
-	if (rc == 0)
-		made[nmade++] = id;
-	pthread_mutex_unlock(&made_lock);
-	return rc;
+	made[nmade++] = id;
+	return 0;
 }
 
 static bool was_made(int id)
@@ -63,28 +68,39 @@ static bool was_made(int id)
  * shmget that may make a segment (IPC_CREAT, or the key IPC_PRIVATE):
  * ward makes it, with the agent's key, size and flags (its ids are the
  * agent's: h_cred keeps them so), and lists it; or finds the one that has
- * the key, which it does not list.
+ * the key, which it does not list.  Made and listed under one lock, so
+ * that a second caller finding it finds it listed.
  */
 static int get(struct req *r, key_t key, size_t size, int flags)
 {
-	int id;
+	int id = -1, rc = 0;
 
 	if (!req_valid(r))
 		return -ESRCH;
-	if (key == IPC_PRIVATE || (flags & IPC_EXCL)) {
-		id = shmget(key, size, flags);
-	} else {
+	pthread_mutex_lock(&made_lock);
+	for (int tries = 0; tries < 4; tries++) {
+		if (key == IPC_PRIVATE || (flags & IPC_EXCL)) {
+			id = shmget(key, size, flags);
+			break;
+		}
 		/* Made, or found: IPC_EXCL first tells which. */
-		id = shmget(key, size, flags | IPC_EXCL);
-		if (id < 0 && errno == EEXIST)
-			return (id = shmget(key, size, flags)) < 0 ? -errno : (r->result = id, 1);
+		if ((id = shmget(key, size, flags | IPC_EXCL)) >= 0 || errno != EEXIST)
+			break;
+		if ((id = shmget(key, size, flags & ~IPC_CREAT)) >= 0) {
+			pthread_mutex_unlock(&made_lock);
+			r->result = id;
+			return 1;
+		}
+		if (errno != ENOENT)
+			break; /* gone meanwhile (ENOENT): make it again */
 	}
 	if (id < 0)
-		return -errno;
-	if (remember(id) < 0) {
+		rc = -errno;
+	else if ((rc = remember(id)) < 0)
 		shmctl(id, IPC_RMID, NULL);
-		return -ENOMEM;
-	}
+	pthread_mutex_unlock(&made_lock);
+	if (rc < 0)
+		return rc;
 	r->result = id;
 	return 1;
 }
