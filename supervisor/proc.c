@@ -7,10 +7,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/openat2.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include <uthash.h>
 
@@ -178,7 +180,10 @@ bool proc_take_grant(pid_t tid, struct exec_grant *g)
 int proc_task_status(int dir, pid_t *pid, pid_t *tracer, char *state, pid_t *ppid)
 {
 	char buf[2048], *t;
-	int fd = openat(dir, "status", O_RDONLY | O_CLOEXEC);
+	/* The task's own status, not a file mounted over it. */
+	struct open_how how = { .flags = O_RDONLY | O_NOFOLLOW | O_CLOEXEC,
+				.resolve = RESOLVE_NO_XDEV | RESOLVE_NO_SYMLINKS };
+	int fd = (int)syscall(SYS_openat2, dir, "status", &how, sizeof(how));
 	ssize_t n;
 
 	if (fd < 0)

@@ -238,6 +238,15 @@ static int foreign_task(int dir, const char *rest, char *real, size_t reallen)
 	return -E_FOREIGN_PROC;
 }
 
+/* True when fd is the root of its mount. */
+static bool mount_root_of(int fd)
+{
+	struct statx stx;
+	return statx(fd, "", AT_EMPTY_PATH, STATX_INO, &stx) == 0 &&
+	       (stx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) &&
+	       (stx.stx_attributes & STATX_ATTR_MOUNT_ROOT);
+}
+
 /* The mount id of fd (0 when it cannot be told). */
 static uint64_t mnt_of(int fd)
 {
@@ -340,8 +349,10 @@ static int foreign_obj(int obj, const char *rest, char *real, size_t reallen)
 	struct stat st, in;
 	int cur, up, rc = 0;
 
-	if (!is_procfs(obj) || fstat(obj, &st) < 0)
+	if (!is_procfs(obj))
 		return 0;
+	if (fstat(obj, &st) < 0)
+		return -errno;
 	if (S_ISDIR(st.st_mode)) {
 		if ((cur = fcntl(obj, F_DUPFD_CLOEXEC, 0)) < 0)
 			return -errno;
@@ -360,8 +371,10 @@ static int foreign_obj(int obj, const char *rest, char *real, size_t reallen)
 			goto unknown;
 		}
 		if (mnt_of(cur) != mnt_of(obj)) {
-			/* A file bound alone: the part is its mount's root. */
+			/* A file bound alone (it is its mount's root): the part is that root. */
 			close(cur);
+			if (!mount_root_of(obj))
+				goto unknown; /* something was mounted over its directory since */
 			if ((rc = mount_root(mnt_of(obj), root, sizeof(root))) < 0)
 				return rc;
 			goto part;
@@ -375,17 +388,32 @@ static int foreign_obj(int obj, const char *rest, char *real, size_t reallen)
 			rc = -ELOOP;
 			break;
 		}
-		if ((up = openat(cur, "..", O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0) {
+		/*
+		 * Up within the mount only: ".." would follow a mount made over
+		 * the directory above (a task's directory overmounted since the
+		 * agent took an fd below it) into another mount's view.
+		 */
+		struct open_how how = { .flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+					.resolve = RESOLVE_NO_XDEV | RESOLVE_NO_SYMLINKS };
+		if ((up = (int)syscall(SYS_openat2, cur, "..", &how, sizeof(how))) < 0 &&
+		    errno != EXDEV) {
 			rc = -errno;
 			break;
 		}
-		if (!is_procfs(up) || mnt_of(up) != mnt) {
+		if (up < 0) {
 			/* The top of a mount of a part of a procfs, below no task. */
-			close(up);
+			bool top = mount_root_of(cur);
 			close(cur);
+			if (!top)
+				goto unknown; /* overmounted above: the part cannot be told */
 			if ((rc = mount_root(mnt, root, sizeof(root))) < 0)
 				return rc;
 			goto part;
+		}
+		if (mnt_of(up) != mnt) {
+			close(up);
+			close(cur);
+			goto unknown;
 		}
 		close(cur);
 		cur = up;
