@@ -229,18 +229,19 @@ bool proc_session_dir(int dir)
 	return tracer == getpid() || (state == 'Z' && proc_in_session(ppid));
 }
 
+bool proc_session_pid(pid_t pid)
+{
+	int dir = proc_dir_open(pid);
+	bool ok = dir >= 0 && proc_session_dir(dir);
+
+	if (dir >= 0)
+		close(dir);
+	return ok;
+}
+
 bool proc_maybe_session(pid_t pid)
 {
-	int dir;
-	bool ok;
-
-	if (proc_in_session(pid))
-		return true;
-	if ((dir = proc_dir_open(pid)) < 0)
-		return false;
-	ok = proc_session_dir(dir);
-	close(dir);
-	return ok;
+	return proc_in_session(pid) || proc_session_pid(pid);
 }
 
 int proc_dir_open(pid_t pid)

@@ -96,7 +96,9 @@ int proc_task_status(int dir, pid_t *pid, pid_t *tracer, char *state, pid_t *ppi
 bool proc_traced_dir(int dir);
 /* ...or a zombie whose parent is of the session (ward has let it go). */
 bool proc_session_dir(int dir);
-/* pid is of the session by the table, or its /proc directory is proc_session_dir(). */
+/* proc_session_dir() of /proc/PID. */
+bool proc_session_pid(pid_t pid);
+/* pid is of the session by the table, or by proc_session_pid(). */
 bool proc_maybe_session(pid_t pid);
 /* Fields of dir's stat (state, parent, process group); -1 when it cannot be read. */
 int proc_stat_at(int dir, char *state, pid_t *ppid, pid_t *pgrp);

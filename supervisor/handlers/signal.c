@@ -20,24 +20,16 @@
 
 
 /*
- * A process of the session (proc_of_session()), or one that has exited and
+ * A process of the session (ward traces it), or one that has exited and
  * waits for its parent, of the session, to reap it (ward has let it go): a
  * signal to it does nothing, and pidfd_open of it works, as in the kernel
- * (asyncio opens a pidfd for a child that may have exited already).
+ * (asyncio opens a pidfd for a child that may have exited already).  Both
+ * are proc_session_pid().
  */
 static bool of_session(pid_t pid, const struct req *r)
 {
-	int dir;
-	bool ok;
-
 	/* The caller's own process: the kernel keeps tgkill within it. */
-	if (pid == r->tgid || pid == r->tid || proc_of_session(pid))
-		return true;
-	if ((dir = proc_dir_open(pid)) < 0)
-		return false;
-	ok = proc_session_dir(dir);
-	close(dir);
-	return ok;
+	return pid == r->tgid || pid == r->tid || proc_session_pid(pid);
 }
 
 static bool may_signal(struct req *r, long target)
