@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 #include <uthash.h>
 
@@ -343,4 +344,73 @@ bool proc_pgrp_in_session(pid_t pgrp)
 	}
 	free(leaders);
 	return found;
+}
+
+/* One line of maps, or the head of one: the mapping's range and file. */
+static bool maps_line_has(const char *line, uint64_t addr, dev_t *dev, ino_t *ino)
+{
+	unsigned long long start, end, ino_;
+	unsigned maj, min;
+
+	if (sscanf(line, "%llx-%llx %*s %*x %x:%x %llu", &start, &end, &maj, &min, &ino_) != 5 ||
+	    addr < start || addr >= end)
+		return false;
+	*dev = makedev(maj, min);
+	*ino = (ino_t)ino_;
+	return true;
+}
+
+/*
+ * Each line is judged from its start: a line longer than the buffer (a
+ * long file name) is judged by its head and skipped to its end, never read
+ * on from its middle, where a name made to look like a mapping would be
+ * taken for one.  Names cannot hold a newline: the kernel writes "\012".
+ */
+int proc_maps_find(pid_t pid, uint64_t addr, dev_t *dev, ino_t *ino)
+{
+	char path[64], buf[4096];
+	size_t have = 0;
+	bool skipping = false;
+	int fd, rc = -ENOENT;
+
+	if (pid > 0)
+		snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	else
+		snprintf(path, sizeof(path), "/proc/self/maps");
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -errno;
+	for (;;) {
+		ssize_t n = read(fd, buf + have, sizeof(buf) - 1 - have);
+		if (n <= 0) {
+			rc = n < 0 ? -errno : rc;
+			break;
+		}
+		have += (size_t)n;
+		buf[have] = '\0';
+		char *line = buf, *nl;
+		while ((nl = memchr(line, '\n', have - (size_t)(line - buf))) != NULL) {
+			*nl = '\0';
+			if (!skipping && maps_line_has(line, addr, dev, ino)) {
+				rc = 0;
+				goto out;
+			}
+			skipping = false;
+			line = nl + 1;
+		}
+		size_t rest = have - (size_t)(line - buf);
+		if (rest == sizeof(buf) - 1) {
+			/* A line longer than the buffer: judged by its head, then skipped. */
+			if (!skipping && maps_line_has(line, addr, dev, ino)) {
+				rc = 0;
+				goto out;
+			}
+			skipping = true;
+			rest = 0;
+		}
+		memmove(buf, line, rest);
+		have = rest;
+	}
+out:
+	close(fd);
+	return rc;
 }

@@ -52,6 +52,14 @@ struct exec_grant {
 	uint8_t name_mac[32]; /* a script: the file name the kernel passes its interpreter */
 	size_t argv_len;
 	int argc;
+	/*
+	 * The file whose code runs first: the ELF interpreter (PT_INTERP) the
+	 * kernel loads for the program, or the program itself.  Its id as
+	 * stat tells it, and as /proc/PID/maps shows it (which differs on
+	 * overlayfs before Linux 6.8: the layer's file, not the overlay's).
+	 */
+	dev_t run_dev, run_map_dev;
+	ino_t run_ino, run_map_ino;
 };
 /*
  * argv is compared by a keyed MAC: the key is random per session and the
@@ -100,6 +108,11 @@ bool proc_session_dir(int dir);
 bool proc_session_pid(pid_t pid);
 /* pid is of the session by the table, or by proc_session_pid(). */
 bool proc_maybe_session(pid_t pid);
+/*
+ * The file mapped at addr in pid's memory (0: ward's own), by the device
+ * and inode /proc/PID/maps shows; -ENOENT when nothing is mapped there.
+ */
+int proc_maps_find(pid_t pid, uint64_t addr, dev_t *dev, ino_t *ino);
 /* Fields of dir's stat (state, parent, process group); -1 when it cannot be read. */
 int proc_stat_at(int dir, char *state, pid_t *ppid, pid_t *pgrp);
 bool proc_pgrp_in_session(pid_t pgrp);

@@ -211,6 +211,19 @@ static bool verify_exec(pid_t pid, pid_t former, struct exec_grant *g, char *exe
 	    st.st_ctim.tv_sec != g->ctime.tv_sec || st.st_ctim.tv_nsec != g->ctime.tv_nsec ||
 	    st.st_size != g->size)
 		return false; /* another file, or this one changed since it was judged */
+	/*
+	 * The first instruction must be in the file judged to run first: the
+	 * program's ELF interpreter, whose name the agent could have turned to
+	 * another file since, or the program.
+	 */
+	struct user_regs_struct regs;
+	dev_t dev;
+	ino_t ino;
+	if (ptrace(PTRACE_GETREGS, pid, 0, &regs) < 0 ||
+	    proc_maps_find(pid, regs.rip, &dev, &ino) < 0 ||
+	    !((dev == g->run_dev && ino == g->run_ino) ||
+	      (dev == g->run_map_dev && ino == g->run_map_ino)))
+		return false;
 	n = readlink(link, exe, exelen - 1);
 	exe[n > 0 ? n : 0] = '\0';
 	n = *cmdlen = read_cmdline(pid, cmd, cmdsize - 1);
@@ -311,7 +324,7 @@ static void on_exec(pid_t pid)
 		kill(pid, SIGKILL);
 		struct jline *l = log_begin("exec", pid);
 		jl_str(l, "decision", "kill");
-		jl_str(l, "reason", "the program or argv differs from what was allowed");
+		jl_str(l, "reason", "the program, its interpreter or argv differs from what was allowed");
 		log_finish(l);
 		return;
 	}

@@ -19,7 +19,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/openat2.h>
@@ -113,6 +116,11 @@ fail:
 /* ELF_BAD: ELF, but not read whole; refused. */
 enum elf_kind { ELF_NONE, ELF_STATIC, ELF_DYNAMIC, ELF_LOADER, ELF_BAD };
 
+/* Where an ELF_DYNAMIC file names its interpreter: its first PT_INTERP, as the kernel takes it. */
+struct interp_at {
+	uint64_t off, len;
+};
+
 /*
  * Open the file behind opath to read its header: a regular file only, and
  * never blocking (a FIFO's open would wait for a writer and hold a worker).
@@ -190,7 +198,7 @@ out:
  * all the nph the ELF header names (libelf shortens the count of a table
  * that runs past the bytes it has: not judged then, ELF_BAD).
  */
-static enum elf_kind classify(Elf *e, int opath, size_t want)
+static enum elf_kind classify(Elf *e, int opath, size_t want, struct interp_at *ia)
 {
 	GElf_Ehdr eh;
 	size_t nph;
@@ -203,7 +211,11 @@ static enum elf_kind classify(Elf *e, int opath, size_t want)
 		GElf_Phdr ph;
 		if (gelf_getphdr(e, (int)i, &ph) == NULL)
 			return ELF_BAD;
-		interp |= ph.p_type == PT_INTERP;
+		if (ph.p_type == PT_INTERP && !interp) {
+			ia->off = ph.p_offset;
+			ia->len = ph.p_filesz;
+			interp = true;
+		}
 		dynamic |= ph.p_type == PT_DYNAMIC;
 	}
 	if (interp)
@@ -221,7 +233,7 @@ static enum elf_kind classify(Elf *e, int opath, size_t want)
  * the whole file read.  An ELF file that cannot be read so is ELF_BAD, and
  * refused: the kernel might still run it, as a loader for all ward knows.
  */
-static enum elf_kind elf_kind_of(int opath, struct head *h)
+static enum elf_kind elf_kind_of(int opath, struct head *h, struct interp_at *ia)
 {
 	enum elf_kind kind;
 	GElf_Ehdr eh;
@@ -246,13 +258,13 @@ static enum elf_kind elf_kind_of(int opath, struct head *h)
 		if (fd < 0)
 			return ELF_BAD;
 		e = elf_begin(fd, ELF_C_READ, NULL); /* read, not mapped: see soname_kind */
-		kind = classify(e, opath, eh.e_phnum);
+		kind = classify(e, opath, eh.e_phnum, ia);
 		if (e != NULL)
 			elf_end(e);
 		close(fd);
 		return kind;
 	}
-	kind = classify(e, opath, eh.e_phnum);
+	kind = classify(e, opath, eh.e_phnum, ia);
 	elf_end(e);
 	return kind;
 }
@@ -303,21 +315,26 @@ static void anon_target(char *real, size_t len, const struct stat *st)
 	snprintf(real, len, "memfd:%s", name);
 }
 
+/* The head of the script interpreter judged last. */
+static __thread struct head ihead;
+
 /*
  * A script's interpreters, "#!" after "#!" as the kernel follows them (at
  * most 4 deep): each must be allowed to exec, none may be the dynamic
  * loader (whose program would then escape judgement), and the last one,
- * an ELF file, is what the process will run.
+ * an ELF file, is what the process will run: *last (-1 for none; its head
+ * in ihead), with its kind and where it names its own interpreter.
  */
-static int interpreters(struct req *r, const struct head *head, struct exec_grant *g)
+static int interpreters(struct req *r, const struct head *head, struct exec_grant *g, int *last,
+			enum elf_kind *kind, struct interp_at *ia)
 {
 	char interp[PATH_MAX], ireal[PATH_MAX];
 	int cur = -1, rc = 0;
-	static __thread struct head h; /* the head of the interpreter judged last */
+	struct head *h = &ihead;
 
 	for (int depth = 0; depth < 4; depth++) {
 		/* The script's head, then each interpreter's, read when it was judged. */
-		if (!shebang(depth > 0 ? &h : head, interp, sizeof(interp)))
+		if (!shebang(depth > 0 ? h : head, interp, sizeof(interp)))
 			break;
 		struct ward_verdict iv;
 		struct stat st;
@@ -339,9 +356,9 @@ static int interpreters(struct req *r, const struct head *head, struct exec_gran
 		r->log_path = interp;
 		rc = decide_path(r, WARD_OP_EXEC, ireal, &iv);
 		if (rc == 0) {
-			read_head(ifd, &h);
-			enum elf_kind ik = elf_kind_of(ifd, &h);
-			if (ik == ELF_LOADER || ik == ELF_BAD)
+			read_head(ifd, h);
+			*kind = elf_kind_of(ifd, h, ia);
+			if (*kind == ELF_LOADER || *kind == ELF_BAD)
 				rc = -EACCES;
 		}
 		if (rc != 0) {
@@ -358,9 +375,109 @@ static int interpreters(struct req *r, const struct head *head, struct exec_gran
 			close(cur);
 		cur = ifd;
 	}
-	if (cur >= 0)
+	if (rc < 0 && cur >= 0) {
 		close(cur);
+		cur = -1;
+	}
+	*last = cur;
 	return rc;
+}
+
+/* An ELF file's interpreter, as the kernel reads it (load_elf_binary). */
+static int read_interp(int fd, const struct head *h, const struct interp_at *ia, char *out,
+		       size_t len)
+{
+	if (ia->len < 2 || ia->len > PATH_MAX || ia->len > len)
+		return -ENOEXEC; /* the kernel refuses it too */
+	if (ia->off + ia->len <= h->n) {
+		memcpy(out, h->buf + ia->off, ia->len);
+	} else {
+		int rd = sniff_open(fd);
+		ssize_t n = rd < 0 ? -1 : pread(rd, out, ia->len, (off_t)ia->off);
+		if (rd >= 0)
+			close(rd);
+		if (n != (ssize_t)ia->len)
+			return -EACCES; /* not read, not judged, not run */
+	}
+	if (out[ia->len - 1] != '\0')
+		return -ENOEXEC;
+	return 0;
+}
+
+/*
+ * The ids of the file behind fd as the tracer will find them in
+ * /proc/PID/maps: what fstat says, and on overlayfs also what a mapping
+ * of it shows here (before Linux 6.8, the layer's file).  Left at fstat's
+ * when that cannot be learnt: the exec is then killed, not let through.
+ */
+static int run_ids(int fd, struct exec_grant *g)
+{
+	struct stat st;
+	struct statfs sf;
+
+	if (fstat(fd, &st) < 0 || fstatfs(fd, &sf) < 0)
+		return -errno;
+	g->run_dev = g->run_map_dev = st.st_dev;
+	g->run_ino = g->run_map_ino = st.st_ino;
+	if (sf.f_type != OVERLAYFS_SUPER_MAGIC)
+		return 0;
+	int rd = sniff_open(fd);
+	void *p = rd < 0 ? MAP_FAILED : mmap(NULL, 1, PROT_READ, MAP_PRIVATE, rd, 0);
+	if (rd >= 0)
+		close(rd);
+	if (p != MAP_FAILED) {
+		dev_t dev;
+		ino_t ino;
+		if (proc_maps_find(0, (uintptr_t)p, &dev, &ino) == 0) {
+			g->run_map_dev = dev;
+			g->run_map_ino = ino;
+		}
+		munmap(p, 1);
+	}
+	return 0;
+}
+
+/*
+ * What runs first: run (the program, or a script's last interpreter), or
+ * the ELF interpreter it names, which the kernel loads and starts in its
+ * place.  That interpreter is judged as an exec too: a memfd, or a program
+ * whose exec is denied, named as one would otherwise run unjudged.  The
+ * name can be turned elsewhere after the decision, so the tracer checks at
+ * PTRACE_EVENT_EXEC that the process's first instruction is in this file.
+ */
+static int judge_run(struct req *r, int run, enum elf_kind kind, const struct head *h,
+		     const struct interp_at *ia, struct exec_grant *g)
+{
+	static __thread char path[PATH_MAX + 1], real[PATH_MAX];
+	struct stat st;
+	int ifd, rc;
+
+	if (kind != ELF_DYNAMIC)
+		return run_ids(run, g);
+	if ((rc = read_interp(run, h, ia, path, sizeof(path))) < 0)
+		return rc;
+	if (log_request(r, 0) < 0)
+		return -EACCES; /* the program's decision, logged before the interpreter's */
+	r->log_path = path;
+	rc = resolve(r, AT_FDCWD, path, RES_FINAL, &ifd, real, sizeof(real), NULL);
+	if (rc == -E_FOREIGN_PROC) {
+		struct ward_verdict v;
+		rc = decide_path(r, WARD_OP_EXEC, real, &v);
+		return foreign_denied(r, rc);
+	}
+	if (rc < 0)
+		return rc;
+	if (fstat(ifd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(ifd);
+		return -EACCES; /* the kernel loads regular files only */
+	}
+	anon_target(real, sizeof(real), &st);
+	struct ward_verdict v;
+	rc = decide_path(r, WARD_OP_EXEC, real, &v);
+	if (rc == 0)
+		rc = run_ids(ifd, g);
+	close(ifd);
+	return rc == 1 ? -EACCES : rc;
 }
 
 int h_exec(struct req *r)
@@ -428,8 +545,9 @@ int h_exec(struct req *r)
 		goto out;
 
 	static __thread struct head head;
+	struct interp_at ia = { 0 };
 	read_head(opath, &head);
-	enum elf_kind kind = elf_kind_of(opath, &head);
+	enum elf_kind kind = elf_kind_of(opath, &head, &ia);
 	if (kind == ELF_BAD) {
 		rc = -EACCES; /* an ELF file ward could not read through is not run */
 		goto out;
@@ -486,7 +604,15 @@ int h_exec(struct req *r)
 		rc = -EACCES; /* rewrites never apply to exec */
 		goto out;
 	}
-	if (kind == ELF_NONE && (rc = interpreters(r, &head, &g)) < 0)
+	/* What runs first: the program, or the last of a script's interpreters, or their ELF interpreter. */
+	enum elf_kind rkind = kind;
+	int last = -1;
+	if (kind == ELF_NONE && (rc = interpreters(r, &head, &g, &last, &rkind, &ia)) < 0)
+		goto out;
+	rc = judge_run(r, last >= 0 ? last : opath, rkind, last >= 0 ? &ihead : &head, &ia, &g);
+	if (last >= 0)
+		close(last);
+	if (rc < 0)
 		goto out;
 	if (g.script) {
 		/*

@@ -22,6 +22,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -220,6 +221,92 @@ static const char *wstatus(int st)
 	else
 		snprintf(buf, sizeof(buf), "status %#x", st);
 	return buf;
+}
+
+
+/*
+ * A minimal x86-64 ELF program, made here (no toolchain needed): an
+ * ET_EXEC at base that writes msg to stdout and exits 0.  interp: the
+ * interpreter it names (PT_INTERP), or NULL for a static program.  Two
+ * of them at different bases make a program and its interpreter: the
+ * kernel then runs the interpreter's code, never the program's.
+ */
+static int write_tiny_elf(int fd, unsigned long base, const char *interp, const char *msg)
+{
+	unsigned char buf[4096];
+	size_t ilen = interp ? strlen(interp) + 1 : 0, mlen = strlen(msg);
+	int nph = interp ? 2 : 1;
+	size_t at = sizeof(Elf64_Ehdr) + (size_t)nph * sizeof(Elf64_Phdr);
+	size_t ioff = at, code = at + ilen;
+	unsigned char text[] = {
+		0xb8, 1, 0, 0, 0,		/* mov eax, 1 (write) */
+		0xbf, 1, 0, 0, 0,		/* mov edi, 1 */
+		0x48, 0x8d, 0x35, 16, 0, 0, 0,	/* lea rsi, [rip + 16]: msg */
+		0xba, 0, 0, 0, 0,		/* mov edx, len */
+		0x0f, 0x05,			/* syscall */
+		0xb8, 60, 0, 0, 0,		/* mov eax, 60 (exit) */
+		0x31, 0xff,			/* xor edi, edi */
+		0x0f, 0x05,			/* syscall */
+	};
+	size_t total = code + sizeof(text) + mlen;
+	if (total > sizeof(buf) || mlen > 255)
+		return -1;
+	text[18] = (unsigned char)mlen;
+	memset(buf, 0, sizeof(buf));
+	Elf64_Ehdr *eh = (Elf64_Ehdr *)buf;
+	memcpy(eh->e_ident, ELFMAG, SELFMAG);
+	eh->e_ident[EI_CLASS] = ELFCLASS64;
+	eh->e_ident[EI_DATA] = ELFDATA2LSB;
+	eh->e_ident[EI_VERSION] = EV_CURRENT;
+	eh->e_type = ET_EXEC;
+	eh->e_machine = EM_X86_64;
+	eh->e_version = EV_CURRENT;
+	eh->e_entry = base + code;
+	eh->e_phoff = sizeof(Elf64_Ehdr);
+	eh->e_ehsize = sizeof(Elf64_Ehdr);
+	eh->e_phentsize = sizeof(Elf64_Phdr);
+	eh->e_phnum = (Elf64_Half)nph;
+	Elf64_Phdr *ph = (Elf64_Phdr *)(buf + sizeof(Elf64_Ehdr));
+	if (interp) {
+		ph->p_type = PT_INTERP;
+		ph->p_flags = PF_R;
+		ph->p_offset = ioff;
+		ph->p_vaddr = ph->p_paddr = base + ioff;
+		ph->p_filesz = ph->p_memsz = ilen;
+		ph->p_align = 1;
+		memcpy(buf + ioff, interp, ilen);
+		ph++;
+	}
+	ph->p_type = PT_LOAD;
+	ph->p_flags = PF_R | PF_X;
+	ph->p_offset = 0;
+	ph->p_vaddr = ph->p_paddr = base;
+	ph->p_filesz = ph->p_memsz = total;
+	ph->p_align = 0x1000;
+	memcpy(buf + code, text, sizeof(text));
+	memcpy(buf + code + sizeof(text), msg, mlen);
+	return write(fd, buf, total) == (ssize_t)total ? 0 : -1;
+}
+
+/* A control: what fn runs must print want, or the attack proves nothing. */
+static void control(void (*fn)(void *), void *arg, const char *want, const char *what)
+{
+	char out[4096];
+	int st = run_capture(fn, arg, out, sizeof(out));
+
+	if (strstr(out, want) == NULL) {
+		say("note: control: %s: %.120s", wstatus(st), out);
+		setup_failed(what);
+	}
+	say("note: control: %s", what);
+}
+
+/* write_tiny_elf() into a new file at path, mode 0755. */
+static void tiny_file(const char *path, unsigned long base, const char *interp, const char *msg)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
+	if (fd < 0 || write_tiny_elf(fd, base, interp, msg) < 0 || close(fd) < 0)
+		setup_failed(path);
 }
 
 #endif

@@ -21,6 +21,12 @@
  *               copy of /bin/true and a copy of ld.so, while children exec
  *               `bin/prog bin/mycat public/x`: judged as true, run as the
  *               loader, mycat would run
+ *   interplink  a thread swaps the symlink bin/ilnk between bin/okint and
+ *               bin/badint (tiny static programs; the driver denies exec
+ *               of bin/badint, which prints PUBLIC-CONTENT) while children
+ *               exec bin/imain, whose ELF interpreter is /abs/bin/ilnk:
+ *               ward judges the interpreter when it decides, the kernel
+ *               opens it later
  */
 #include "attack.h"
 
@@ -65,6 +71,8 @@ static void child_exec(void *arg)
 			execve(LDSO, (char *[]){ LDSO, buf.s, PUBLIC, NULL }, environ);
 		else if (strcmp(mode, "rewrite") == 0)
 			execve("bin/prog", (char *[]){ "bin/prog", "bin/mycat", PUBLIC, NULL }, environ);
+		else if (strcmp(mode, "interplink") == 0)
+			execve("bin/imain", (char *[]){ "imain", NULL }, environ);
 		else
 			execve(LDSO, (char *[]){ LDSO, "bin/lnk", PUBLIC, NULL }, environ);
 	}
@@ -107,16 +115,20 @@ static void *rewriter(void *arg)
 	return NULL;
 }
 
+static const char *lnk = "bin/lnk", *lnk_ok = "/bin/true", *lnk_bad = "mycat";
+
 static void *swapper(void *arg)
 {
+	char tmp[64];
 	(void)arg;
+	snprintf(tmp, sizeof(tmp), "%s.tmp", lnk);
 	while (!stop) {
-		unlink("bin/lnk.tmp");
-		if (symlink("/bin/true", "bin/lnk.tmp") == 0)
-			rename("bin/lnk.tmp", "bin/lnk");
-		unlink("bin/lnk.tmp");
-		if (symlink("mycat", "bin/lnk.tmp") == 0)
-			rename("bin/lnk.tmp", "bin/lnk");
+		unlink(tmp);
+		if (symlink(lnk_ok, tmp) == 0)
+			rename(tmp, lnk);
+		unlink(tmp);
+		if (symlink(lnk_bad, tmp) == 0)
+			rename(tmp, lnk);
 	}
 	return NULL;
 }
@@ -128,7 +140,7 @@ int main(int argc, char **argv)
 
 	mode = argc > 1 ? argv[1] : "path";
 	if (strcmp(mode, "path") != 0 && strcmp(mode, "argv") != 0 && strcmp(mode, "loaderlink") != 0 &&
-	    strcmp(mode, "rewrite") != 0) {
+	    strcmp(mode, "rewrite") != 0 && strcmp(mode, "interplink") != 0) {
 		errno = EINVAL;
 		setup_failed(mode);
 	}
@@ -141,6 +153,20 @@ int main(int argc, char **argv)
 	if (strcmp(mode, "loaderlink") == 0) {
 		if (symlink("/bin/true", "bin/lnk") < 0)
 			setup_failed("symlink bin/lnk");
+		if (pthread_create(&sw, NULL, swapper, NULL) != 0)
+			setup_failed("pthread_create");
+	}
+	if (strcmp(mode, "interplink") == 0) {
+		char cwd[4096], name[4200];
+		if (getcwd(cwd, sizeof(cwd)) == NULL)
+			setup_failed("getcwd");
+		snprintf(name, sizeof(name), "%s/bin/ilnk", cwd);
+		tiny_file("bin/okint", 0x20000000, NULL, "INTERP-OK\n");
+		tiny_file("bin/badint", 0x20000000, NULL, PUBLIC_CONTENT "\n");
+		tiny_file("bin/imain", 0x10000000, name, "MAIN-RAN\n");
+		if (symlink("okint", "bin/ilnk") < 0)
+			setup_failed("symlink bin/ilnk");
+		lnk = "bin/ilnk", lnk_ok = "okint", lnk_bad = "badint";
 		if (pthread_create(&sw, NULL, swapper, NULL) != 0)
 			setup_failed("pthread_create");
 	}
@@ -162,7 +188,7 @@ int main(int argc, char **argv)
 		tries++;
 		if (strstr(out, PUBLIC_CONTENT) != NULL) {
 			att_through = 1;
-			say("LEAK: %s race: the denied bin/mycat ran (%s, after %lu tries)", mode,
+			say("LEAK: %s race: the denied program ran (%s, after %lu tries)", mode,
 			    wstatus(st), tries);
 		} else if (WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL) {
 			killed++;
@@ -177,12 +203,13 @@ int main(int argc, char **argv)
 		}
 	}
 	stop = 1;
-	if (strcmp(mode, "loaderlink") == 0 || strcmp(mode, "rewrite") == 0)
+	if (strcmp(mode, "loaderlink") == 0 || strcmp(mode, "rewrite") == 0 ||
+	    strcmp(mode, "interplink") == 0)
 		pthread_join(sw, NULL);
 	say("note: %lu children: %lu ran the allowed program, %lu killed by ward, %lu never "
 	    "exec'd, %lu other",
 	    tries, ok, killed, failed, other);
 	if (!att_through)
-		say("blocked: %s race: bin/mycat never ran", mode);
+		say("blocked: %s race: the denied program never ran", mode);
 	return finish();
 }

@@ -24,6 +24,11 @@
  *   nosect    a copy of ld.so without section headers (no soname to see)
  *   cwdrace   ld.so ./prog while a CLONE_FS sibling flips the cwd between
  *             a directory whose prog may run and one whose prog may not
+ *   interp    a program whose ELF interpreter (PT_INTERP) is bin/mycat,
+ *             made a static program here: the kernel loads and starts the
+ *             interpreter, with no exec of it to judge.  By absolute and
+ *             relative name, through a symlink and an O_PATH fd's
+ *             /proc/self/fd/N
  * Each doctored copy is first run with an allowed program (a control: it
  * must still work as a loader, or the attack proves nothing).
  */
@@ -326,6 +331,42 @@ static void mode_cwdrace(void)
 		    "a/prog ran %d times, d/prog never", tries, ran);
 }
 
+static void mode_interp(void)
+{
+	char abs[PATH_MAX + 32], name[PATH_MAX + 64];
+
+	/* bin/mycat becomes a static program that prints PUBLIC-CONTENT. */
+	tiny_file("bin/mycat", 0x20000000, NULL, PUBLIC_CONTENT "\n");
+	attempt("execve(bin/mycat) (control: denied by the policy)", "bin/mycat",
+		(char *[]){ "mycat", NULL });
+	/* Control: the same kind of program with an allowed interpreter runs it. */
+	snprintf(name, sizeof(name), "%s/bin/okint", cwd);
+	tiny_file("bin/okint", 0x20000000, NULL, "CONTROL-RAN\n");
+	tiny_file("bin/main-ok", 0x10000000, name, "MAIN-RAN\n");
+	struct cmd c = { .path = "bin/main-ok", .argv = { "main-ok", NULL } };
+	control(exec_cmd, &c, "CONTROL-RAN", "a program whose interpreter is bin/okint runs it");
+
+	snprintf(abs, sizeof(abs), "%s/bin/mycat", cwd);
+	tiny_file("bin/main-abs", 0x10000000, abs, "MAIN-RAN\n");
+	attempt("PT_INTERP /abs/bin/mycat", "bin/main-abs", (char *[]){ "main-abs", NULL });
+	tiny_file("bin/main-rel", 0x10000000, "bin/mycat", "MAIN-RAN\n");
+	attempt("PT_INTERP bin/mycat (relative: the cwd)", "bin/main-rel",
+		(char *[]){ "main-rel", NULL });
+	if (symlink("mycat", "bin/ilink") < 0)
+		setup_failed("symlink bin/ilink");
+	snprintf(name, sizeof(name), "%s/bin/ilink", cwd);
+	tiny_file("bin/main-link", 0x10000000, name, "MAIN-RAN\n");
+	attempt("PT_INTERP a symlink to bin/mycat", "bin/main-link", (char *[]){ "main-link", NULL });
+	int o = open("bin/mycat", O_PATH); /* not CLOEXEC: the exec's interpreter is looked up after it */
+	if (o < 0)
+		setup_failed("O_PATH bin/mycat");
+	snprintf(name, sizeof(name), "/proc/self/fd/%d", o);
+	tiny_file("bin/main-fd", 0x10000000, name, "MAIN-RAN\n");
+	attempt("PT_INTERP /proc/self/fd/N (an O_PATH fd of bin/mycat)", "bin/main-fd",
+		(char *[]){ "main-fd", NULL });
+	close(o);
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "basic";
@@ -346,6 +387,8 @@ int main(int argc, char **argv)
 		mode_doctored("ldnosect", NOSECT, "no section headers");
 	else if (strcmp(mode, "cwdrace") == 0)
 		mode_cwdrace();
+	else if (strcmp(mode, "interp") == 0)
+		mode_interp();
 
 	else {
 		errno = EINVAL;

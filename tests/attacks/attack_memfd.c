@@ -12,6 +12,9 @@
  *   loader   ld.so /proc/self/fd/N (the loader trick on a memfd)
  *   shebang  a script in the project whose interpreter is
  *            "#!/proc/self/fd/N" (N: the memfd, inherited across exec)
+ *   interp   a program in the project whose ELF interpreter (PT_INTERP)
+ *            is /proc/self/fd/N or /dev/fd/N: a memfd, or a deleted file,
+ *            holding a static program that prints PAYLOAD-RAN
  */
 #include "attack.h"
 
@@ -181,6 +184,35 @@ static void mode_shebang(void)
 	attempt("script #!/dev/fd/N (memfd interpreter)", 2, m, "./memscript2");
 }
 
+static void mode_interp(void)
+{
+	char name[64];
+	int m = memfd_create("payload", 0); /* not CLOEXEC: the interpreter is looked up after the exec */
+
+	if (m < 0 || write_tiny_elf(m, 0x20000000, NULL, MARK "\n") < 0)
+		setup_failed("memfd with a static program");
+	/* Control: the same program as a file in the project runs as an interpreter. */
+	tiny_file("okint", 0x20000000, NULL, "CONTROL-RAN\n");
+	tiny_file("main-ok", 0x10000000, "./okint", "MAIN-RAN\n");
+	struct how h = { 2, -1, "./main-ok" };
+	control(run_it, &h, "CONTROL-RAN", "a program whose interpreter is ./okint runs it");
+
+	snprintf(name, sizeof(name), "/proc/self/fd/%d", m);
+	tiny_file("main-proc", 0x10000000, name, "MAIN-RAN\n");
+	attempt("PT_INTERP /proc/self/fd/N (memfd)", 2, m, "./main-proc");
+	snprintf(name, sizeof(name), "/dev/fd/%d", m);
+	tiny_file("main-dev", 0x10000000, name, "MAIN-RAN\n");
+	attempt("PT_INTERP /dev/fd/N (memfd)", 2, m, "./main-dev");
+
+	tiny_file("deleted-int", 0x20000000, NULL, MARK "\n");
+	int d = open("deleted-int", O_RDONLY);
+	if (d < 0 || unlink("deleted-int") < 0)
+		setup_failed("open + unlink deleted-int");
+	snprintf(name, sizeof(name), "/proc/self/fd/%d", d);
+	tiny_file("main-del", 0x10000000, name, "MAIN-RAN\n");
+	attempt("PT_INTERP /proc/self/fd/N (a deleted file)", 2, d, "./main-del");
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "basic";
@@ -191,6 +223,8 @@ int main(int argc, char **argv)
 		mode_loader();
 	else if (strcmp(mode, "shebang") == 0)
 		mode_shebang();
+	else if (strcmp(mode, "interp") == 0)
+		mode_interp();
 	else {
 		errno = EINVAL;
 		setup_failed(mode);

@@ -438,10 +438,13 @@ attack loader cwdrace "ld.so ./prog while a CLONE_FS sibling flips the cwd betwe
 	-r "deny exec @P@/d/**"
 attack loader nosect "a copy of ld.so without section headers, bin/mycat" \
 	-r "deny exec @P@/bin/mycat"
+attack loader interp "a program whose ELF interpreter (PT_INTERP) is bin/mycat, made static" \
+	-r "deny exec @P@/bin/mycat"
 # 10. memfd exec.
 attack memfd basic "memfd, deleted and O_TMPFILE files: execveat/fexecve/execve /proc/self/fd/N"
 attack memfd loader "ld.so /proc/self/fd/N of a memfd"
 attack memfd shebang "a script whose interpreter is #!/proc/self/fd/N (a memfd)"
+attack memfd interp "a program whose ELF interpreter (PT_INTERP) is /proc/self/fd/N of a memfd or a deleted file"
 # 11. The supervisor itself.
 attack kill signals "kill/tkill/tgkill/sigqueue/pidfd_send_signal of ward, kill(-1, 0)"
 attack kill pgrp "setpgid(0, ward's pgrp), then kill(0, SIGKILL)"
@@ -470,6 +473,8 @@ attack exec_race loaderlink "a symlink swapped between /bin/true and mycat under
 	-r "deny exec @P@/bin/mycat"
 attack exec_race rewrite "bin/prog rewritten in place between true and ld.so under 'bin/prog bin/mycat'" \
 	-r "deny exec @P@/bin/mycat"
+attack exec_race interplink "the ELF interpreter a program names, a symlink swapped between an allowed and a denied one" \
+	-r "deny exec @P@/bin/badint"
 # Beyond the list: what else the threat model rules out.
 attack rdwr "" "open(secret/x, O_RDWR): read access through a write-allowed open"
 attack fifo open "FIFOs opened for reading must not wedge ward's workers"

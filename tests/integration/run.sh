@@ -42,6 +42,8 @@ has "session-end last, with the status" <(tail -n 1 "$L") '"event":"session-end"
 has "the denial, with errno, rule and by" "$L" \
 	"\"event\":\"access\".*\"exe\":\"/usr/bin/cat\",\"syscall\":\"openat\",\"op\":\"read\",\"path\":\"$HOME/.ssh/id_rsa\",\"decision\":\"deny\",\"errno\":\"EACCES\",\"rule\":\"builtin:default:9\",\"by\":\"policy\""
 has "the exec event, with argv and static" "$L" '"event":"exec".*"path":"/usr/bin/cat","argv":\["cat",".*"\],"static":false'
+has "a dynamic program's ELF interpreter is judged and logged as an exec" "$L" \
+	'"syscall":"execve","op":"exec","path":"/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2","decision":"allow"'
 has "the exit event" "$L" '"event":"exit".*"status":1'
 has "timestamps are RFC 3339 UTC with microseconds" "$L" '"ts":"20[0-9]{2}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}Z"'
 python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$L" 2>/dev/null
@@ -196,6 +198,23 @@ except Alarm: print("interrupted")' "$BASE/fifo" >"$BASE/out"
 check "a FIFO open is interrupted by a handled signal" "0 interrupted" "$RC $(cat "$BASE/out")"
 timeout -k 3 2 "$WARD" run -q --log "$L" -- cat "$BASE/fifo"
 check "SIGTERM to ward ends an agent waiting to open a FIFO" 124 "$?"
+
+# Programs on overlayfs (root: a mount namespace of its own).  The exec
+# check finds the file that runs first in /proc/PID/maps, which names an
+# overlay file's layer, not the overlay, before Linux 6.8.
+if [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
+	O=$BASE/ovl
+	mkdir -p "$O/l" "$O/u" "$O/w" "$O/m"
+	cp /bin/echo "$O/l/echo"
+	cp "$(dirname "$WARD")/tests/progs/access-static" "$O/l/st"
+	unshare -m sh -c 'mount -t overlay overlay -o "lowerdir=$1/l,upperdir=$1/u,workdir=$1/w" "$1/m" &&
+		"$0" run -q -- "$1/m/echo" dynamic && "$0" run -q -- "$1/m/st" /etc/hostname R_OK' \
+		"$WARD" "$O" >"$BASE/out" 2>&1
+	check "a dynamic and a static program on overlayfs run" \
+		"0 dynamic access(\"/etc/hostname\", R_OK) = 0" "$? $(tr '\n' ' ' <"$BASE/out" | sed 's/ $//')"
+else
+	echo "ok - programs on overlayfs # skip needs root for a mount namespace"
+fi
 
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" = 0 ]
