@@ -178,22 +178,38 @@ bool proc_take_grant(pid_t tid, struct exec_grant *g)
 	return ok;
 }
 
-int proc_task_status(int dir, pid_t *pid, pid_t *tracer, char *state, pid_t *ppid)
+/*
+ * A file of a task's directory, read in one go into buf (NUL-terminated):
+ * the task's own file, not one mounted over it.  Its length, -ENOENT when
+ * there is no such file, -ESRCH when it reads empty (the task is gone).
+ */
+static ssize_t task_file(int dir, const char *name, char *buf, size_t len)
 {
-	char buf[2048], *t;
-	/* The task's own status, not a file mounted over it. */
 	struct open_how how = { .flags = O_RDONLY | O_NOFOLLOW | O_CLOEXEC,
 				.resolve = RESOLVE_NO_XDEV | RESOLVE_NO_SYMLINKS };
-	int fd = (int)syscall(SYS_openat2, dir, "status", &how, sizeof(how));
+	int fd = (int)syscall(SYS_openat2, dir, name, &how, sizeof(how));
 	ssize_t n;
 
 	if (fd < 0)
-		return errno == ENOENT ? 0 : -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
+		return -errno;
+	n = read(fd, buf, len - 1);
+	if (n < 0)
+		n = -errno;
 	close(fd);
-	if (n <= 0)
-		return n == 0 ? -ESRCH : -errno;
-	buf[n] = '\0';
+	if (n == 0)
+		return -ESRCH;
+	if (n > 0)
+		buf[n] = '\0';
+	return n;
+}
+
+int proc_task_status(int dir, pid_t *pid, pid_t *tracer, char *state, pid_t *ppid)
+{
+	char buf[2048], *t;
+	ssize_t n = task_file(dir, "status", buf, sizeof(buf));
+
+	if (n < 0)
+		return n == -ENOENT ? 0 : (int)n;
 	/*
 	 * The name, which the task chooses, comes first and is escaped by the
 	 * kernel (a newline in it is "\n"): each field is found at a line's start.
@@ -255,16 +271,11 @@ int proc_dir_open(pid_t pid)
 
 int proc_stat_at(int dir, char *state, pid_t *ppid, pid_t *pgrp)
 {
-	char buf[512];
-	int fd = openat(dir, "stat", O_RDONLY | O_CLOEXEC), pp, pg;
-	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
-	char st;
+	char buf[512], st;
+	int pp, pg;
 
-	if (fd >= 0)
-		close(fd);
-	if (n <= 0)
+	if (task_file(dir, "stat", buf, sizeof(buf)) < 0)
 		return -1;
-	buf[n] = '\0';
 	/* The command name may hold anything: fields start after the last ')'. */
 	char *p = strrchr(buf, ')');
 	if (p == NULL || sscanf(p + 1, " %c %d %d", &st, &pp, &pg) != 3)

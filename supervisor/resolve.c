@@ -186,10 +186,14 @@ int agent_root(struct req *r, int *fd)
 	return *fd < 0 ? -errno : 0;
 }
 
+/*
+ * A filesystem ward cannot tell (fstatfs failed) is taken for a procfs:
+ * the checks for one then apply, and refuse what they cannot read.
+ */
 bool is_procfs(int fd)
 {
 	struct statfs sfs;
-	return fstatfs(fd, &sfs) == 0 && sfs.f_type == PROC_SUPER_MAGIC;
+	return fstatfs(fd, &sfs) < 0 || sfs.f_type == PROC_SUPER_MAGIC;
 }
 
 /* True for fd being the root directory of a procfs mount. */
