@@ -176,8 +176,10 @@ static int emit(json_t *fields, const char *event, pid_t pid)
 		return -ENOMEM;
 	}
 	common(&l, line_buf, sizeof(line_buf) - 1, event, pid);
+	/* Reals (a duration in seconds) to 12 significant digits, not 17: no 0.00152314000000000001. */
 	size_t t = json_dumpb(fields, tail, LINE_MAX_BYTES,
-			      JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
+			      JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII |
+				      JSON_REAL_PRECISION(12));
 	json_decref(fields);
 	arena_reset();
 	if (t < 2 || t > LINE_MAX_BYTES)

@@ -48,6 +48,8 @@ has "the exit event" "$L" '"event":"exit".*"status":1'
 has "timestamps are RFC 3339 UTC with microseconds" "$L" '"ts":"20[0-9]{2}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}Z"'
 python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$L" 2>/dev/null
 check "every line is JSON" 0 "$?"
+check "the duration has at most 12 significant digits" 1 \
+	"$(tail -n 1 "$L" | grep -cE '"duration":0*\.?0*[1-9][0-9.]{0,12}[,}]')"
 rm -rf "$XDG_STATE_HOME"
 "$WARD" run -q -- true
 n=$(ls "$XDG_STATE_HOME/ward/sessions/" 2>/dev/null | grep -cE '^[0-9a-f]{8}\.jsonl$')
