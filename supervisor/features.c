@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <linux/filter.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
@@ -112,4 +113,23 @@ int features_detect(struct features *f, char *why, size_t len)
 		return -ENOSYS;
 	}
 	return 0;
+}
+
+bool ward_capable(int cap)
+{
+	static int caps_read;
+	static uint64_t eff;
+	if (!__atomic_load_n(&caps_read, __ATOMIC_ACQUIRE)) {
+		char line[256];
+		uint64_t v = 0;
+		FILE *f = fopen("/proc/self/status", "re");
+		while (f != NULL && fgets(line, sizeof(line), f) != NULL)
+			if (strncmp(line, "CapEff:", 7) == 0)
+				v = strtoull(line + 7, NULL, 16);
+		if (f != NULL)
+			fclose(f);
+		eff = v;
+		__atomic_store_n(&caps_read, 1, __ATOMIC_RELEASE);
+	}
+	return (eff >> cap) & 1;
 }

@@ -20,6 +20,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/ipc.h>
+#include <linux/capability.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -270,6 +271,18 @@ int filter_build(const struct ward_policy *p, struct sock_fprog *prog, char *why
 				    SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, PR_CAPBSET_DROP))) < 0 ||
 	     (rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(prctl), 1,
 				    SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, PR_SET_SECUREBITS))) < 0))
+		goto out;
+	/*
+	 * A process that makes itself non-dumpable (ssh-agent, gpg-agent do)
+	 * can no longer have its memory read by a ward without
+	 * CAP_SYS_PTRACE: each of its supervised calls would fail from then
+	 * on.  It is told that the call failed, and stays one ward can serve.
+	 * (SUID_DUMP_DISABLE is 0; the kernel compares all of the argument.)
+	 */
+	if (!ward_capable(CAP_SYS_PTRACE) &&
+	    (rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(prctl), 2,
+				   SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, PR_SET_DUMPABLE),
+				   SCMP_A1(SCMP_CMP_EQ, 0))) < 0)
 		goto out;
 	/*
 	 * clone(CLONE_UNTRACED) would make a process the tracer never sees;

@@ -35,6 +35,8 @@ struct features {
 	char kernel[128];
 };
 int features_detect(struct features *f, char *why, size_t len);
+/* Whether ward's own effective capabilities hold capability cap (read once). */
+bool ward_capable(int cap);
 
 /* ---- the process table (proc.c) ---- */
 

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/capability.h>
 #include <linux/magic.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -315,6 +316,21 @@ static void anon_target(char *real, size_t len, const struct stat *st)
 	snprintf(real, len, "memfd:%s", name);
 }
 
+/*
+ * The kernel makes a process that runs a file it may not read (mode
+ * --x) non-dumpable, and a ward without CAP_SYS_PTRACE cannot read the
+ * memory of such a process: every call it makes would fail.  So such a
+ * file (a program, a script's interpreter, an ELF interpreter) is not run.
+ */
+static int servable(struct req *r, int fd)
+{
+	if (ward_capable(CAP_SYS_PTRACE) ||
+	    faccessat(fd, "", R_OK, AT_EMPTY_PATH | AT_EACCESS) == 0)
+		return 0;
+	return refuse(r, EACCES,
+		      "ward could not read the memory of a process running a file it may not read");
+}
+
 /* The head of the script interpreter judged last. */
 static __thread struct head ihead;
 
@@ -355,6 +371,8 @@ static int interpreters(struct req *r, const struct head *head, struct exec_gran
 		anon_target(ireal, sizeof(ireal), &st);
 		r->log_path = interp;
 		rc = decide_path(r, WARD_OP_EXEC, ireal, &iv);
+		if (rc == 0)
+			rc = servable(r, ifd);
 		if (rc == 0) {
 			read_head(ifd, h);
 			*kind = elf_kind_of(ifd, h, ia);
@@ -474,6 +492,8 @@ static int judge_run(struct req *r, int run, enum elf_kind kind, const struct he
 	anon_target(real, sizeof(real), &st);
 	struct ward_verdict v;
 	rc = decide_path(r, WARD_OP_EXEC, real, &v);
+	if (rc == 0)
+		rc = servable(r, ifd);
 	if (rc == 0)
 		rc = run_ids(ifd, g);
 	close(ifd);
@@ -604,6 +624,8 @@ int h_exec(struct req *r)
 		rc = -EACCES; /* rewrites never apply to exec */
 		goto out;
 	}
+	if ((rc = servable(r, opath)) < 0)
+		goto out;
 	/* What runs first: the program, or the last of a script's interpreters, or their ELF interpreter. */
 	enum elf_kind rkind = kind;
 	int last = -1;

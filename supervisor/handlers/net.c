@@ -795,26 +795,6 @@ static void close_fds(struct send_buf *b)
 	b->nfds = 0;
 }
 
-/* Whether ward's own effective capabilities hold capability `cap`. */
-static bool ward_capable(int cap)
-{
-	static int caps_read;
-	static uint64_t eff;
-	if (!__atomic_load_n(&caps_read, __ATOMIC_ACQUIRE)) {
-		char line[256];
-		uint64_t v = 0;
-		FILE *f = fopen("/proc/self/status", "re");
-		while (f != NULL && fgets(line, sizeof(line), f) != NULL)
-			if (strncmp(line, "CapEff:", 7) == 0)
-				v = strtoull(line + 7, NULL, 16);
-		if (f != NULL)
-			fclose(f);
-		eff = v;
-		__atomic_store_n(&caps_read, 1, __ATOMIC_RELEASE);
-	}
-	return (eff >> cap) & 1;
-}
-
 /*
  * SCM_CREDENTIALS: the pid must be the agent's own (the kernel's rule for
  * a sender without CAP_SYS_ADMIN).  ward is the sender, so a ward that may

@@ -201,6 +201,38 @@ check "a FIFO open is interrupted by a handled signal" "0 interrupted" "$RC $(ca
 timeout -k 3 2 "$WARD" run -q --log "$L" -- cat "$BASE/fifo"
 check "SIGTERM to ward ends an agent waiting to open a FIFO" 124 "$?"
 
+# What a ward without CAP_SYS_PTRACE cannot serve: a process whose memory
+# it may not read (root runs this part as nobody).
+if [ "$(id -u)" = 0 ]; then
+	U=$BASE/nobody
+	mkdir -p "$U/home/tmp"
+	chmod 711 "$BASE"
+	cp "$WARD" "$U/ward"
+	cp /bin/echo "$U/echo"
+	chown -R nobody:nogroup "$U"
+	chown root:root "$U/echo"
+	chmod 711 "$U/echo" # runs, but nobody may not read it
+	asn() { (cd "$U" && setpriv --reuid=nobody --regid=nogroup --clear-groups env HOME="$U/home" \
+		XDG_STATE_HOME="$U/home/.state" XDG_CONFIG_HOME="$U/home/.config" \
+		XDG_RUNTIME_DIR="$U/home/run" TMPDIR="$U/home/tmp" "$@"); }
+	undump='import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+r = libc.prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE, SUID_DUMP_DISABLE
+print(r, os.strerror(ctypes.get_errno()) if r else "-", open("/etc/hostname").read() != "")'
+	check "natively, a process may make itself non-dumpable" "0 - True" "$(asn python3 -c "$undump")"
+	check "under an unprivileged ward it may not (EPERM), and its calls are still served" \
+		"-1 Operation not permitted True" "$(asn "$U/ward" run -q -- python3 -c "$undump" 2>&1)"
+	check "natively, nobody runs a program it may not read" "hi" "$(asn "$U/echo" hi 2>&1)"
+	asn "$U/ward" run -q --log "$U/home/l.jsonl" -- "$U/echo" hi >/dev/null 2>&1
+	check "an unprivileged ward does not run it (126)" 126 "$?"
+	has "...and logs why" "$U/home/l.jsonl" \
+		'"op":"exec","path":"[^"]*/nobody/echo","decision":"deny","errno":"EACCES","by":"policy","reason":"ward could not read the memory'
+	check "a root ward runs it" "hi" "$("$WARD" run -q -- "$U/echo" hi 2>&1)"
+	chmod 700 "$BASE"
+else
+	echo "ok - non-dumpable processes under an unprivileged ward # skip needs root to run as nobody"
+fi
+
 # Programs on overlayfs (root: a mount namespace of its own).  The exec
 # check finds the file that runs first in /proc/PID/maps, which names an
 # overlay file's layer, not the overlay, before Linux 6.8.
