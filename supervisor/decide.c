@@ -97,12 +97,23 @@ static int apply(struct req *r, struct ward_verdict *v, bool cached)
 	return rc;
 }
 
+int decide_next(struct req *r)
+{
+	if (log_request(r, 0) < 0)
+		return -EACCES;
+	r->decided = 2;
+	r->verdict = NULL;
+	r->reason = NULL;
+	r->by = NULL;
+	return 0;
+}
+
 int decide_also(struct req *r, enum ward_op op, const char *path)
 {
 	struct ward_verdict v;
 	int rc;
 
-	if (log_request(r, 0) < 0)
+	if (decide_next(r) < 0)
 		return -EACCES;
 	rc = decide_path(r, op, path, &v);
 	return rc == 1 ? -EACCES : rc;

@@ -357,18 +357,20 @@ bool proc_pgrp_in_session(pid_t pgrp)
 	return found;
 }
 
-/* One line of maps, or the head of one: the mapping's range and file. */
-static bool maps_line_has(const char *line, uint64_t addr, dev_t *dev, ino_t *ino)
+/* One line of maps, or the head of one: the hits in its range get its file. */
+static void maps_line(const char *line, struct maps_hit *h, int n)
 {
-	unsigned long long start, end, ino_;
+	unsigned long long start, end, ino;
 	unsigned maj, min;
 
-	if (sscanf(line, "%llx-%llx %*s %*x %x:%x %llu", &start, &end, &maj, &min, &ino_) != 5 ||
-	    addr < start || addr >= end)
-		return false;
-	*dev = makedev(maj, min);
-	*ino = (ino_t)ino_;
-	return true;
+	if (sscanf(line, "%llx-%llx %*s %*x %x:%x %llu", &start, &end, &maj, &min, &ino) != 5)
+		return;
+	for (int i = 0; i < n; i++)
+		if (!h[i].found && h[i].addr >= start && h[i].addr < end) {
+			h[i].dev = makedev(maj, min);
+			h[i].ino = (ino_t)ino;
+			h[i].found = true;
+		}
 }
 
 /*
@@ -377,13 +379,15 @@ static bool maps_line_has(const char *line, uint64_t addr, dev_t *dev, ino_t *in
  * on from its middle, where a name made to look like a mapping would be
  * taken for one.  Names cannot hold a newline: the kernel writes "\012".
  */
-int proc_maps_find(pid_t pid, uint64_t addr, dev_t *dev, ino_t *ino)
+int proc_maps_find(pid_t pid, struct maps_hit *h, int n)
 {
 	char path[64], buf[4096];
 	size_t have = 0;
 	bool skipping = false;
-	int fd, rc = -ENOENT;
+	int fd, rc = 0;
 
+	for (int i = 0; i < n; i++)
+		h[i].found = false;
 	if (pid > 0)
 		snprintf(path, sizeof(path), "/proc/%d/maps", pid);
 	else
@@ -391,37 +395,32 @@ int proc_maps_find(pid_t pid, uint64_t addr, dev_t *dev, ino_t *ino)
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		return -errno;
 	for (;;) {
-		ssize_t n = read(fd, buf + have, sizeof(buf) - 1 - have);
-		if (n <= 0) {
-			rc = n < 0 ? -errno : rc;
+		ssize_t got = read(fd, buf + have, sizeof(buf) - 1 - have);
+		if (got <= 0) {
+			rc = got < 0 ? -errno : 0;
 			break;
 		}
-		have += (size_t)n;
+		have += (size_t)got;
 		buf[have] = '\0';
 		char *line = buf, *nl;
 		while ((nl = memchr(line, '\n', have - (size_t)(line - buf))) != NULL) {
 			*nl = '\0';
-			if (!skipping && maps_line_has(line, addr, dev, ino)) {
-				rc = 0;
-				goto out;
-			}
+			if (!skipping)
+				maps_line(line, h, n);
 			skipping = false;
 			line = nl + 1;
 		}
 		size_t rest = have - (size_t)(line - buf);
 		if (rest == sizeof(buf) - 1) {
 			/* A line longer than the buffer: judged by its head, then skipped. */
-			if (!skipping && maps_line_has(line, addr, dev, ino)) {
-				rc = 0;
-				goto out;
-			}
+			if (!skipping)
+				maps_line(line, h, n);
 			skipping = true;
 			rest = 0;
 		}
 		memmove(buf, line, rest);
 		have = rest;
 	}
-out:
 	close(fd);
 	return rc;
 }

@@ -62,6 +62,7 @@ struct exec_grant {
 	 */
 	dev_t run_dev, run_map_dev;
 	ino_t run_ino, run_map_ino;
+	bool interp; /* ...and it is the program's ELF interpreter */
 };
 /*
  * argv is compared by a keyed MAC: the key is random per session and the
@@ -111,10 +112,17 @@ bool proc_session_pid(pid_t pid);
 /* pid is of the session by the table, or by proc_session_pid(). */
 bool proc_maybe_session(pid_t pid);
 /*
- * The file mapped at addr in pid's memory (0: ward's own), by the device
- * and inode /proc/PID/maps shows; -ENOENT when nothing is mapped there.
+ * The files mapped at addresses of pid's memory (0: ward's own), by the
+ * device and inode /proc/PID/maps shows, in one read of it: each hit's
+ * found says whether anything is mapped at its addr.  0 or -errno.
  */
-int proc_maps_find(pid_t pid, uint64_t addr, dev_t *dev, ino_t *ino);
+struct maps_hit {
+	uint64_t addr;
+	dev_t dev;
+	ino_t ino;
+	bool found;
+};
+int proc_maps_find(pid_t pid, struct maps_hit *h, int n);
 /* Fields of dir's stat (state, parent, process group); -1 when it cannot be read. */
 int proc_stat_at(int dir, char *state, pid_t *ppid, pid_t *pgrp);
 bool proc_pgrp_in_session(pid_t pgrp);
@@ -239,6 +247,12 @@ int refuse(struct req *r, int err, const char *why);
  * only opens are rewritten).
  */
 int decide_also(struct req *r, enum ward_op op, const char *path);
+/*
+ * Log the decision taken so far, and start the next one for the same
+ * call (a failure before it is logged as no decision's).  -EACCES when
+ * the line cannot be written.
+ */
+int decide_next(struct req *r);
 
 /*
  * After a decision on another process's /proc path: whatever the policy

@@ -10,6 +10,7 @@
 #include "sup.h"
 #include "jline.h"
 
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -192,6 +193,64 @@ static ssize_t read_cmdline(pid_t pid, char *buf, size_t len)
 	return got;
 }
 
+/* AT_ENTRY and AT_PHDR of a process that has just exec'd (0 when absent). */
+static bool read_auxv(pid_t pid, uint64_t *entry, uint64_t *phdr)
+{
+	char path[64];
+	uint64_t av[2 * 64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/auxv", pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return false;
+	n = read(fd, av, sizeof(av));
+	close(fd);
+	if (n <= 0)
+		return false;
+	*entry = *phdr = 0;
+	for (size_t i = 0; i + 1 < (size_t)n / 8; i += 2) {
+		if (av[i] == AT_ENTRY)
+			*entry = av[i + 1];
+		else if (av[i] == AT_PHDR)
+			*phdr = av[i + 1];
+	}
+	return true;
+}
+
+/*
+ * The first instruction must be in the file judged to run first: the
+ * program's ELF interpreter, whose name the agent could have turned to
+ * another file since, or the program.  With an interpreter, the
+ * program's entry and program headers (AT_ENTRY, AT_PHDR) must not lie in
+ * the interpreter's file: ld.so takes an AT_ENTRY equal to its own entry
+ * (musl's, an AT_PHDR equal to its own) for being run as a command, and
+ * then loads the program its argv names, with no exec to judge.
+ */
+static bool runs_judged(pid_t pid, const struct exec_grant *g)
+{
+	struct user_regs_struct regs;
+	struct maps_hit h[3] = { 0 };
+	int n = 1;
+
+	if (ptrace(PTRACE_GETREGS, pid, 0, &regs) < 0)
+		return false;
+	h[0].addr = regs.rip;
+	if (g->interp) {
+		if (!read_auxv(pid, &h[1].addr, &h[2].addr))
+			return false;
+		n = 3;
+	}
+	if (proc_maps_find(pid, h, n) < 0 || !h[0].found ||
+	    !((h[0].dev == g->run_dev && h[0].ino == g->run_ino) ||
+	      (h[0].dev == g->run_map_dev && h[0].ino == g->run_map_ino)))
+		return false;
+	for (int i = 1; i < n; i++)
+		if (h[i].found && h[i].dev == h[0].dev && h[i].ino == h[0].ino)
+			return false;
+	return true;
+}
+
 /*
  * At PTRACE_EVENT_EXEC: the process must run the file that was allowed,
  * with the argv that was read.  Returns true when it does; cmd holds the
@@ -216,13 +275,7 @@ static bool verify_exec(pid_t pid, pid_t former, struct exec_grant *g, char *exe
 	 * program's ELF interpreter, whose name the agent could have turned to
 	 * another file since, or the program.
 	 */
-	struct user_regs_struct regs;
-	dev_t dev;
-	ino_t ino;
-	if (ptrace(PTRACE_GETREGS, pid, 0, &regs) < 0 ||
-	    proc_maps_find(pid, regs.rip, &dev, &ino) < 0 ||
-	    !((dev == g->run_dev && ino == g->run_ino) ||
-	      (dev == g->run_map_dev && ino == g->run_map_ino)))
+	if (!runs_judged(pid, g))
 		return false;
 	n = readlink(link, exe, exelen - 1);
 	exe[n > 0 ? n : 0] = '\0';

@@ -229,9 +229,11 @@ static const char *wstatus(int st)
  * ET_EXEC at base that writes msg to stdout and exits 0.  interp: the
  * interpreter it names (PT_INTERP), or NULL for a static program.  Two
  * of them at different bases make a program and its interpreter: the
- * kernel then runs the interpreter's code, never the program's.
+ * kernel then runs the interpreter's code, never the program's.  entry:
+ * the entry point it declares, 0 for its own code.
  */
-static int write_tiny_elf(int fd, unsigned long base, const char *interp, const char *msg)
+static int write_tiny_elf(int fd, unsigned long base, const char *interp, const char *msg,
+			  unsigned long entry)
 {
 	unsigned char buf[4096];
 	size_t ilen = interp ? strlen(interp) + 1 : 0, mlen = strlen(msg);
@@ -261,7 +263,7 @@ static int write_tiny_elf(int fd, unsigned long base, const char *interp, const 
 	eh->e_type = ET_EXEC;
 	eh->e_machine = EM_X86_64;
 	eh->e_version = EV_CURRENT;
-	eh->e_entry = base + code;
+	eh->e_entry = entry ? entry : base + code;
 	eh->e_phoff = sizeof(Elf64_Ehdr);
 	eh->e_ehsize = sizeof(Elf64_Ehdr);
 	eh->e_phentsize = sizeof(Elf64_Phdr);
@@ -305,7 +307,7 @@ static void control(void (*fn)(void *), void *arg, const char *want, const char 
 static void tiny_file(const char *path, unsigned long base, const char *interp, const char *msg)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
-	if (fd < 0 || write_tiny_elf(fd, base, interp, msg) < 0 || close(fd) < 0)
+	if (fd < 0 || write_tiny_elf(fd, base, interp, msg, 0) < 0 || close(fd) < 0)
 		setup_failed(path);
 }
 

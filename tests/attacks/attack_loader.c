@@ -29,6 +29,11 @@
  *             interpreter, with no exec of it to judge.  By absolute and
  *             relative name, through a symlink and an O_PATH fd's
  *             /proc/self/fd/N
+ *   interpentry  a program whose interpreter is the real ld.so and whose
+ *             entry point (AT_ENTRY) is ld.so's own, with ASLR off so that
+ *             the address is known: glibc's ld.so then takes itself for
+ *             run as a command and loads the program its argv names,
+ *             bin/mycat or a memfd's copy of cat, with no exec of it
  * Each doctored copy is first run with an allowed program (a control: it
  * must still work as a loader, or the attack proves nothing).
  */
@@ -37,6 +42,9 @@
 #include <elf.h>
 #include <sched.h>
 #include <stdbool.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
+#include <sys/personality.h>
 #include <sys/prctl.h>
 #include <limits.h>
 
@@ -50,11 +58,14 @@ struct cmd {
 };
 
 static int exec_fd = -1; /* execveat(exec_fd, "", AT_EMPTY_PATH) when set */
+static int norandom;	 /* exec with ASLR off (personality ADDR_NO_RANDOMIZE) */
 
 static void exec_cmd(void *arg)
 {
 	struct cmd *c = arg;
 	extern char **environ;
+	if (norandom)
+		personality(ADDR_NO_RANDOMIZE);
 	if (exec_fd >= 0)
 		syscall(SYS_execveat, exec_fd, "", c->argv, environ, AT_EMPTY_PATH);
 	else
@@ -367,9 +378,56 @@ static void mode_interp(void)
 	close(o);
 }
 
+static void mode_interpentry(void)
+{
+	char self[PATH_MAX], dyn[PATH_MAX], out[256], abs[PATH_MAX + 32], fdp[64];
+	Elf64_Ehdr eh;
+
+	/* Where ld.so lands with ASLR off: the dynamic build of this program says. */
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0)
+		setup_failed("readlink /proc/self/exe");
+	self[n] = '\0';
+	snprintf(dyn, sizeof(dyn), "%s", self);
+	size_t l = strlen(dyn);
+	if (l > 7 && strcmp(dyn + l - 7, "-static") == 0)
+		dyn[l - 7] = '\0';
+	norandom = 1;
+	struct cmd c = { .path = dyn, .argv = { "attack_loader", "printbase", NULL } };
+	run_capture(exec_cmd, &c, out, sizeof(out));
+	unsigned long base = strtoul(out, NULL, 16);
+	int fd = open(LDSO, O_RDONLY | O_CLOEXEC);
+	if (base == 0 || fd < 0 || read(fd, &eh, sizeof(eh)) != (ssize_t)sizeof(eh))
+		setup_failed("ld.so's base with ASLR off, and its entry");
+	close(fd);
+	say("note: ld.so at %#lx with ASLR off, its entry at %#lx", base,
+	    base + (unsigned long)eh.e_entry);
+
+	fd = open("bin/x", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
+	if (fd < 0 || write_tiny_elf(fd, 0x10000000, LDSO, "MAIN-RAN\n", base + eh.e_entry) < 0 ||
+	    close(fd) < 0)
+		setup_failed("bin/x");
+	snprintf(abs, sizeof(abs), "%s/bin/mycat", cwd);
+	attempt("a program whose entry is ld.so's: x /abs/bin/mycat", "bin/x",
+		(char *[]){ "x", abs, PUBLIC, NULL });
+	int m = memfd_create("cat", 0); /* not CLOEXEC: ld.so opens /proc/self/fd/N */
+	if (m < 0)
+		setup_failed("memfd_create");
+	snprintf(fdp, sizeof(fdp), "/proc/self/fd/%d", m);
+	copy_file("/bin/cat", fdp);
+	attempt("a program whose entry is ld.so's: x /proc/self/fd/N (a memfd's cat)", "bin/x",
+		(char *[]){ "x", fdp, PUBLIC, NULL });
+	norandom = 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "basic";
+
+	if (strcmp(mode, "printbase") == 0) {
+		printf("%lx\n", getauxval(AT_BASE));
+		return 0;
+	}
 
 	if (getcwd(cwd, sizeof(cwd)) == NULL)
 		setup_failed("getcwd");
@@ -389,6 +447,8 @@ int main(int argc, char **argv)
 		mode_cwdrace();
 	else if (strcmp(mode, "interp") == 0)
 		mode_interp();
+	else if (strcmp(mode, "interpentry") == 0)
+		mode_interpentry();
 
 	else {
 		errno = EINVAL;

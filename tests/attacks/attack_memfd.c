@@ -189,7 +189,7 @@ static void mode_interp(void)
 	char name[64];
 	int m = memfd_create("payload", 0); /* not CLOEXEC: the interpreter is looked up after the exec */
 
-	if (m < 0 || write_tiny_elf(m, 0x20000000, NULL, MARK "\n") < 0)
+	if (m < 0 || write_tiny_elf(m, 0x20000000, NULL, MARK "\n", 0) < 0)
 		setup_failed("memfd with a static program");
 	/* Control: the same program as a file in the project runs as an interpreter. */
 	tiny_file("okint", 0x20000000, NULL, "CONTROL-RAN\n");

@@ -440,6 +440,8 @@ attack loader nosect "a copy of ld.so without section headers, bin/mycat" \
 	-r "deny exec @P@/bin/mycat"
 attack loader interp "a program whose ELF interpreter (PT_INTERP) is bin/mycat, made static" \
 	-r "deny exec @P@/bin/mycat"
+attack loader interpentry "a program whose interpreter is ld.so and whose entry is ld.so's: ld.so bin/mycat, or a memfd" \
+	-r "deny exec @P@/bin/mycat"
 # 10. memfd exec.
 attack memfd basic "memfd, deleted and O_TMPFILE files: execveat/fexecve/execve /proc/self/fd/N"
 attack memfd loader "ld.so /proc/self/fd/N of a memfd"
