@@ -9,12 +9,10 @@
  * it otherwise: a path or argv changed after the check cannot win.
  */
 #include "../sup.h"
+#include "../sniff.h"
 
-#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <gelf.h>
-#include <libelf.h>
 #include <limits.h>
 #include <linux/capability.h>
 #include <linux/magic.h>
@@ -114,163 +112,6 @@ fail:
 	return rc;
 }
 
-/* What an ELF file is: the dynamic loader, static, or dynamic. */
-/* ELF_BAD: ELF, but not read whole; refused. */
-enum elf_kind { ELF_NONE, ELF_STATIC, ELF_DYNAMIC, ELF_LOADER, ELF_BAD };
-
-/* Where an ELF_DYNAMIC file names its interpreter: its first PT_INTERP, as the kernel takes it. */
-struct interp_at {
-	uint64_t off, len;
-};
-
-/*
- * Open the file behind opath to read its header: a regular file only, and
- * never blocking (a FIFO's open would wait for a writer and hold a worker).
- */
-static int sniff_open(int opath)
-{
-	struct stat st;
-
-	if (fstat(opath, &st) < 0 || !S_ISREG(st.st_mode))
-		return -1;
-	int fd = fd_reopen(opath, O_RDONLY | O_NONBLOCK | O_NOCTTY);
-	return fd < 0 ? -1 : fd;
-}
-
-/* The start of the file behind opath: its "#!" line, or its ELF and program headers. */
-struct head {
-	char buf[4096];
-	size_t n;
-};
-
-static void read_head(int opath, struct head *h)
-{
-	int fd = sniff_open(opath);
-	ssize_t n = fd < 0 ? -1 : pread(fd, h->buf, sizeof(h->buf), 0);
-
-	h->n = n > 0 ? (size_t)n : 0;
-	if (fd >= 0)
-		close(fd);
-}
-
-/*
- * A position-independent ELF file without an interpreter: a loader when
- * its soname says so.  The section headers are far from the start, so
- * this one reads the whole file (rare: loaders and static-pie programs
- * only).  Read, never mapped: the agent can truncate the file meanwhile,
- * and a mapping would then kill ward with SIGBUS.
- */
-static enum elf_kind soname_kind(int opath)
-{
-	enum elf_kind kind = ELF_STATIC;
-	int fd = sniff_open(opath);
-
-	if (fd < 0)
-		return ELF_BAD;
-	Elf *e = elf_begin(fd, ELF_C_READ, NULL);
-	if (e == NULL || elf_kind(e) != ELF_K_ELF) {
-		kind = ELF_BAD;
-		goto out;
-	}
-	Elf_Scn *scn = NULL;
-	while ((scn = elf_nextscn(e, scn)) != NULL) {
-		GElf_Shdr sh;
-		if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type != SHT_DYNAMIC)
-			continue;
-		Elf_Data *data = elf_getdata(scn, NULL);
-		for (size_t i = 0; data && i < sh.sh_size / (sh.sh_entsize ? sh.sh_entsize : 1); i++) {
-			GElf_Dyn dyn;
-			if (gelf_getdyn(data, (int)i, &dyn) == NULL || dyn.d_tag != DT_SONAME)
-				continue;
-			const char *so = elf_strptr(e, sh.sh_link, dyn.d_un.d_val);
-			if (so && (strncmp(so, "ld-linux", 8) == 0 || strncmp(so, "ld64.so", 7) == 0 ||
-				   strncmp(so, "ld-musl", 7) == 0 || strncmp(so, "ld.so", 5) == 0))
-				kind = ELF_LOADER;
-		}
-	}
-out:
-	if (e != NULL)
-		elf_end(e);
-	close(fd);
-	return kind;
-}
-
-/*
- * Loader, static or dynamic, by the program headers of e, which must be
- * all the nph the ELF header names (libelf shortens the count of a table
- * that runs past the bytes it has: not judged then, ELF_BAD).
- */
-static enum elf_kind classify(Elf *e, int opath, size_t want, struct interp_at *ia)
-{
-	GElf_Ehdr eh;
-	size_t nph;
-	bool interp = false, dynamic = false;
-
-	if (e == NULL || elf_kind(e) != ELF_K_ELF || gelf_getehdr(e, &eh) == NULL ||
-	    elf_getphdrnum(e, &nph) != 0 || nph != want)
-		return ELF_BAD;
-	for (size_t i = 0; i < nph; i++) {
-		GElf_Phdr ph;
-		if (gelf_getphdr(e, (int)i, &ph) == NULL)
-			return ELF_BAD;
-		if (ph.p_type == PT_INTERP && !interp) {
-			ia->off = ph.p_offset;
-			ia->len = ph.p_filesz;
-			interp = true;
-		}
-		dynamic |= ph.p_type == PT_DYNAMIC;
-	}
-	if (interp)
-		return ELF_DYNAMIC;
-	if (eh.e_type != ET_DYN || !dynamic)
-		return ELF_STATIC;
-	return soname_kind(opath);
-}
-
-/*
- * What the file is, from its head: libelf reads the ELF header and the
- * program headers from the bytes read, without mapping the file (whose
- * munmap costs each CPU running a ward thread a TLB flush).  Program
- * headers past the head (the kernel takes them from anywhere in the file):
- * the whole file read.  An ELF file that cannot be read so is ELF_BAD, and
- * refused: the kernel might still run it, as a loader for all ward knows.
- */
-static enum elf_kind elf_kind_of(int opath, struct head *h, struct interp_at *ia)
-{
-	enum elf_kind kind;
-	GElf_Ehdr eh;
-
-	if (h->n < SELFMAG || memcmp(h->buf, ELFMAG, SELFMAG) != 0)
-		return ELF_NONE;
-	elf_version(EV_CURRENT);
-	Elf *e = elf_memory(h->buf, h->n);
-	if (e == NULL || gelf_getehdr(e, &eh) == NULL) {
-		if (e != NULL)
-			elf_end(e);
-		return ELF_BAD;
-	}
-	/* The kernel's limit (load_elf_phdrs): one page of program headers at most. */
-	if (eh.e_phnum == 0 || (uint64_t)eh.e_phnum * eh.e_phentsize > 4096) {
-		elf_end(e);
-		return ELF_BAD;
-	}
-	if (eh.e_phoff + (uint64_t)eh.e_phnum * eh.e_phentsize > h->n) {
-		elf_end(e);
-		int fd = sniff_open(opath);
-		if (fd < 0)
-			return ELF_BAD;
-		e = elf_begin(fd, ELF_C_READ, NULL); /* read, not mapped: see soname_kind */
-		kind = classify(e, opath, eh.e_phnum, ia);
-		if (e != NULL)
-			elf_end(e);
-		close(fd);
-		return kind;
-	}
-	kind = classify(e, opath, eh.e_phnum, ia);
-	elf_end(e);
-	return kind;
-}
-
 /* Options of glibc's ld.so that take a value. */
 static bool loader_opt_takes_value(const char *a)
 {
@@ -281,26 +122,6 @@ static bool loader_opt_takes_value(const char *a)
 		if (strcmp(a, with[i]) == 0)
 			return true;
 	return false;
-}
-
-/* The first line of a script: "#!INTERP [ARG]". */
-static int shebang(const struct head *h, char *interp, size_t len)
-{
-	char buf[256];
-	size_t n = h->n < sizeof(buf) - 1 ? h->n : sizeof(buf) - 1;
-
-	if (n < 2 || h->buf[0] != '#' || h->buf[1] != '!')
-		return 0;
-	memcpy(buf, h->buf, n);
-	buf[n] = '\0';
-	char *p = buf + 2;
-	p += strspn(p, " \t");
-	size_t l = strcspn(p, " \t\n");
-	if (l == 0 || l >= len)
-		return 0;
-	memcpy(interp, p, l);
-	interp[l] = '\0';
-	return 1;
 }
 
 /* The target an anonymous file (a memfd, a deleted file) is judged as: memfd:NAME. */
@@ -400,27 +221,6 @@ static int interpreters(struct req *r, const struct head *head, struct exec_gran
 	}
 	*last = cur;
 	return rc;
-}
-
-/* An ELF file's interpreter, as the kernel reads it (load_elf_binary). */
-static int read_interp(int fd, const struct head *h, const struct interp_at *ia, char *out,
-		       size_t len)
-{
-	if (ia->len < 2 || ia->len > PATH_MAX || ia->len > len)
-		return -ENOEXEC; /* the kernel refuses it too */
-	if (ia->off <= h->n && ia->len <= h->n - ia->off) {
-		memcpy(out, h->buf + ia->off, ia->len);
-	} else {
-		int rd = sniff_open(fd);
-		ssize_t n = rd < 0 ? -1 : pread(rd, out, ia->len, (off_t)ia->off);
-		if (rd >= 0)
-			close(rd);
-		if (n != (ssize_t)ia->len)
-			return -EACCES; /* not read, not judged, not run */
-	}
-	if (out[ia->len - 1] != '\0')
-		return -ENOEXEC;
-	return 0;
 }
 
 /*

@@ -1,15 +1,18 @@
 #!/bin/sh
-# Run the policy fuzzer for SECONDS from the committed seed corpus.
+# run.sh FUZZER SECONDS [CORPUS]: run a fuzzer for SECONDS from the
+# committed seed corpus tests/fuzz/corpus/CORPUS (policy: corpus/ itself).
 # New inputs go to a scratch corpus, so the committed one stays small.
 set -eu
 fuzzer=$1
 seconds=${2:-60}
 here=$(cd "$(dirname "$0")" && pwd)
+corpus=$here/corpus
+[ "${3:-policy}" = policy ] || corpus=$here/corpus-$3
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "$fuzzer" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
 	-max_len=4096 -print_final_stats=1 -artifact_prefix="$work/" \
-	"$work" "$here/corpus" 2>"$work/log" || {
+	"$work" "$corpus" 2>"$work/log" || {
 	tail -n 60 "$work/log"
 	for a in "$work"/crash-* "$work"/leak-* "$work"/timeout-* "$work"/oom-*; do
 		[ -e "$a" ] && { echo "artifact: $a"; od -c "$a" | head -20; }
