@@ -23,7 +23,11 @@ struct proc {
 	char exe[256];
 	bool execed; /* exe is its own, from an exec, not its creator's */
 	struct exec_grant grant;
+	struct exec_grant loader; /* .loader: ld.so, yet to open its PROG */
 };
+
+/* How many tasks are loaders yet to open their PROG: opens look only when some are. */
+static int loaders;
 
 static struct proc *table;
 static pthread_rwlock_t lock = PTHREAD_RWLOCK_INITIALIZER;
@@ -92,6 +96,8 @@ void proc_remove(pid_t tid)
 	pthread_rwlock_wrlock(&lock);
 	HASH_FIND_INT(table, &tid, p);
 	if (p != NULL) {
+		if (p->loader.loader)
+			__atomic_sub_fetch(&loaders, 1, __ATOMIC_RELAXED);
 		HASH_DEL(table, p);
 		free(p);
 	}
@@ -176,6 +182,43 @@ bool proc_take_grant(pid_t tid, struct exec_grant *g)
 	}
 	pthread_rwlock_unlock(&lock);
 	return ok;
+}
+
+void proc_set_loader(pid_t tid, const struct exec_grant *g)
+{
+	struct proc *p;
+
+	pthread_rwlock_wrlock(&lock);
+	HASH_FIND_INT(table, &tid, p);
+	if (p != NULL) {
+		if (p->loader.loader)
+			__atomic_sub_fetch(&loaders, 1, __ATOMIC_RELAXED);
+		p->loader = *g;
+		if (g->loader)
+			__atomic_add_fetch(&loaders, 1, __ATOMIC_RELAXED);
+	}
+	pthread_rwlock_unlock(&lock);
+}
+
+int proc_loader_open(pid_t tid, const char *path, const struct stat *st)
+{
+	struct proc *p;
+	uint8_t mac[32];
+	int rc = 0;
+
+	if (__atomic_load_n(&loaders, __ATOMIC_RELAXED) == 0)
+		return 0;
+	argv_mac(path, strlen(path) + 1, mac);
+	pthread_rwlock_wrlock(&lock);
+	HASH_FIND_INT(table, &tid, p);
+	if (p != NULL && p->loader.loader && memcmp(mac, p->loader.prog_mac, 32) == 0) {
+		if (st->st_dev != p->loader.prog_dev || st->st_ino != p->loader.prog_ino)
+			rc = -EACCES;
+		p->loader.loader = false;
+		__atomic_sub_fetch(&loaders, 1, __ATOMIC_RELAXED);
+	}
+	pthread_rwlock_unlock(&lock);
+	return rc;
 }
 
 /*

@@ -63,6 +63,14 @@ struct exec_grant {
 	dev_t run_dev, run_map_dev;
 	ino_t run_ino, run_map_ino;
 	bool interp; /* ...and it is the program's ELF interpreter */
+	/*
+	 * ld.so PROG: the loader opens PROG itself, by the name in its argv,
+	 * after the exec.  The file it must find there, and a MAC of the name.
+	 */
+	bool loader;
+	dev_t prog_dev;
+	ino_t prog_ino;
+	uint8_t prog_mac[32];
 };
 /*
  * argv is compared by a keyed MAC: the key is random per session and the
@@ -88,6 +96,15 @@ void proc_status_ids(pid_t tid, pid_t *tgid, pid_t *ppid);
 void proc_orphans(pid_t tgid);
 bool proc_set_grant(pid_t tid, const struct exec_grant *g);
 bool proc_take_grant(pid_t tid, struct exec_grant *g);
+/* tid has exec'd the loader for PROG (g->loader): its open of PROG is checked. */
+void proc_set_loader(pid_t tid, const struct exec_grant *g);
+/*
+ * An open by tid of path, which found the file st: -EACCES when tid is a
+ * loader yet to open its PROG, path names PROG, and st is not the file
+ * judged (the name was turned elsewhere since); else 0.  The first open
+ * by that name settles it.
+ */
+int proc_loader_open(pid_t tid, const char *path, const struct stat *st);
 /* The pids of processes whose thread group leader is pid (for kill(-pgrp)). */
 pid_t proc_pgrp_of(pid_t tid); /* its process group, from /proc (-1: gone) */
 /* /proc/PID, an O_PATH directory fd (-1 with errno when it cannot be opened). */

@@ -382,6 +382,7 @@ static void on_exec(pid_t pid)
 		return;
 	}
 	proc_set_exe(pid, exe);
+	proc_set_loader(pid, &g); /* ld.so PROG: its open of PROG is checked; else nothing pending */
 	struct jline *l = log_begin("exec", pid);
 	jl_str(l, "path", exe);
 	log_argv(l, cmd, (size_t)n);

@@ -464,11 +464,17 @@ int h_exec(struct req *r)
 			goto out;
 		struct stat pst;
 		rc = fd_real_path(prog, r->real2, sizeof(r->real2));
-		if (rc == 0 && fstat(prog, &pst) == 0)
-			anon_target(r->real2, sizeof(r->real2), &pst);
+		if (rc == 0 && fstat(prog, &pst) < 0)
+			rc = -errno;
 		close(prog);
 		if (rc < 0)
 			goto out;
+		anon_target(r->real2, sizeof(r->real2), &pst);
+		/* The loader opens PROG by this name after the exec: it must find this file. */
+		g.loader = true;
+		g.prog_dev = pst.st_dev;
+		g.prog_ino = pst.st_ino;
+		argv_mac(ai.first[i], strlen(ai.first[i]) + 1, g.prog_mac);
 		target = r->real2;
 		r->log_path = ai.first[i];
 	}

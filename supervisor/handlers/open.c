@@ -426,6 +426,11 @@ static int open_existing(struct req *r, const struct open_args *a, mode_t mode)
 		rc = -ENOTDIR;
 		goto out;
 	}
+	/* ld.so PROG opening PROG: the file judged at the exec, or nothing. */
+	if (proc_loader_open(r->tid, r->path, &st) < 0) {
+		rc = refuse(r, EACCES, "ld.so PROG: PROG is no longer the file judged at the exec");
+		goto out;
+	}
 	/*
 	 * No name to judge (a pipe, a socket, a memfd), or only the name it
 	 * had (a deleted file): reached only through an fd, which must be the

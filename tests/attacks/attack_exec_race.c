@@ -27,6 +27,11 @@
  *               exec bin/imain, whose ELF interpreter is /abs/bin/ilnk:
  *               ward judges the interpreter when it decides, the kernel
  *               opens it later
+ *   dirswap     a thread renames directory d away and puts a symlink to e
+ *               in its place, and back, while children exec
+ *               `ld.so /abs/d/prog public/x`: d/prog is a copy of true, e/prog
+ *               of cat (the driver denies exec of e/); the path had no
+ *               symlink when ward judged it, ld.so opens it later
  */
 #include "attack.h"
 
@@ -53,6 +58,7 @@ static void *flipper(void *arg)
 }
 
 static const char *mode;
+static char dprog[4200]; /* dirswap: /abs/d/prog */
 
 /* In a child: flip (path, argv modes) and exec until an exec happens. */
 static void child_exec(void *arg)
@@ -73,6 +79,8 @@ static void child_exec(void *arg)
 			execve("bin/prog", (char *[]){ "bin/prog", "bin/mycat", PUBLIC, NULL }, environ);
 		else if (strcmp(mode, "interplink") == 0)
 			execve("bin/imain", (char *[]){ "imain", NULL }, environ);
+		else if (strcmp(mode, "dirswap") == 0)
+			execve(LDSO, (char *[]){ LDSO, dprog, PUBLIC, NULL }, environ);
 		else
 			execve(LDSO, (char *[]){ LDSO, "bin/lnk", PUBLIC, NULL }, environ);
 	}
@@ -117,6 +125,25 @@ static void *rewriter(void *arg)
 
 static const char *lnk = "bin/lnk", *lnk_ok = "/bin/true", *lnk_bad = "mycat";
 
+/* dirswap: d, a directory, and a symlink to e in its place, in turn. */
+static void *dirswapper(void *arg)
+{
+	(void)arg;
+	for (unsigned long n = 0; !stop; n++) {
+		if (rename("d", "d.real") == 0) {
+			if (symlink("e", "d") == 0) {
+				for (volatile unsigned i = 0; i < ((n * 2654435761u) >> 20); i++)
+					;
+				unlink("d");
+			}
+			rename("d.real", "d");
+		}
+		for (volatile unsigned i = 0; i < ((n * 2654435761u) >> 20); i++)
+			;
+	}
+	return NULL;
+}
+
 static void *swapper(void *arg)
 {
 	char tmp[64];
@@ -140,7 +167,8 @@ int main(int argc, char **argv)
 
 	mode = argc > 1 ? argv[1] : "path";
 	if (strcmp(mode, "path") != 0 && strcmp(mode, "argv") != 0 && strcmp(mode, "loaderlink") != 0 &&
-	    strcmp(mode, "rewrite") != 0 && strcmp(mode, "interplink") != 0) {
+	    strcmp(mode, "rewrite") != 0 && strcmp(mode, "interplink") != 0 &&
+	    strcmp(mode, "dirswap") != 0) {
 		errno = EINVAL;
 		setup_failed(mode);
 	}
@@ -168,6 +196,25 @@ int main(int argc, char **argv)
 			setup_failed("symlink bin/ilnk");
 		lnk = "bin/ilnk", lnk_ok = "okint", lnk_bad = "badint";
 		if (pthread_create(&sw, NULL, swapper, NULL) != 0)
+			setup_failed("pthread_create");
+	}
+	if (strcmp(mode, "dirswap") == 0) {
+		char cwd[4096];
+		if (getcwd(cwd, sizeof(cwd)) == NULL)
+			setup_failed("getcwd");
+		snprintf(dprog, sizeof(dprog), "%s/d/prog", cwd);
+		if (mkdir("d", 0755) < 0 || mkdir("e", 0755) < 0)
+			setup_failed("mkdir d e");
+		true_bytes = slurp_all("/usr/bin/true", &true_len);
+		char *cat = slurp_all("/usr/bin/cat", &ld_len);
+		int fd = open("d/prog", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
+		int fe = open("e/prog", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
+		if (fd < 0 || fe < 0 || write(fd, true_bytes, true_len) != (ssize_t)true_len ||
+		    write(fe, cat, ld_len) != (ssize_t)ld_len)
+			setup_failed("d/prog, e/prog");
+		close(fd);
+		close(fe);
+		if (pthread_create(&sw, NULL, dirswapper, NULL) != 0)
 			setup_failed("pthread_create");
 	}
 	if (strcmp(mode, "rewrite") == 0) {
@@ -204,7 +251,7 @@ int main(int argc, char **argv)
 	}
 	stop = 1;
 	if (strcmp(mode, "loaderlink") == 0 || strcmp(mode, "rewrite") == 0 ||
-	    strcmp(mode, "interplink") == 0)
+	    strcmp(mode, "interplink") == 0 || strcmp(mode, "dirswap") == 0)
 		pthread_join(sw, NULL);
 	say("note: %lu children: %lu ran the allowed program, %lu killed by ward, %lu never "
 	    "exec'd, %lu other",

@@ -477,6 +477,8 @@ attack exec_race rewrite "bin/prog rewritten in place between true and ld.so und
 	-r "deny exec @P@/bin/mycat"
 attack exec_race interplink "the ELF interpreter a program names, a symlink swapped between an allowed and a denied one" \
 	-r "deny exec @P@/bin/badint"
+attack exec_race dirswap "ld.so /abs/d/prog while d is renamed away and replaced by a symlink to e (exec of e/ denied)" \
+	-r "deny exec @P@/e/**"
 # Beyond the list: what else the threat model rules out.
 attack rdwr "" "open(secret/x, O_RDWR): read access through a write-allowed open"
 attack fifo open "FIFOs opened for reading must not wedge ward's workers"
