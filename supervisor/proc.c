@@ -29,6 +29,15 @@ struct proc {
 /* How many tasks are loaders yet to open their PROG: opens look only when some are. */
 static int loaders;
 
+/* p (the table write-locked) is no longer a loader yet to open its PROG. */
+static void loader_settled(struct proc *p)
+{
+	if (p->loader.loader) {
+		p->loader.loader = false;
+		__atomic_sub_fetch(&loaders, 1, __ATOMIC_RELAXED);
+	}
+}
+
 static struct proc *table;
 static pthread_rwlock_t lock = PTHREAD_RWLOCK_INITIALIZER;
 
@@ -96,8 +105,7 @@ void proc_remove(pid_t tid)
 	pthread_rwlock_wrlock(&lock);
 	HASH_FIND_INT(table, &tid, p);
 	if (p != NULL) {
-		if (p->loader.loader)
-			__atomic_sub_fetch(&loaders, 1, __ATOMIC_RELAXED);
+		loader_settled(p);
 		HASH_DEL(table, p);
 		free(p);
 	}
@@ -191,8 +199,7 @@ void proc_set_loader(pid_t tid, const struct exec_grant *g)
 	pthread_rwlock_wrlock(&lock);
 	HASH_FIND_INT(table, &tid, p);
 	if (p != NULL) {
-		if (p->loader.loader)
-			__atomic_sub_fetch(&loaders, 1, __ATOMIC_RELAXED);
+		loader_settled(p);
 		p->loader = *g;
 		if (g->loader)
 			__atomic_add_fetch(&loaders, 1, __ATOMIC_RELAXED);
@@ -214,8 +221,7 @@ int proc_loader_open(pid_t tid, const char *path, const struct stat *st)
 	if (p != NULL && p->loader.loader && memcmp(mac, p->loader.prog_mac, 32) == 0) {
 		if (st->st_dev != p->loader.prog_dev || st->st_ino != p->loader.prog_ino)
 			rc = -EACCES;
-		p->loader.loader = false;
-		__atomic_sub_fetch(&loaders, 1, __ATOMIC_RELAXED);
+		loader_settled(p);
 	}
 	pthread_rwlock_unlock(&lock);
 	return rc;
