@@ -406,20 +406,26 @@ bool proc_pgrp_in_session(pid_t pgrp)
 	return found;
 }
 
-/* One line of maps, or the head of one: the hits in its range get its file. */
+/* One line of maps, or the head of one: the hits it answers get its file and range. */
 static void maps_line(const char *line, struct maps_hit *h, int n)
 {
-	unsigned long long start, end, ino;
+	unsigned long long start, end, off, ino;
 	unsigned maj, min;
 
-	if (sscanf(line, "%llx-%llx %*s %*x %x:%x %llu", &start, &end, &maj, &min, &ino) != 5)
+	if (sscanf(line, "%llx-%llx %*s %llx %x:%x %llu", &start, &end, &off, &maj, &min, &ino) != 6)
 		return;
-	for (int i = 0; i < n; i++)
-		if (!h[i].found && h[i].addr >= start && h[i].addr < end) {
-			h[i].dev = makedev(maj, min);
-			h[i].ino = (ino_t)ino;
-			h[i].found = true;
-		}
+	for (int i = 0; i < n; i++) {
+		if (h[i].found)
+			continue;
+		if (h[i].by_file ? h[i].dev != makedev(maj, min) || h[i].ino != (ino_t)ino || off != 0
+				 : h[i].addr < start || h[i].addr >= end)
+			continue;
+		h[i].dev = makedev(maj, min);
+		h[i].ino = (ino_t)ino;
+		h[i].start = start;
+		h[i].end = end;
+		h[i].found = true;
+	}
 }
 
 /*

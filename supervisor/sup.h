@@ -64,6 +64,14 @@ struct exec_grant {
 	ino_t run_ino, run_map_ino;
 	bool interp; /* ...and it is the program's ELF interpreter */
 	/*
+	 * Where maps ids do not tell files apart (a btrfs subvolume's inode
+	 * numbers are counted apart, under one device in maps): a SHA-256 of
+	 * the interpreter's first bytes, which its mapping must hold too.
+	 */
+	bool run_hashed;
+	size_t run_head_len;
+	uint8_t run_head_sha[32];
+	/*
 	 * ld.so PROG: the loader opens PROG itself, by the name in its argv,
 	 * after the exec.  The file it must find there, and a MAC of the name.
 	 */
@@ -134,9 +142,11 @@ bool proc_maybe_session(pid_t pid);
  * found says whether anything is mapped at its addr.  0 or -errno.
  */
 struct maps_hit {
-	uint64_t addr;
-	dev_t dev;
+	uint64_t addr;	      /* the address looked up, or... */
+	bool by_file;	      /* ...the mapping of the file (dev, ino) at offset 0 */
+	dev_t dev;	      /* the file mapped there (given, when by_file) */
 	ino_t ino;
+	uint64_t start, end;  /* the mapping */
 	bool found;
 };
 int proc_maps_find(pid_t pid, struct maps_hit *h, int n);

@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/filter.h>
+#include <nettle/sha2.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/user.h>
 #include <sys/wait.h>
 #include <sched.h>
@@ -219,6 +221,26 @@ static bool read_auxv(pid_t pid, uint64_t *entry, uint64_t *phdr)
 }
 
 /*
+ * The first bytes of the file mapped at m (its offset 0) in pid's memory,
+ * against the SHA-256 of the interpreter's, taken when it was judged.
+ */
+static bool head_matches(pid_t pid, const struct maps_hit *m, const struct exec_grant *g)
+{
+	static char buf[4096];
+	struct iovec local = { buf, g->run_head_len }, remote = { (void *)(uintptr_t)m->start, g->run_head_len };
+	struct sha256_ctx ctx;
+	uint8_t sha[32];
+
+	if (!m->found || g->run_head_len > sizeof(buf) || m->end - m->start < g->run_head_len ||
+	    process_vm_readv(pid, &local, 1, &remote, 1, 0) != (ssize_t)g->run_head_len)
+		return false;
+	sha256_init(&ctx);
+	sha256_update(&ctx, g->run_head_len, (const uint8_t *)buf);
+	sha256_digest(&ctx, sizeof(sha), sha);
+	return memcmp(sha, g->run_head_sha, sizeof(sha)) == 0;
+}
+
+/*
  * The first instruction must be in the file judged to run first: the
  * program's ELF interpreter, whose name the agent could have turned to
  * another file since, or the program.  With an interpreter, the
@@ -230,7 +252,7 @@ static bool read_auxv(pid_t pid, uint64_t *entry, uint64_t *phdr)
 static bool runs_judged(pid_t pid, const struct exec_grant *g)
 {
 	struct user_regs_struct regs;
-	struct maps_hit h[3] = { 0 };
+	struct maps_hit h[4] = { 0 };
 	int n = 1;
 
 	if (ptrace(PTRACE_GETREGS, pid, 0, &regs) < 0)
@@ -241,14 +263,19 @@ static bool runs_judged(pid_t pid, const struct exec_grant *g)
 			return false;
 		n = 3;
 	}
+	if (g->run_hashed) {
+		/* Where the interpreter's first bytes lie, to be compared with what was judged. */
+		h[3] = (struct maps_hit){ .by_file = true, .dev = g->run_map_dev, .ino = g->run_map_ino };
+		n = 4;
+	}
 	if (proc_maps_find(pid, h, n) < 0 || !h[0].found ||
 	    !((h[0].dev == g->run_dev && h[0].ino == g->run_ino) ||
 	      (h[0].dev == g->run_map_dev && h[0].ino == g->run_map_ino)))
 		return false;
-	for (int i = 1; i < n; i++)
+	for (int i = 1; i < 3 && i < n; i++)
 		if (h[i].found && h[i].dev == h[0].dev && h[i].ino == h[0].ino)
 			return false;
-	return true;
+	return !g->run_hashed || head_matches(pid, &h[3], g);
 }
 
 /*

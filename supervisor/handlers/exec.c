@@ -27,6 +27,7 @@
 #include <unistd.h>
 #include <linux/openat2.h>
 #include <nettle/hmac.h>
+#include <nettle/sha2.h>
 
 #define MAX_ARGS 65536
 #define MAX_ARG_LEN 131072 /* the kernel's MAX_ARG_STRLEN */
@@ -308,6 +309,26 @@ static int run_ids(int fd, struct exec_grant *g)
 }
 
 /*
+ * The interpreter's first bytes, for a filesystem whose maps ids are not
+ * its own (see run_hashed): the tracer compares its mapping with them.
+ */
+static int hash_head(struct req *r, int fd, struct exec_grant *g)
+{
+	static __thread struct head h;
+	struct sha256_ctx ctx;
+
+	read_head(fd, &h);
+	if (h.n == 0)
+		return refuse(r, EACCES, "the program's ELF interpreter could not be read");
+	sha256_init(&ctx);
+	sha256_update(&ctx, h.n, (const uint8_t *)h.buf);
+	sha256_digest(&ctx, sizeof(g->run_head_sha), g->run_head_sha);
+	g->run_head_len = h.n;
+	g->run_hashed = true;
+	return 0;
+}
+
+/*
  * What runs first: run (the program, or a script's last interpreter), or
  * the ELF interpreter it names, which the kernel loads and starts in its
  * place.  That interpreter is judged as an exec too: a memfd, or a program
@@ -351,6 +372,8 @@ static int judge_run(struct req *r, int run, enum elf_kind kind, const struct he
 	if (rc == 0)
 		rc = run_ids(ifd, g);
 	g->interp = true;
+	if (rc == 0 && g->run_map_dev != g->run_dev)
+		rc = hash_head(r, ifd, g);
 	close(ifd);
 	return rc == 1 ? -EACCES : rc;
 }

@@ -479,6 +479,26 @@ attack exec_race interplink "the ELF interpreter a program names, a symlink swap
 	-r "deny exec @P@/bin/badint"
 attack exec_race dirswap "ld.so /abs/d/prog while d is renamed away and replaced by a symlink to e (exec of e/ denied)" \
 	-r "deny exec @P@/e/**"
+if [ "$(id -u)" = 0 ] && command -v mkfs.btrfs >/dev/null && [ -e /dev/loop-control ] &&
+	unshare -m true 2>/dev/null; then
+	# The same interpreter swap where maps cannot tell the two apart: two
+	# btrfs subvolumes, each with its first file (inode 257 in both), and
+	# /proc/PID/maps shows both under the filesystem's one device.
+	pre_btrfs() {
+		rm -f "$BASE/bt.img" && truncate -s 128M "$BASE/bt.img" &&
+			mkfs.btrfs -q "$BASE/bt.img" >/dev/null 2>&1 && mkdir "$1/bt" &&
+			ln -s ../bt/s1/int "$1/bin/okint" && ln -s ../bt/s2/int "$1/bin/badint"
+	}
+	T_PRE=pre_btrfs
+	T_WRAP=(unshare -m sh -c 'mount -o loop "$1" "$0/bt" && btrfs subvolume create "$0/bt/s1" >/dev/null &&
+		btrfs subvolume create "$0/bt/s2" >/dev/null && : >"$0/bt/s1/int" && : >"$0/bt/s2/int" &&
+		chmod 755 "$0/bt/s1/int" "$0/bt/s2/int" &&
+		shift && exec "$@"' @P@ "$BASE/bt.img")
+	attack exec_race interplink "the same on btrfs, between two subvolumes' files of one inode number" \
+		-r "deny exec @P@/bt/s2/**"
+else
+	echo "ok - exec_race interplink on btrfs # skip needs root, mkfs.btrfs and loop devices"
+fi
 # Beyond the list: what else the threat model rules out.
 attack rdwr "" "open(secret/x, O_RDWR): read access through a write-allowed open"
 attack fifo open "FIFOs opened for reading must not wedge ward's workers"
