@@ -431,6 +431,14 @@ int tracer_run(char **argv, int *status)
 	pid_t pid;
 
 	umask(umask_);
+	/*
+	 * The session's orphans (a daemon's double fork) become ward's
+	 * children, not init's: ward stays an ancestor of every process it
+	 * serves, which Yama's ptrace_scope 1 (Ubuntu's default) requires of
+	 * an unprivileged ward to read a process's memory.
+	 */
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
+		die(WARD_EXIT_FAILURE, "cannot become the session's subreaper: %m");
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
 		die(WARD_EXIT_FAILURE, "socketpair: %m");
 	pid = fork();
@@ -452,7 +460,18 @@ int tracer_run(char **argv, int *status)
 	if (ptrace(PTRACE_SEIZE, pid, 0,
 		   PTRACE_O_EXITKILL | PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK |
 			   PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC) < 0) {
+		int e = errno, scope = 0;
+		FILE *y = fopen("/proc/sys/kernel/yama/ptrace_scope", "re");
+		if (y != NULL && fscanf(y, "%d", &scope) != 1)
+			scope = 0;
+		if (y != NULL)
+			fclose(y);
 		kill(pid, SIGKILL);
+		errno = e;
+		if (scope >= 2)
+			die(WARD_EXIT_FAILURE, "cannot trace the child (PTRACE_SEIZE): %m: "
+			    "kernel.yama.ptrace_scope is %d, which lets only %s trace", scope,
+			    scope == 2 ? "CAP_SYS_PTRACE" : "no one");
 		die(WARD_EXIT_FAILURE, "cannot trace the child (PTRACE_SEIZE): %m");
 	}
 	/* From here on ward serves the agent; its own files stay its own. */

@@ -213,6 +213,14 @@ check "a FIFO open is interrupted by a handled signal" "0 interrupted" "$RC $(ca
 timeout -k 3 2 "$WARD" run -q --log "$L" -- cat "$BASE/fifo"
 check "SIGTERM to ward ends an agent waiting to open a FIFO" 124 "$?"
 
+# A daemon's double fork: the orphan becomes ward's child, not init's
+# (Yama's ptrace_scope 1 lets an unprivileged ward read descendants only).
+run -- sh -c '(python3 -c "import os, time
+time.sleep(0.3)
+print(os.getppid(), open(\"/etc/hostname\").read() != \"\")" >"$1" &); sleep 1; echo $PPID >"$1.ward"' sh "$BASE/proj/orphan"
+check "an orphaned process's parent is ward, and it is served" "$(cat "$BASE/proj/orphan.ward") True" \
+	"$(cat "$BASE/proj/orphan")"
+
 # What a ward without CAP_SYS_PTRACE cannot serve: a process whose memory
 # it may not read (root runs this part as nobody).
 if [ "$(id -u)" = 0 ]; then
