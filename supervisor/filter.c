@@ -282,7 +282,7 @@ int filter_build(const struct ward_policy *p, struct sock_fprog *prog, char *why
 	if (!ward_capable(CAP_SYS_PTRACE) &&
 	    (rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(prctl), 2,
 				   SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, PR_SET_DUMPABLE),
-				   SCMP_A1(SCMP_CMP_EQ, 0))) < 0)
+				   (struct scmp_arg_cmp){ 1, SCMP_CMP_EQ, 0, 0 })) < 0)
 		goto out;
 	/*
 	 * clone(CLONE_UNTRACED) would make a process the tracer never sees;

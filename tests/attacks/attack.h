@@ -92,6 +92,7 @@ static void wrong(const char *fmt, ...)
 	say("WRONG: %s", buf);
 }
 
+static void setup_failed(const char *what) __attribute__((noreturn));
 static void setup_failed(const char *what)
 {
 	say("SETUP: %s: %s", what, strerror(errno));
