@@ -411,17 +411,25 @@ static void maps_line(const char *line, struct maps_hit *h, int n)
 {
 	unsigned long long start, end, off, ino;
 	unsigned maj, min;
+	int at = 0;
 
-	if (sscanf(line, "%llx-%llx %*s %llx %x:%x %llu", &start, &end, &off, &maj, &min, &ino) != 6)
+	if (sscanf(line, "%llx-%llx %*s %llx %x:%x %llu%n", &start, &end, &off, &maj, &min, &ino,
+		   &at) != 6)
 		return;
+	/* The name, as far as the line was read (FNV-1a): tells apart files maps gives one id. */
+	uint64_t name = 14695981039346656037ull;
+	for (const char *c = line + at + strspn(line + at, " "); *c; c++)
+		name = (name ^ (unsigned char)*c) * 1099511628211ull;
 	for (int i = 0; i < n; i++) {
 		if (h[i].found)
 			continue;
-		if (h[i].by_file ? h[i].dev != makedev(maj, min) || h[i].ino != (ino_t)ino || off != 0
+		if (h[i].by_file ? h[i].dev != makedev(maj, min) || h[i].ino != (ino_t)ino ||
+					   off != 0 || h[i].name != name
 				 : h[i].addr < start || h[i].addr >= end)
 			continue;
 		h[i].dev = makedev(maj, min);
 		h[i].ino = (ino_t)ino;
+		h[i].name = name;
 		h[i].start = start;
 		h[i].end = end;
 		h[i].found = true;

@@ -41,6 +41,16 @@ void read_head(int opath, struct head *h)
 }
 
 /*
+ * What libelf is let read of the agent's file here: it copies each section
+ * it is asked for into memory whole, so a section claiming a gigabyte (in
+ * a sparse file, cheap to make) would cost ward as much.  A loader's
+ * .dynamic is a few hundred bytes, its .dynstr a few KiB.
+ */
+#define MAX_DYN_SECTIONS 4
+#define MAX_DYN_BYTES (64 * 1024)
+#define MAX_DYNSTR_BYTES (1024 * 1024)
+
+/*
  * A position-independent ELF file without an interpreter: a loader when
  * its soname says so.  The section headers are far from the start, so
  * this one reads the whole file (rare: loaders and static-pie programs
@@ -50,7 +60,7 @@ void read_head(int opath, struct head *h)
 static enum elf_kind soname_kind(int opath)
 {
 	enum elf_kind kind = ELF_STATIC;
-	int fd = sniff_open(opath);
+	int fd = sniff_open(opath), ndyn = 0;
 
 	if (fd < 0)
 		return ELF_BAD;
@@ -59,13 +69,22 @@ static enum elf_kind soname_kind(int opath)
 		kind = ELF_BAD;
 		goto out;
 	}
+	size_t dynsz = gelf_fsize(e, ELF_T_DYN, 1, EV_CURRENT);
 	Elf_Scn *scn = NULL;
 	while ((scn = elf_nextscn(e, scn)) != NULL) {
-		GElf_Shdr sh;
+		GElf_Shdr sh, strsh;
 		if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type != SHT_DYNAMIC)
 			continue;
+		/* Beyond what a loader has: not read, and not run (ELF_BAD is refused). */
+		Elf_Scn *str = elf_getscn(e, sh.sh_link);
+		if (++ndyn > MAX_DYN_SECTIONS || dynsz == 0 || sh.sh_entsize != dynsz ||
+		    sh.sh_size > MAX_DYN_BYTES || str == NULL || gelf_getshdr(str, &strsh) == NULL ||
+		    strsh.sh_size > MAX_DYNSTR_BYTES) {
+			kind = ELF_BAD;
+			break;
+		}
 		Elf_Data *data = elf_getdata(scn, NULL);
-		for (size_t i = 0; data && i < sh.sh_size / (sh.sh_entsize ? sh.sh_entsize : 1); i++) {
+		for (size_t i = 0; data && i < data->d_size / dynsz; i++) {
 			GElf_Dyn dyn;
 			if (gelf_getdyn(data, (int)i, &dyn) == NULL || dyn.d_tag != DT_SONAME)
 				continue;
@@ -198,3 +217,42 @@ int read_interp(int fd, const struct head *h, const struct interp_at *ia, char *
 		return -ENOEXEC;
 	return 0;
 }
+
+size_t elf_page0_len(const struct head *h)
+{
+	GElf_Ehdr eh;
+	size_t nph, len = 0;
+
+	if (h->n < SELFMAG || memcmp(h->buf, ELFMAG, SELFMAG) != 0)
+		return 0;
+	elf_version(EV_CURRENT);
+	Elf *e = elf_memory((char *)h->buf, h->n);
+	if (e == NULL || gelf_getehdr(e, &eh) == NULL || elf_getphdrnum(e, &nph) != 0 ||
+	    nph != eh.e_phnum) {
+		if (e != NULL)
+			elf_end(e);
+		return 0;
+	}
+	for (size_t i = 0; i < nph; i++) {
+		GElf_Phdr ph;
+		if (gelf_getphdr(e, (int)i, &ph) == NULL) {
+			len = 0;
+			break;
+		}
+		if (ph.p_type != PT_LOAD || ph.p_offset >= 4096 || ph.p_filesz > 4096 - ph.p_offset)
+			continue;
+		/* This segment's file data ends in the page: the kernel may zero what follows. */
+		size_t end = (size_t)(ph.p_offset + ph.p_filesz);
+		if (len == 0 || end < len)
+			len = end;
+	}
+	for (size_t i = 0; len == 0 && i < nph; i++) {
+		GElf_Phdr ph;
+		/* A segment that starts in the page and goes on past it: the page is file data. */
+		if (gelf_getphdr(e, (int)i, &ph) != NULL && ph.p_type == PT_LOAD && ph.p_offset < 4096)
+			len = 4096;
+	}
+	elf_end(e);
+	return len < h->n ? len : h->n;
+}
+

@@ -44,6 +44,14 @@ int shebang(const struct head *h, char *interp, size_t len);
  */
 int read_interp(int fd, const struct head *h, const struct interp_at *ia, char *out, size_t len);
 
+/*
+ * How many of an ELF file's first bytes the page mapped from its offset 0
+ * holds as they are in the file: up to the end of the file data of a
+ * PT_LOAD that ends in that page (the kernel zeroes the rest when there is
+ * bss), the whole head when one goes on past it; 0 when none starts there.
+ */
+size_t elf_page0_len(const struct head *h);
+
 /* resolve.c (the fuzzer brings its own): fd reopened through /proc/self/fd. */
 int fd_reopen(int fd, int flags);
 

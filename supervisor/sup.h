@@ -143,9 +143,10 @@ bool proc_maybe_session(pid_t pid);
  */
 struct maps_hit {
 	uint64_t addr;	      /* the address looked up, or... */
-	bool by_file;	      /* ...the mapping of the file (dev, ino) at offset 0 */
+	bool by_file;	      /* ...the mapping of the file (dev, ino, name) at offset 0 */
 	dev_t dev;	      /* the file mapped there (given, when by_file) */
 	ino_t ino;
+	uint64_t name;	      /* a hash of the name maps shows for it */
 	uint64_t start, end;  /* the mapping */
 	bool found;
 };

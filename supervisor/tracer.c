@@ -252,7 +252,7 @@ static bool head_matches(pid_t pid, const struct maps_hit *m, const struct exec_
 static bool runs_judged(pid_t pid, const struct exec_grant *g)
 {
 	struct user_regs_struct regs;
-	struct maps_hit h[4] = { 0 };
+	struct maps_hit h[3] = { 0 };
 	int n = 1;
 
 	if (ptrace(PTRACE_GETREGS, pid, 0, &regs) < 0)
@@ -263,19 +263,23 @@ static bool runs_judged(pid_t pid, const struct exec_grant *g)
 			return false;
 		n = 3;
 	}
-	if (g->run_hashed) {
-		/* Where the interpreter's first bytes lie, to be compared with what was judged. */
-		h[3] = (struct maps_hit){ .by_file = true, .dev = g->run_map_dev, .ino = g->run_map_ino };
-		n = 4;
-	}
 	if (proc_maps_find(pid, h, n) < 0 || !h[0].found ||
 	    !((h[0].dev == g->run_dev && h[0].ino == g->run_ino) ||
 	      (h[0].dev == g->run_map_dev && h[0].ino == g->run_map_ino)))
 		return false;
-	for (int i = 1; i < 3 && i < n; i++)
-		if (h[i].found && h[i].dev == h[0].dev && h[i].ino == h[0].ino)
+	/*
+	 * The same file by id and name: on btrfs two files (in two subvolumes)
+	 * can share an id in maps, never a mapping's name as well.
+	 */
+	for (int i = 1; i < n; i++)
+		if (h[i].found && h[i].dev == h[0].dev && h[i].ino == h[0].ino &&
+		    h[i].name == h[0].name)
 			return false;
-	return !g->run_hashed || head_matches(pid, &h[3], g);
+	if (!g->run_hashed)
+		return true;
+	/* Where the interpreter's first bytes lie, to be compared with what was judged. */
+	struct maps_hit f = { .by_file = true, .dev = h[0].dev, .ino = h[0].ino, .name = h[0].name };
+	return proc_maps_find(pid, &f, 1) == 0 && head_matches(pid, &f, g);
 }
 
 /*

@@ -310,7 +310,8 @@ static int run_ids(int fd, struct exec_grant *g)
 
 /*
  * The interpreter's first bytes, for a filesystem whose maps ids are not
- * its own (see run_hashed): the tracer compares its mapping with them.
+ * its own (see run_hashed): the tracer compares its mapping with them,
+ * as far as the page mapped from its offset 0 holds them (elf_page0_len).
  */
 static int hash_head(struct req *r, int fd, struct exec_grant *g)
 {
@@ -318,12 +319,14 @@ static int hash_head(struct req *r, int fd, struct exec_grant *g)
 	struct sha256_ctx ctx;
 
 	read_head(fd, &h);
-	if (h.n == 0)
-		return refuse(r, EACCES, "the program's ELF interpreter could not be read");
+	size_t len = elf_page0_len(&h);
+	if (len == 0)
+		return refuse(r, EACCES, "the program's ELF interpreter maps no file data at its start, "
+					 "which ward checks on this filesystem");
 	sha256_init(&ctx);
-	sha256_update(&ctx, h.n, (const uint8_t *)h.buf);
+	sha256_update(&ctx, len, (const uint8_t *)h.buf);
 	sha256_digest(&ctx, sizeof(g->run_head_sha), g->run_head_sha);
-	g->run_head_len = h.n;
+	g->run_head_len = len;
 	g->run_hashed = true;
 	return 0;
 }

@@ -7,7 +7,8 @@
  * Input: the file's bytes, written to a memfd that stands for the agent's
  * file.  Its head is read, its kind told (libelf reads the whole file when
  * the program headers lie past the head), an ELF_DYNAMIC file's
- * interpreter read as the kernel would, and a "#!" line parsed.
+ * interpreter read as the kernel would, a "#!" line parsed, and the part
+ * of its first page an interpreter's mapping holds as in the file.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -50,6 +51,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort(); /* an interpreter is only ever a terminated string the kernel would take */
 	if (kind == ELF_NONE && shebang(hp, interp, sizeof(interp)) == 1 && strlen(interp) == 0)
 		abort();
+	if (elf_page0_len(hp) > hp->n)
+		abort(); /* what is hashed of an interpreter lies in its head */
 	free(hp);
 	close(fd);
 	return 0;

@@ -8,10 +8,14 @@ seconds=${2:-60}
 here=$(cd "$(dirname "$0")" && pwd)
 corpus=$here/corpus
 [ "${3:-policy}" = policy ] || corpus=$here/corpus-$3
+# An exec'd file's program headers and interpreter may lie past the 4 KiB
+# head ward reads first: the ELF inputs go further.
+maxlen=4096
+[ "${3:-policy}" = elf ] && maxlen=16384
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "$fuzzer" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-	-max_len=4096 -print_final_stats=1 -artifact_prefix="$work/" \
+	-max_len=$maxlen -print_final_stats=1 -artifact_prefix="$work/" \
 	"$work" "$corpus" 2>"$work/log" || {
 	tail -n 60 "$work/log"
 	for a in "$work"/crash-* "$work"/leak-* "$work"/timeout-* "$work"/oom-*; do

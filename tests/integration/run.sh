@@ -56,6 +56,22 @@ chmod 755 wrapinterp
 run -- ./wrapinterp 2>/dev/null
 has "a PT_INTERP past the file's end is refused, not read" "$L" \
 	'"path":"[^"]*/wrapinterp","decision":"deny","errno":"EACCES","by":"policy","reason":"the program.s ELF interpreter could not be read"'
+# A sparse file that looks like a loader (ET_DYN, PT_DYNAMIC, no interpreter)
+# whose .dynamic sections claim a GiB each: libelf would copy each into
+# ward's memory, and the soname search walk it byte by byte.
+python3 -c 'import os, struct, sys
+G = 1 << 30
+eh = b"\x7fELF" + bytes([2, 1, 1, 0]) + bytes(8) + struct.pack("<HHIQQQIHHHHHH", 3, 62, 1, 0, 64, 4096, 0, 64, 56, 2, 64, 6, 0)
+ph = struct.pack("<IIQQQQQQ", 1, 5, 0, 0, 0, 0x1000, 0x1000, 0x1000) + struct.pack("<IIQQQQQQ", 2, 6, 0x2000, 0x2000, 0x2000, 16, 16, 8)
+sh = bytes(64) + struct.pack("<IIQQQQIIQQ", 0, 3, 2, 0, 0x2000, 16, 0, 0, 1, 0)
+sh += b"".join(struct.pack("<IIQQQQIIQQ", 0, 6, 3, 0, 0x3000, G, 1, 0, 8, 1) for _ in range(4))
+with open(sys.argv[1], "wb") as f:
+    f.write(eh + ph); f.seek(4096); f.write(sh); f.truncate(0x3000 + G)' bigdyn
+chmod 755 bigdyn
+rm -f "$L"
+timeout -k 3 10 "$WARD" run -q --log "$L" -- ./bigdyn 2>/dev/null
+check "a loader-like file with GiB .dynamic sections is refused at once" 126 "$?"
+rm -f bigdyn
 has "the exit event" "$L" '"event":"exit".*"status":1'
 has "timestamps are RFC 3339 UTC with microseconds" "$L" '"ts":"20[0-9]{2}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}Z"'
 python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$L" 2>/dev/null
@@ -287,6 +303,41 @@ if [ "$(id -u)" = 0 ] && command -v mkfs.btrfs >/dev/null && [ -e /dev/loop-cont
 	check "a static program and the loader on btrfs and a subvolume run" \
 		"0 access(\"/etc/hostname\", R_OK) = 0 access(\"/etc/hostname\", R_OK) = 0 loader" \
 		"$? $(tr '\n' ' ' <"$BASE/out" | sed 's/ $//')"
+	# Two subvolumes whose first files share inode 257: a copy of ld.so in s1,
+	# and in s2 a program naming it as its interpreter; and in s3 an
+	# interpreter whose first page has bss, which the kernel zeroes past the
+	# file data (padzero), named by a program at the top.
+	printf '#include <stdio.h>\nint main(void) { puts("hello ran"); return 0; }\n' >"$B/hello.c"
+	python3 -c 'import struct, sys
+def elf(base, interp, msg, bss):
+    ilen = len(interp) + 1 if interp else 0
+    nph = 2 if interp else 1
+    code_at = 64 + 56 * nph + ilen
+    code = bytes([0xb8, 1, 0, 0, 0, 0xbf, 1, 0, 0, 0, 0x48, 0x8d, 0x35, 16, 0, 0, 0, 0xba, len(msg), 0, 0, 0,
+                  0x0f, 0x05, 0xb8, 60, 0, 0, 0, 0x31, 0xff, 0x0f, 0x05]) + msg
+    size = code_at + len(code)
+    eh = b"\x7fELF" + bytes([2, 1, 1, 0]) + bytes(8) + struct.pack("<HHIQQQIHHHHHH", 2, 62, 1, base + code_at, 64, 0, 0, 64, 56, nph, 0, 0, 0)
+    ph = struct.pack("<IIQQQQQQ", 3, 4, 64 + 56 * nph, 0, 0, ilen, ilen, 1) if interp else b""
+    ph += struct.pack("<IIQQQQQQ", 1, 7, 0, base, base, size, size + bss, 0x1000)
+    return eh + ph + (interp.encode() + b"\0" if interp else b"") + code
+open(sys.argv[1], "wb").write(elf(0x20000000, None, b"bss interp ran\n", 0x2000) + b"\xaa" * 200)
+open(sys.argv[2], "wb").write(elf(0x10000000, sys.argv[3], b"main ran\n", 0))' \
+		"$B/tint" "$B/tmain" "$B/m/s3/tint"
+	chmod 755 "$B/tint" "$B/tmain"
+	if gcc -o "$B/hello" "$B/hello.c" -Wl,--dynamic-linker="$B/m/s1/int"; then
+		unshare -m sh -c 'mount -o loop "$1/img" "$1/m" &&
+			btrfs subvolume create "$1/m/s1" >/dev/null && btrfs subvolume create "$1/m/s2" >/dev/null &&
+			btrfs subvolume create "$1/m/s3" >/dev/null &&
+			cp /lib64/ld-linux-x86-64.so.2 "$1/m/s1/int" && cp "$1/hello" "$1/m/s2/prog" &&
+			cp "$1/tint" "$1/m/s3/tint" && cp "$1/tmain" "$1/m/tmain" &&
+			[ "$(stat -c %i "$1/m/s1/int")" = "$(stat -c %i "$1/m/s2/prog")" ] &&
+			"$0" run -q -- "$1/m/s2/prog" && "$0" run -q -- "$1/m/tmain"' \
+			"$WARD" "$B" >"$BASE/out" 2>&1
+		check "on btrfs, a program with its interpreter's inode number, and an interpreter with bss, run" \
+			"0 hello ran bss interp ran" "$? $(tr '\n' ' ' <"$BASE/out" | sed 's/ $//')"
+	else
+		check "gcc links a program with another interpreter" 0 1
+	fi
 	rm -f "$B/img"
 else
 	echo "ok - programs on btrfs # skip needs root, mkfs.btrfs and loop devices"
