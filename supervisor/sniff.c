@@ -222,6 +222,7 @@ size_t elf_page0_len(const struct head *h)
 {
 	GElf_Ehdr eh;
 	size_t nph, len = 0;
+	bool starts = false;
 
 	if (h->n < SELFMAG || memcmp(h->buf, ELFMAG, SELFMAG) != 0)
 		return 0;
@@ -233,26 +234,26 @@ size_t elf_page0_len(const struct head *h)
 			elf_end(e);
 		return 0;
 	}
+	len = h->n < 4096 ? h->n : 4096;
 	for (size_t i = 0; i < nph; i++) {
 		GElf_Phdr ph;
 		if (gelf_getphdr(e, (int)i, &ph) == NULL) {
-			len = 0;
+			starts = false;
 			break;
 		}
-		if (ph.p_type != PT_LOAD || ph.p_offset >= 4096 || ph.p_filesz > 4096 - ph.p_offset)
+		if (ph.p_type != PT_LOAD || ph.p_offset >= 4096)
 			continue;
-		/* This segment's file data ends in the page: the kernel may zero what follows. */
-		size_t end = (size_t)(ph.p_offset + ph.p_filesz);
-		if (len == 0 || end < len)
-			len = end;
-	}
-	for (size_t i = 0; len == 0 && i < nph; i++) {
-		GElf_Phdr ph;
-		/* A segment that starts in the page and goes on past it: the page is file data. */
-		if (gelf_getphdr(e, (int)i, &ph) != NULL && ph.p_type == PT_LOAD && ph.p_offset < 4096)
-			len = 4096;
+		starts = true;
+		/* With bss, the kernel zeroes the page past this segment's file data. */
+		if (ph.p_memsz > ph.p_filesz && ph.p_filesz < 4096 - ph.p_offset &&
+		    ph.p_offset + ph.p_filesz < len)
+			len = (size_t)(ph.p_offset + ph.p_filesz);
 	}
 	elf_end(e);
-	return len < h->n ? len : h->n;
+	/* At the least the ELF and program headers: else too little is compared. */
+	uint64_t headers = eh.e_phoff + (uint64_t)eh.e_phnum * eh.e_phentsize;
+	if (!starts || eh.e_phoff < eh.e_ehsize || headers > len)
+		return 0;
+	return len;
 }
 

@@ -45,10 +45,11 @@ int shebang(const struct head *h, char *interp, size_t len);
 int read_interp(int fd, const struct head *h, const struct interp_at *ia, char *out, size_t len);
 
 /*
- * How many of an ELF file's first bytes the page mapped from its offset 0
- * holds as they are in the file: up to the end of the file data of a
- * PT_LOAD that ends in that page (the kernel zeroes the rest when there is
- * bss), the whole head when one goes on past it; 0 when none starts there.
+ * How many of an ELF file's first bytes (4 KiB at most) the page mapped
+ * from its offset 0 holds as they are in the file: up to the end of the
+ * file data of a PT_LOAD with bss that ends in that page (the kernel
+ * zeroes the page past it).  0 when no PT_LOAD starts in that page, or
+ * when that would leave out part of the ELF or program headers.
  */
 size_t elf_page0_len(const struct head *h);
 

@@ -268,12 +268,15 @@ static bool runs_judged(pid_t pid, const struct exec_grant *g)
 	      (h[0].dev == g->run_map_dev && h[0].ino == g->run_map_ino)))
 		return false;
 	/*
-	 * The same file by id and name: on btrfs two files (in two subvolumes)
-	 * can share an id in maps, never a mapping's name as well.
+	 * The same file: by id in maps, and by name as well only where maps
+	 * ids are not the file's own (on btrfs two files, in two subvolumes,
+	 * can share one).  Elsewhere a name is no help: hard links give one
+	 * file two.
 	 */
+	bool ids_unique = g->run_map_dev == g->run_dev;
 	for (int i = 1; i < n; i++)
 		if (h[i].found && h[i].dev == h[0].dev && h[i].ino == h[0].ino &&
-		    h[i].name == h[0].name)
+		    (ids_unique || h[i].name == h[0].name))
 			return false;
 	if (!g->run_hashed)
 		return true;

@@ -33,7 +33,8 @@
  *             entry point (AT_ENTRY) is ld.so's own, with ASLR off so that
  *             the address is known: glibc's ld.so then takes itself for
  *             run as a command and loads the program its argv names,
- *             bin/mycat or a memfd's copy of cat, with no exec of it
+ *             bin/mycat or a memfd's copy of cat, with no exec of it; and a
+ *             program whose interpreter is itself, by a hard link's name
  * Each doctored copy is first run with an allowed program (a control: it
  * must still work as a loader, or the attack proves nothing).
  */
@@ -41,6 +42,7 @@
 
 #include <elf.h>
 #include <sched.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
@@ -418,6 +420,23 @@ static void mode_interpentry(void)
 	attempt("a program whose entry is ld.so's: x /proc/self/fd/N (a memfd's cat)", "bin/x",
 		(char *[]){ "x", fdp, PUBLIC, NULL });
 	norandom = 0;
+
+	/*
+	 * One file as the program and its interpreter, under two names (a
+	 * hard link): its entry lies in the interpreter's file, whatever maps
+	 * calls it.  A doctored copy of ld.so would take itself for run as a
+	 * command so; this one only prints.
+	 */
+	char self2[PATH_MAX + 32];
+	snprintf(self2, sizeof(self2), "%s/bin/self2", cwd);
+	fd = open("bin/self", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
+	static const uint16_t et_dyn = ET_DYN; /* position-independent: loaded twice, at two places */
+	if (fd < 0 || write_tiny_elf(fd, 0, self2, PUBLIC_CONTENT "\n", 0) < 0 ||
+	    pwrite(fd, &et_dyn, sizeof(et_dyn), offsetof(Elf64_Ehdr, e_type)) != sizeof(et_dyn) ||
+	    close(fd) < 0 || link("bin/self", "bin/self2") < 0)
+		setup_failed("bin/self, its hard link bin/self2");
+	attempt("a program whose interpreter is itself under another name (a hard link)", "bin/self",
+		(char *[]){ "self", NULL });
 }
 
 int main(int argc, char **argv)
