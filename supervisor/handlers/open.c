@@ -23,6 +23,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -432,6 +433,27 @@ static bool others_mem(struct req *r, int opath, const char *real)
 	return tgid != r->tgid;
 }
 
+/*
+ * What holds other files' bytes whatever their names: a block device (a
+ * disk, a partition, a loop device), physical or kernel memory
+ * (/dev/mem, /dev/kmem, /dev/port, /proc/kcore).  Path rules cannot
+ * guard what is read through them (a root agent could read any file off
+ * its disk), so the agent opens none of them, whatever the policy says.
+ */
+static bool raw_store(struct req *r, int opath, const struct stat *st)
+{
+	if (S_ISBLK(st->st_mode))
+		return true;
+	if (S_ISCHR(st->st_mode) && major(st->st_rdev) == 1 &&
+	    (minor(st->st_rdev) == 1 || minor(st->st_rdev) == 2 || minor(st->st_rdev) == 4))
+		return true;
+	if (S_ISREG(st->st_mode) && is_procfs(opath)) {
+		size_t len = strlen(r->real);
+		return len >= 6 && strcmp(r->real + len - 6, "/kcore") == 0;
+	}
+	return false;
+}
+
 static int open_existing(struct req *r, const struct open_args *a, mode_t mode)
 {
 	struct ward_verdict v;
@@ -458,6 +480,10 @@ static int open_existing(struct req *r, const struct open_args *a, mode_t mode)
 	}
 	if ((a->flags & O_DIRECTORY) && !S_ISDIR(st.st_mode)) {
 		rc = -ENOTDIR;
+		goto out;
+	}
+	if (raw_store(r, opath, &st)) {
+		rc = refuse(r, EACCES, "a block device or memory device holds files ward judges by name");
 		goto out;
 	}
 	if (S_ISREG(st.st_mode) && others_mem(r, opath, r->real)) {

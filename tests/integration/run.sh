@@ -229,6 +229,22 @@ check "a FIFO open is interrupted by a handled signal" "0 interrupted" "$RC $(ca
 timeout -k 3 2 "$WARD" run -q --log "$L" -- cat "$BASE/fifo"
 check "SIGTERM to ward ends an agent waiting to open a FIFO" 124 "$?"
 
+# A block device holds other files' bytes whatever their names: never opened
+# (root: a loop device over a file).
+if [ "$(id -u)" = 0 ] && [ -e /dev/loop-control ] && truncate -s 1M "$BASE/blk.img" &&
+	dev=$(losetup -f --show "$BASE/blk.img" 2>/dev/null); then
+	printf 'RAW-BYTES' | dd of="$dev" conv=notrunc status=none
+	check "natively, root reads a block device" "RAW-BYTES" "$(head -c 9 "$dev")"
+	run -- head -c 9 "$dev" >"$BASE/out" 2>/dev/null
+	check "under ward it may not" "1 " "$RC $(cat "$BASE/out")"
+	has "...and the log says why" "$L" \
+		"\"path\":\"$dev\",\"decision\":\"deny\",\"errno\":\"EACCES\",\"by\":\"policy\",\"reason\":\"a block device"
+	losetup -d "$dev"
+	rm -f "$BASE/blk.img"
+else
+	echo "ok - block devices # skip needs root and loop devices"
+fi
+
 # A daemon's double fork: the orphan becomes ward's child, not init's
 # (Yama's ptrace_scope 1 lets an unprivileged ward read descendants only).
 run -- sh -c '(python3 -c "import os, time
