@@ -180,6 +180,18 @@ int filter_build(const struct ward_policy *p, struct sock_fprog *prog, char *why
 				if ((rc = seccomp_rule_add_array(ctx, act, nr, 1, &c)) < 0)
 					goto out;
 			}
+			if (!fcntl_) {
+				/*
+				 * btrfs's ioctls (type 0x94): a snapshot gives every
+				 * file of a subvolume, denied ones too, a new name;
+				 * TREE_SEARCH and SEND read file data raw.  The handler
+				 * lets the generic reflink and dedupe commands through
+				 * and refuses the rest.
+				 */
+				struct scmp_arg_cmp c = { 1, SCMP_CMP_MASKED_EQ, 0xff00, 0x9400 };
+				if ((rc = seccomp_rule_add_array(ctx, act, nr, 1, &c)) < 0)
+					goto out;
+			}
 			if (fcntl_) {
 				struct scmp_arg_cmp c[2] = {
 					{ 1, SCMP_CMP_MASKED_EQ, 0xffffffffu, F_SETFL },
@@ -261,6 +273,35 @@ int filter_build(const struct ward_policy *p, struct sock_fprog *prog, char *why
 						   (scmp_datum_t)source_routes[k][0]),
 					   SCMP_A2(SCMP_CMP_MASKED_EQ, 0xffffffffu,
 						   (scmp_datum_t)source_routes[k][1]))) < 0)
+			goto out;
+	/*
+	 * ioctls that reach files or disks past their names, refused whatever
+	 * the fd (a type and number are compared, not the argument's size):
+	 * XFS's handle calls (open_by_handle_at by another door), SCSI and
+	 * NVMe pass-through (raw reads of a disk), and /dev/userfaultfd's
+	 * USERFAULTFD_IOC_NEW (userfaultfd is refused: it stretches races).
+	 */
+	static const uint32_t refused_ioctl[][2] = {
+		{ 0xffff, ('X' << 8) | 104 }, /* XFS_IOC_PATH_TO_FSHANDLE */
+		{ 0xffff, ('X' << 8) | 105 }, /* XFS_IOC_PATH_TO_HANDLE */
+		{ 0xffff, ('X' << 8) | 106 }, /* XFS_IOC_FD_TO_HANDLE */
+		{ 0xffff, ('X' << 8) | 107 }, /* XFS_IOC_OPEN_BY_HANDLE */
+		{ 0xffff, ('X' << 8) | 108 }, /* XFS_IOC_READLINK_BY_HANDLE */
+		{ 0xffff, ('X' << 8) | 122 }, /* XFS_IOC_ATTRLIST_BY_HANDLE */
+		{ 0xffff, ('X' << 8) | 123 }, /* XFS_IOC_ATTRMULTI_BY_HANDLE */
+		{ 0xffffffff, 0x2285 },	      /* SG_IO */
+		{ 0xffff, ('N' << 8) | 0x41 }, /* NVME_IOCTL_ADMIN_CMD */
+		{ 0xffff, ('N' << 8) | 0x42 }, /* NVME_IOCTL_SUBMIT_IO */
+		{ 0xffff, ('N' << 8) | 0x43 }, /* NVME_IOCTL_IO_CMD */
+		{ 0xffff, ('N' << 8) | 0x47 }, /* NVME_IOCTL_ADMIN64_CMD */
+		{ 0xffff, ('N' << 8) | 0x48 }, /* NVME_IOCTL_IO64_CMD */
+		{ 0xffff, ('N' << 8) | 0x49 }, /* NVME_IOCTL_IO64_CMD_VEC */
+		{ 0xffffffff, 0xaa00 },	      /* USERFAULTFD_IOC_NEW */
+	};
+	for (size_t k = 0; k < sizeof(refused_ioctl) / sizeof(refused_ioctl[0]); k++)
+		if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 1,
+					   SCMP_A1(SCMP_CMP_MASKED_EQ, refused_ioctl[k][0],
+						   refused_ioctl[k][1]))) < 0)
 			goto out;
 	/*
 	 * Under a root ward the credential calls are notified (FAM_CRED);

@@ -435,8 +435,9 @@ static bool others_mem(struct req *r, int opath, const char *real)
 
 /*
  * What holds other files' bytes whatever their names: a block device (a
- * disk, a partition, a loop device), physical or kernel memory
- * (/dev/mem, /dev/kmem, /dev/port, /proc/kcore).  Path rules cannot
+ * disk, a partition, a loop device), SCSI generic devices, physical or
+ * kernel memory (/dev/mem, /dev/kmem, /dev/port, /proc/kcore,
+ * /dev/snapshot).  Path rules cannot
  * guard what is read through them (a root agent could read any file off
  * its disk), so the agent opens none of them, whatever the policy says.
  */
@@ -446,6 +447,10 @@ static bool raw_store(struct req *r, int opath, const struct stat *st)
 		return true;
 	if (S_ISCHR(st->st_mode) && major(st->st_rdev) == 1 &&
 	    (minor(st->st_rdev) == 1 || minor(st->st_rdev) == 2 || minor(st->st_rdev) == 4))
+		return true;
+	/* SCSI generic (/dev/sg*: a disk's sectors by read and write), /dev/snapshot (memory). */
+	if (S_ISCHR(st->st_mode) &&
+	    (major(st->st_rdev) == 21 || (major(st->st_rdev) == 10 && minor(st->st_rdev) == 231)))
 		return true;
 	if (S_ISREG(st->st_mode) && is_procfs(opath)) {
 		size_t len = strlen(r->real);

@@ -15,10 +15,19 @@
  *   clonens    clone() with each CLONE_NEW* flag: a process in a namespace
  *              of its own (as unshare, which is refused), where ward's
  *              pids, SysV ids and paths would not be the process's
+ *   btrfs      on a btrfs mounted at bt/ by the driver, whose subvolume
+ *              bt/vol holds bt/vol/secret/x (read denied): a snapshot of
+ *              bt/vol gives it a new, readable name; TREE_SEARCH reads the
+ *              filesystem's trees raw (where small files live inline)
+ *   uffd       open /dev/userfaultfd and USERFAULTFD_IOC_NEW: the
+ *              userfaultfd that the userfaultfd() call is refused for
  */
 #include "attack.h"
 
+#include <linux/btrfs.h>
 #include <linux/openat2.h>
+#include <linux/userfaultfd.h>
+#include <sys/ioctl.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/syscall.h>
@@ -178,6 +187,60 @@ static void mode_pgrpsig(void)
 	close(self);
 }
 
+static void mode_btrfs(void)
+{
+	struct btrfs_ioctl_vol_args_v2 snap = { 0 };
+	int vol = open("bt/vol", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int bt = open("bt", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (vol < 0 || bt < 0)
+		setup_failed("open bt/vol, bt (the driver mounts a btrfs there)");
+	try_read("control: bt/vol/secret/x by its own name", AT_FDCWD, "bt/vol/secret/x", O_RDONLY);
+	snap.fd = vol;
+	snprintf(snap.name, sizeof(snap.name), "snap");
+	if (ioctl(bt, BTRFS_IOC_SNAP_CREATE_V2, &snap) < 0)
+		say("blocked: BTRFS_IOC_SNAP_CREATE_V2 of bt/vol: %s", strerror(errno));
+	else
+		try_read("a snapshot's bt/snap/secret/x", AT_FDCWD, "bt/snap/secret/x", O_RDONLY);
+
+	/* The filesystem's trees raw: small files live inline there. */
+	static struct btrfs_ioctl_search_args search;
+	sync();
+	search.key.tree_id = 0; /* the tree of the subvolume of the fd */
+	search.key.max_objectid = (__u64)-1;
+	search.key.max_offset = (__u64)-1;
+	search.key.max_transid = (__u64)-1;
+	search.key.min_type = 0;
+	search.key.max_type = 255;
+	search.key.nr_items = 4096;
+	if (ioctl(vol, BTRFS_IOC_TREE_SEARCH, &search) < 0)
+		say("blocked: BTRFS_IOC_TREE_SEARCH of bt/vol: %s", strerror(errno));
+	else if (is_secret(search.buf, sizeof(search.buf)))
+		leak("BTRFS_IOC_TREE_SEARCH", "(secret in the tree)", 20);
+	else
+		say("note: BTRFS_IOC_TREE_SEARCH answered, without the secret in its first page");
+	close(vol);
+	close(bt);
+}
+
+static void mode_uffd(void)
+{
+	int fd = open("/dev/userfaultfd", O_RDONLY | O_CLOEXEC); /* read: the default profile allows it */
+	if (fd < 0) {
+		say("note: /dev/userfaultfd: %s (nothing to try)", strerror(errno));
+		return;
+	}
+	int u = ioctl(fd, USERFAULTFD_IOC_NEW, O_CLOEXEC);
+	if (u >= 0) {
+		att_through = 1;
+		say("LEAK: USERFAULTFD_IOC_NEW gave a userfaultfd (%d)", u);
+		close(u);
+	} else {
+		say("blocked: USERFAULTFD_IOC_NEW: %s", strerror(errno));
+	}
+	close(fd);
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "";
@@ -196,6 +259,10 @@ int main(int argc, char **argv)
 		mode_exchange();
 	else if (strcmp(mode, "pgrpsig") == 0)
 		mode_pgrpsig();
+	else if (strcmp(mode, "btrfs") == 0)
+		mode_btrfs();
+	else if (strcmp(mode, "uffd") == 0)
+		mode_uffd();
 	else
 		setup_failed("unknown mode");
 	return finish();

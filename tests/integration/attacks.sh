@@ -385,6 +385,22 @@ attack review hooks "rename .git/hooks away and back to plant a hook"
 attack review exchange "renameat2(public/x, secret/x, RENAME_EXCHANGE), then read public/x"
 attack review pgrpsig "pidfd_send_signal(self, PIDFD_SIGNAL_PROCESS_GROUP)"
 attack review clonens "clone() with each CLONE_NEW* flag: a process in namespaces of its own"
+attack review uffd "/dev/userfaultfd and USERFAULTFD_IOC_NEW (the userfaultfd call is refused)"
+if [ "$(id -u)" = 0 ] && command -v mkfs.btrfs >/dev/null && [ -e /dev/loop-control ] &&
+	unshare -m true 2>/dev/null; then
+	pre_btrfs_vol() {
+		rm -f "$BASE/btv.img" && truncate -s 128M "$BASE/btv.img" &&
+			mkfs.btrfs -q "$BASE/btv.img" >/dev/null 2>&1 && mkdir "$1/bt"
+	}
+	T_PRE=pre_btrfs_vol
+	T_WRAP=(unshare -m sh -c 'mount -o loop "$1" "$0/bt" && btrfs subvolume create "$0/bt/vol" >/dev/null &&
+		mkdir "$0/bt/vol/secret" && cp "$0/secret/x" "$0/bt/vol/secret/x" && sync &&
+		shift && exec "$@"' @P@ "$BASE/btv.img")
+	attack review btrfs "a btrfs snapshot gives a denied file a new name; TREE_SEARCH reads it raw" \
+		-r "deny read @P@/bt/vol/secret/**"
+else
+	echo "ok - review btrfs # skip needs root, mkfs.btrfs and loop devices"
+fi
 # 5. New names for the secret.
 attack links hardlink "hard links of the secret into the project"
 attack links symlink "symlinks to the secret, then read through them"
