@@ -19,6 +19,9 @@
  *              bt/vol holds bt/vol/secret/x (read denied): a snapshot of
  *              bt/vol gives it a new, readable name; TREE_SEARCH reads the
  *              filesystem's trees raw (where small files live inline)
+ *   xfs        on an XFS mounted at xfs/ by the driver, holding
+ *              xfs/secret/x (read denied): XFS_IOC_PATH_TO_HANDLE, then
+ *              XFS_IOC_OPEN_BY_HANDLE (open_by_handle_at by another door)
  *   uffd       open /dev/userfaultfd and USERFAULTFD_IOC_NEW: the
  *              userfaultfd that the userfaultfd() call is refused for
  */
@@ -223,6 +226,45 @@ static void mode_btrfs(void)
 	close(bt);
 }
 
+/* XFS's handle request (xfs_fs.h, which Debian ships in xfslibs-dev). */
+struct xfs_handlereq {
+	uint32_t fd;
+	void *path;
+	uint32_t oflags;
+	void *ihandle;
+	uint32_t ihandlen;
+	void *ohandle;
+	uint32_t *ohandlen;
+};
+#define XFS_PATH_TO_HANDLE _IOWR('X', 105, struct xfs_handlereq)
+#define XFS_OPEN_BY_HANDLE _IOWR('X', 107, struct xfs_handlereq)
+
+static void mode_xfs(void)
+{
+	char handle[128];
+	uint32_t hlen = sizeof(handle);
+	struct xfs_handlereq req = { .path = "xfs/secret/x", .ohandle = handle, .ohandlen = &hlen };
+	int dir = open("xfs", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (dir < 0)
+		setup_failed("open xfs (the driver mounts an XFS there)");
+	try_read("control: xfs/secret/x by its own name", AT_FDCWD, "xfs/secret/x", O_RDONLY);
+	if (ioctl(dir, XFS_PATH_TO_HANDLE, &req) < 0) {
+		say("blocked: XFS_IOC_PATH_TO_HANDLE: %s", strerror(errno));
+		close(dir);
+		return;
+	}
+	struct xfs_handlereq open_req = { .ihandle = handle, .ihandlen = hlen, .oflags = O_RDONLY };
+	int fd = ioctl(dir, XFS_OPEN_BY_HANDLE, &open_req);
+	if (fd < 0)
+		say("blocked: XFS_IOC_OPEN_BY_HANDLE: %s", strerror(errno));
+	else if (!check_fd("XFS_IOC_OPEN_BY_HANDLE of xfs/secret/x", fd))
+		say("blocked: XFS_IOC_OPEN_BY_HANDLE opened something else");
+	if (fd >= 0)
+		close(fd);
+	close(dir);
+}
+
 static void mode_uffd(void)
 {
 	int fd = open("/dev/userfaultfd", O_RDONLY | O_CLOEXEC); /* read: the default profile allows it */
@@ -263,6 +305,8 @@ int main(int argc, char **argv)
 		mode_btrfs();
 	else if (strcmp(mode, "uffd") == 0)
 		mode_uffd();
+	else if (strcmp(mode, "xfs") == 0)
+		mode_xfs();
 	else
 		setup_failed("unknown mode");
 	return finish();

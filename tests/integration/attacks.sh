@@ -401,6 +401,20 @@ if [ "$(id -u)" = 0 ] && command -v mkfs.btrfs >/dev/null && [ -e /dev/loop-cont
 else
 	echo "ok - review btrfs # skip needs root, mkfs.btrfs and loop devices"
 fi
+if [ "$(id -u)" = 0 ] && command -v mkfs.xfs >/dev/null && [ -e /dev/loop-control ] &&
+	unshare -m true 2>/dev/null; then
+	pre_xfs() {
+		rm -f "$BASE/xfs.img" && truncate -s 320M "$BASE/xfs.img" &&
+			mkfs.xfs -q "$BASE/xfs.img" >/dev/null 2>&1 && mkdir "$1/xfs"
+	}
+	T_PRE=pre_xfs
+	T_WRAP=(unshare -m sh -c 'mount -o loop "$1" "$0/xfs" && mkdir "$0/xfs/secret" &&
+		cp "$0/secret/x" "$0/xfs/secret/x" && shift && exec "$@"' @P@ "$BASE/xfs.img")
+	attack review xfs "XFS_IOC_PATH_TO_HANDLE, then XFS_IOC_OPEN_BY_HANDLE of a denied file" \
+		-r "deny read @P@/xfs/secret/**"
+else
+	echo "ok - review xfs # skip needs root, mkfs.xfs and loop devices"
+fi
 # 5. New names for the secret.
 attack links hardlink "hard links of the secret into the project"
 attack links symlink "symlinks to the secret, then read through them"
