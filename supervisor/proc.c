@@ -436,18 +436,60 @@ static void maps_line(const char *line, struct maps_hit *h, int n)
 	}
 }
 
-/*
- * Each line is judged from its start: a line longer than the buffer (a
- * long file name) is judged by its head and skipped to its end, never read
- * on from its middle, where a name made to look like a mapping would be
- * taken for one.  Names cannot hold a newline: the kernel writes "\012".
- */
+int proc_lines(int fd, char *buf, size_t size, int (*fn)(char *line, bool whole, void *arg),
+	       void *arg)
+{
+	size_t have = 0;
+	bool skipping = false;
+	int rc;
+
+	for (;;) {
+		ssize_t got = read(fd, buf + have, size - 1 - have);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			return got < 0 ? -errno : 0;
+		have += (size_t)got;
+		buf[have] = '\0';
+		char *line = buf, *nl;
+		while ((nl = memchr(line, '\n', have - (size_t)(line - buf))) != NULL) {
+			*nl = '\0';
+			if (!skipping && (rc = fn(line, true, arg)) != 0)
+				return rc;
+			skipping = false;
+			line = nl + 1;
+		}
+		size_t rest = have - (size_t)(line - buf);
+		if (rest == size - 1) {
+			/* A line longer than the buffer: its head alone, then skipped to its end. */
+			if (!skipping && (rc = fn(line, false, arg)) != 0)
+				return rc;
+			skipping = true;
+			rest = 0;
+		}
+		memmove(buf, line, rest);
+		have = rest;
+	}
+}
+
+struct maps_query {
+	struct maps_hit *h;
+	int n;
+};
+
+static int maps_query_line(char *line, bool whole, void *arg)
+{
+	struct maps_query *q = arg;
+	(void)whole; /* a cut line's head has every field but the name's end */
+	maps_line(line, q->h, q->n);
+	return 0;
+}
+
 int proc_maps_find(pid_t pid, struct maps_hit *h, int n)
 {
 	char path[64], buf[4096];
-	size_t have = 0;
-	bool skipping = false;
-	int fd, rc = 0;
+	struct maps_query q = { h, n };
+	int fd, rc;
 
 	for (int i = 0; i < n; i++)
 		h[i].found = false;
@@ -457,33 +499,7 @@ int proc_maps_find(pid_t pid, struct maps_hit *h, int n)
 		snprintf(path, sizeof(path), "/proc/self/maps");
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		return -errno;
-	for (;;) {
-		ssize_t got = read(fd, buf + have, sizeof(buf) - 1 - have);
-		if (got <= 0) {
-			rc = got < 0 ? -errno : 0;
-			break;
-		}
-		have += (size_t)got;
-		buf[have] = '\0';
-		char *line = buf, *nl;
-		while ((nl = memchr(line, '\n', have - (size_t)(line - buf))) != NULL) {
-			*nl = '\0';
-			if (!skipping)
-				maps_line(line, h, n);
-			skipping = false;
-			line = nl + 1;
-		}
-		size_t rest = have - (size_t)(line - buf);
-		if (rest == sizeof(buf) - 1) {
-			/* A line longer than the buffer: judged by its head, then skipped. */
-			if (!skipping)
-				maps_line(line, h, n);
-			skipping = true;
-			rest = 0;
-		}
-		memmove(buf, line, rest);
-		have = rest;
-	}
+	rc = proc_lines(fd, buf, sizeof(buf), maps_query_line, &q);
 	close(fd);
 	return rc;
 }

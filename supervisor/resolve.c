@@ -282,58 +282,44 @@ static void unescape(char *s)
  * whole and split at spaces (the kernel escapes those in paths); a line or
  * a field too long for ward's buffer is an error, never a cut.
  */
+struct mount_query {
+	uint64_t id;
+	char *root;
+	size_t len;
+};
+
+static int mount_query_line(char *line, bool whole, void *arg)
+{
+	struct mount_query *q = arg;
+
+	if (strtoull(line, NULL, 10) != q->id)
+		return 0;
+	if (!whole)
+		return -ENAMETOOLONG;
+	char *f[5], *save = NULL, *t = line;
+	int k = 0;
+	for (; k < 5 && (f[k] = strtok_r(t, " ", &save)) != NULL; k++)
+		t = NULL;
+	if (k < 5)
+		return -EACCES;
+	unescape(f[3]);
+	if (strlen(f[3]) >= q->len)
+		return -ENAMETOOLONG;
+	snprintf(q->root, q->len, "%s", f[3]);
+	return 1;
+}
+
 static int mount_root(uint64_t id, char *root, size_t len)
 {
 	static __thread char buf[64 * 1024];
-	size_t have = 0;
-	bool skipping = false;
-	int fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC), rc = -EACCES;
+	struct mount_query q = { id, root, len };
+	int fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC), rc;
 
 	if (fd < 0)
 		return -errno;
-	for (;;) {
-		ssize_t n = read(fd, buf + have, sizeof(buf) - 1 - have);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		have += (size_t)n;
-		buf[have] = '\0';
-		char *line = buf, *nl;
-		while ((nl = memchr(line, '\n', have - (size_t)(line - buf))) != NULL) {
-			*nl = '\0';
-			if (!skipping) {
-				char *f[5], *save = NULL, *t = line;
-				int k = 0;
-				for (; k < 5 && (f[k] = strtok_r(t, " ", &save)) != NULL; k++)
-					t = NULL;
-				if (k == 5 && strtoull(f[0], NULL, 10) == id) {
-					unescape(f[3]);
-					rc = strlen(f[3]) < len ? (snprintf(root, len, "%s", f[3]), 0)
-								: -ENAMETOOLONG;
-					close(fd);
-					return rc;
-				}
-			}
-			skipping = false;
-			line = nl + 1;
-		}
-		/* What is left is the start of a line: keep it, unless it fills the buffer. */
-		size_t left = have - (size_t)(line - buf);
-		if (left == sizeof(buf) - 1) {
-			/* A line longer than the buffer: ours, it is an error; else skip it. */
-			if (!skipping && strtoull(buf, NULL, 10) == id) {
-				close(fd);
-				return -ENAMETOOLONG;
-			}
-			skipping = true;
-			left = 0;
-		}
-		memmove(buf, line, left);
-		have = left;
-	}
+	rc = proc_lines(fd, buf, sizeof(buf), mount_query_line, &q);
 	close(fd);
-	return rc;
+	return rc == 1 ? 0 : rc == 0 ? -EACCES : rc; /* not found: refused */
 }
 
 /*

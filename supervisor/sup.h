@@ -151,6 +151,17 @@ struct maps_hit {
 	bool found;
 };
 int proc_maps_find(pid_t pid, struct maps_hit *h, int n);
+/*
+ * Each line of the /proc file fd, whole, to fn (NUL-terminated, without
+ * its newline); a line longer than buf (size bytes) goes to fn once, cut
+ * (whole false), and the rest of it is skipped: nothing is read from the
+ * middle of a line, where a name made to look like a line would be taken
+ * for one (names cannot hold a newline: the kernel writes "\012").  fn
+ * returns nonzero to stop, and that is returned; else 0 at the end, or
+ * -errno.
+ */
+int proc_lines(int fd, char *buf, size_t size, int (*fn)(char *line, bool whole, void *arg),
+	       void *arg);
 /* Fields of dir's stat (state, parent, process group); -1 when it cannot be read. */
 int proc_stat_at(int dir, char *state, pid_t *ppid, pid_t *pgrp);
 bool proc_pgrp_in_session(pid_t pgrp);
