@@ -30,7 +30,7 @@ int sniff_open(int opath)
 	return fd < 0 ? -1 : fd;
 }
 
-void read_head(int opath, struct head *h)
+int read_head(int opath, struct head *h)
 {
 	int fd = sniff_open(opath);
 	ssize_t n = fd < 0 ? -1 : pread(fd, h->buf, sizeof(h->buf), 0);
@@ -38,6 +38,7 @@ void read_head(int opath, struct head *h)
 	h->n = n > 0 ? (size_t)n : 0;
 	if (fd >= 0)
 		close(fd);
+	return n < 0 ? -1 : 0;
 }
 
 /*

@@ -29,7 +29,8 @@ struct head {
  * regular file only, never blocking; -1 otherwise.
  */
 int sniff_open(int opath);
-void read_head(int opath, struct head *h);
+/* The first 4 KiB of the file: 0, or -1 (an empty head) when ward cannot read it. */
+int read_head(int opath, struct head *h);
 /*
  * What the file is, from its head (the whole file read when its program
  * headers lie past it); an ELF_DYNAMIC file's interpreter in *ia.

@@ -154,6 +154,19 @@ static int servable(struct req *r, int fd)
 		      "ward could not read the memory of a process running a file it may not read");
 }
 
+/*
+ * A file's head, which says what it runs (its "#!" line, its ELF
+ * interpreter).  One ward cannot read is not run: what it would run is
+ * unknown.  (The kernel may still read it: a root ward on an NFS export
+ * with root_squash, a ward given CAP_SYS_PTRACE alone, a FUSE mount.)
+ */
+static int judged_head(struct req *r, int fd, struct head *h)
+{
+	if (read_head(fd, h) == 0)
+		return 0;
+	return refuse(r, EACCES, "ward cannot read this file, so cannot tell what it would run");
+}
+
 /* The head of the script interpreter judged last. */
 static __thread struct head ihead;
 
@@ -196,8 +209,9 @@ static int interpreters(struct req *r, const struct head *head, struct exec_gran
 		rc = decide_path(r, WARD_OP_EXEC, ireal, &iv);
 		if (rc == 0)
 			rc = servable(r, ifd);
+		if (rc == 0)
+			rc = judged_head(r, ifd, h);
 		if (rc == 0) {
-			read_head(ifd, h);
 			*kind = elf_kind_of(ifd, h, ia);
 			if (*kind == ELF_LOADER || *kind == ELF_BAD)
 				rc = -EACCES;
@@ -318,7 +332,8 @@ static int hash_head(struct req *r, int fd, struct exec_grant *g)
 	static __thread struct head h;
 	struct sha256_ctx ctx;
 
-	read_head(fd, &h);
+	if (judged_head(r, fd, &h) < 0)
+		return -EACCES;
 	size_t len = elf_page0_len(&h);
 	if (len == 0)
 		return refuse(r, EACCES, "the program's ELF interpreter maps no file data at its start, "
@@ -447,7 +462,13 @@ int h_exec(struct req *r)
 
 	static __thread struct head head;
 	struct interp_at ia = { 0 };
-	read_head(opath, &head);
+	if (read_head(opath, &head) < 0) {
+		/* The policy's answer first: a denied program is logged as such. */
+		if ((rc = decide_path(r, WARD_OP_EXEC, r->real, &v)) >= 0 &&
+		    (rc = servable(r, opath)) == 0)
+			rc = judged_head(r, opath, &head);
+		goto out;
+	}
 	enum elf_kind kind = elf_kind_of(opath, &head, &ia);
 	if (kind == ELF_BAD) {
 		rc = -EACCES; /* an ELF file ward could not read through is not run */

@@ -280,6 +280,22 @@ print(r, os.strerror(ctypes.get_errno()) if r else "-", open("/etc/hostname").re
 	has "...and logs why" "$U/home/l.jsonl" \
 		'"op":"exec","path":"[^"]*/nobody/echo","decision":"deny","errno":"EACCES","by":"policy","reason":"ward could not read the memory'
 	check "a root ward runs it" "hi" "$("$WARD" run -q -- "$U/echo" hi 2>&1)"
+	# A ward that may trace but not read it (CAP_SYS_PTRACE alone; a root
+	# ward on NFS with root_squash is the same): what it would run is
+	# unknown, so it is refused at the exec, not killed after it.
+	capn() { (cd "$U" && setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		--inh-caps +sys_ptrace --ambient-caps +sys_ptrace env HOME="$U/home" \
+		XDG_STATE_HOME="$U/home/.state" XDG_CONFIG_HOME="$U/home/.config" \
+		XDG_RUNTIME_DIR="$U/home/run" TMPDIR="$U/home/tmp" "$@"); }
+	rm -f "$U/home/l.jsonl"
+	capn "$U/ward" run -q --log "$U/home/l.jsonl" -- sh -c "\"$U/echo\" hi; echo \$?" >"$U/home/out" 2>&1
+	check "a ward that cannot read a program refuses its exec (EACCES: 126)" 126 "$(tail -1 "$U/home/out")"
+	has "...and logs why" "$U/home/l.jsonl" \
+		'"op":"exec","path":"[^"]*/nobody/echo","decision":"deny","errno":"EACCES","by":"policy","reason":"ward cannot read this file'
+	rm -f "$U/home/l.jsonl"
+	capn "$U/ward" run -q --log "$U/home/l.jsonl" -r "deny exec $U/echo" -- "$U/echo" hi >/dev/null 2>&1
+	has "...after the policy's own answer, which comes first" "$U/home/l.jsonl" \
+		'"op":"exec","path":"[^"]*/nobody/echo","decision":"deny","errno":"EACCES","rule":"--rule:1"'
 	chmod 700 "$BASE"
 else
 	echo "ok - non-dumpable processes under an unprivileged ward # skip needs root to run as nobody"
