@@ -40,8 +40,26 @@ struct pctx {
 	char *stack[MAX_INCLUDE_DEPTH + 1]; /* real paths of open files */
 	int depth;
 	int includes; /* how deep in includes: a top-level file is not one */
+	char **files; /* the files read, for ward_policy_files once committed */
+	size_t nfiles;
 	struct ward_error *err;
 };
+
+/* Note a file read, unless it is noted already. */
+static int note_file(struct pctx *c, const char *path)
+{
+	for (size_t i = 0; i < c->nfiles; i++)
+		if (strcmp(c->files[i], path) == 0)
+			return 0;
+	char **n = realloc(c->files, (c->nfiles + 1) * sizeof(*n));
+	if (n == NULL)
+		return -ENOMEM;
+	c->files = n;
+	if ((c->files[c->nfiles] = strdup(path)) == NULL)
+		return -ENOMEM;
+	c->nfiles++;
+	return 0;
+}
 
 static int fail(struct pctx *c, const char *origin, int line, int col,
 		const char *fmt, ...) __attribute__((format(printf, 5, 6)));
@@ -336,6 +354,15 @@ static int parse_file(struct pctx *c, const char *path, const char *from,
 			return fail(c, path, 0, 0, "cannot read: %s", strerror(-rc));
 		return fail(c, from, line, col, "cannot include '%s': %s", path,
 			    strerror(-rc));
+	}
+	/* Named relative to the cwd at the top level; includes come made absolute. */
+	char named[PATH_MAX], cwd[PATH_MAX];
+	if (getcwd(cwd, sizeof(cwd)) == NULL)
+		strcpy(cwd, "/");
+	if (ward_path_normalize(cwd, path, named, sizeof(named)) < 0 ||
+	    note_file(c, named) < 0 || note_file(c, real) < 0) {
+		free(text);
+		return -ENOMEM;
 	}
 	c->stack[c->depth] = strdup(real);
 	if (c->stack[c->depth] == NULL) {
@@ -676,6 +703,15 @@ static int commit(struct pctx *c, const char *origin)
 	if (li[p->nlayers].origin == NULL)
 		return -ENOMEM;
 	p->nlayers++;
+	if (c->nfiles > 0) {
+		char **files = realloc(p->files, (p->nfiles + c->nfiles) * sizeof(*files));
+		if (files == NULL)
+			return -ENOMEM;
+		p->files = files;
+		for (size_t i = 0; i < c->nfiles; i++)
+			p->files[p->nfiles++] = c->files[i];
+		c->nfiles = 0;
+	}
 	for (size_t i = 0; i < c->npending; i++) {
 		struct ward_rule *r = c->pending[i];
 		r->index = (uint32_t)p->nrules;
@@ -697,6 +733,9 @@ static void pctx_done(struct pctx *c)
 	for (size_t i = 0; i < c->npending; i++)
 		rule_free(c->pending[i]);
 	free(c->pending);
+	for (size_t i = 0; i < c->nfiles; i++)
+		free(c->files[i]);
+	free(c->files);
 }
 
 int policy_parse(struct ward_policy *p, enum ward_layer layer,

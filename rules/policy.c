@@ -136,6 +136,9 @@ void ward_policy_free(struct ward_policy *p)
 	for (size_t i = 0; i < p->nlayers; i++)
 		free(p->layers[i].origin);
 	free(p->layers);
+	for (size_t i = 0; i < p->nfiles; i++)
+		free(p->files[i]);
+	free(p->files);
 	index_free(p->root);
 	index_free(p->memfd);
 	index_free(p->net);
@@ -443,4 +446,10 @@ int ward_policy_domains(const struct ward_policy *p,
 			return rc;
 	}
 	return 0;
+}
+
+const char *const *ward_policy_files(const struct ward_policy *p, size_t *n)
+{
+	*n = p->nfiles;
+	return (const char *const *)p->files;
 }

@@ -83,6 +83,8 @@ struct ward_policy {
 	uint64_t generation;
 	bool (*in_session)(pid_t pid, void *arg);
 	void *in_session_arg;
+	char **files; /* the files read: as named (made absolute) and real */
+	size_t nfiles;
 };
 
 /* parse.c */

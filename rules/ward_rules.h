@@ -154,6 +154,12 @@ int ward_path_canonical(const char *path, char *out, size_t outlen);
 int ward_policy_domains(const struct ward_policy *p,
 			int (*fn)(const char *name, void *arg), void *arg);
 
+/*
+ * The policy files read, included ones too: each as it was named (made
+ * absolute) and as its real path.  What the agent must not change.
+ */
+const char *const *ward_policy_files(const struct ward_policy *p, size_t *n);
+
 /* ---- queries ---- */
 
 enum ward_net_kind {

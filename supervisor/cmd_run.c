@@ -58,15 +58,22 @@ static bool session_pred(pid_t pid, void *arg)
 /*
  * A deny! rule of ward's own for one path (the log, whatever --log names;
  * ward's executable), like the built-in ones.  The path is written as a
- * quoted literal word.
+ * quoted literal word.  A literal path is resolved when the rule is
+ * loaded, symlink and all; a symlink's own name (link) is kept from that
+ * by a glob on its last character, "[c]" (or "?" where a class cannot
+ * hold it, which protects a few more names, never fewer).
  */
-static void protect_path(const char *path, const char *ops, const char *loc)
+static void protect(const char *path, const char *ops, const char *loc, bool link)
 {
 	char rule[3 * PATH_MAX], *o = rule;
 	struct ward_error err;
 
 	o += sprintf(o, "deny! %s \"", ops);
 	for (const char *c = path; *c && o < rule + sizeof(rule) - 8; c++) {
+		if (link && c[1] == '\0' && c > path && c[-1] != '/') {
+			o += strchr("]!^-\\$\"", *c) ? sprintf(o, "?") : sprintf(o, "[%c]", *c);
+			continue;
+		}
 		if (strchr("*?[$", *c)) {
 			*o++ = '\\';
 			*o++ = '\\';
@@ -82,6 +89,35 @@ static void protect_path(const char *path, const char *ops, const char *loc)
 	*o = '\0';
 	if (ward_policy_add_text(S->policy, WARD_LAYER_SELF, loc, rule, strlen(rule), &err) < 0)
 		die(WARD_EXIT_FAILURE, "cannot protect %s: %s", path, err.msg);
+}
+
+static void protect_path(const char *path, const char *ops, const char *loc)
+{
+	protect(path, ops, loc, false);
+}
+
+/*
+ * A file the next session reads by this name (a policy file): the file,
+ * and every symlink on the way to it, which the agent could otherwise
+ * turn to a file of its own.
+ */
+static void protect_name(const char *path, const char *ops, const char *loc)
+{
+	char pre[PATH_MAX];
+	struct stat st;
+	size_t n = strlen(path);
+
+	protect(path, ops, loc, false);
+	if (n >= sizeof(pre))
+		return;
+	for (size_t i = 1; i <= n; i++) {
+		if (path[i] != '/' && path[i] != '\0')
+			continue;
+		memcpy(pre, path, i);
+		pre[i] = '\0';
+		if (lstat(pre, &st) == 0 && S_ISLNK(st.st_mode))
+			protect(pre, ops, loc, true);
+	}
 }
 
 /*
@@ -255,6 +291,15 @@ int cmd_run(int argc, char **argv)
 		die(WARD_EXIT_FAILURE, "cannot find ward's own program: %m");
 	exe[en] = '\0';
 	protect_path(exe, "write,create,delete", "builtin:exe");
+	/*
+	 * The policy files ward read (--policy, and what they or the user's
+	 * policy include), by the names they were read under and where they
+	 * really are: the agent may not change the policy of later sessions.
+	 */
+	size_t nfiles;
+	const char *const *files = ward_policy_files(S->policy, &nfiles);
+	for (size_t i = 0; i < nfiles; i++)
+		protect_name(files[i], "write,create,delete", "builtin:policy");
 
 	json_t *jargv = json_array();
 	for (int i = optind; i < argc; i++)

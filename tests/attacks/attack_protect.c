@@ -31,6 +31,14 @@
  *              pre-commit hook or settings file written through them
  *   gitdir     the default profile, no .git/: .git made as a symlink to a
  *              directory of the agent's, with hooks in it
+ *   policyfile ward run -p link.policy -p cfgl/team.policy, where
+ *              link.policy -> conf/team.policy, cfgl -> conf, and
+ *              team.policy includes inc.policy: write, truncate, replace
+ *              or rename the files, or turn the symlinks elsewhere (the
+ *              next session would load the agent's policy)
+ *   gitcommon  the default profile, with .git/: the files by which git
+ *              finds config and hooks elsewhere (commondir, a worktree's
+ *              or a submodule's), written to point at the agent's own
  *
  * "LEAK" here means the protected thing was changed or planted.
  */
@@ -258,6 +266,97 @@ static void mode_gitdir(void)
 	}
 }
 
+/* Try to change what PATH is: append, truncate, replace by rename, unlink. */
+static void change(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (fd >= 0) {
+		if (write(fd, "INJECTED\n", 9) == 9) {
+			att_through = 1;
+			say("LEAK: appended to %s", path);
+		}
+		close(fd);
+	} else {
+		say("blocked: open(%s, O_WRONLY): %s", path, strerror(errno));
+	}
+	if (truncate(path, 0) == 0) {
+		att_through = 1;
+		say("LEAK: truncated %s", path);
+	}
+	fd = open("new.policy", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0 || write(fd, "allow read /**\n", 15) != 15)
+		setup_failed("write new.policy");
+	close(fd);
+	if (rename("new.policy", path) == 0) {
+		att_through = 1;
+		say("LEAK: rename(new.policy, %s) replaced it", path);
+	} else {
+		say("blocked: rename(new.policy, %s): %s", path, strerror(errno));
+	}
+	if (unlink(path) == 0) {
+		att_through = 1;
+		say("LEAK: unlink(%s)", path);
+	}
+}
+
+static void mode_policyfile(void)
+{
+	int fd = open("conf/inc.policy", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		setup_failed("open conf/inc.policy (the driver makes it)");
+	close(fd);
+	change("conf/team.policy");
+	change("conf/inc.policy");
+	change("link.policy");
+	change("cfgl");
+	if (rename("conf", "conf2") == 0) {
+		att_through = 1;
+		say("LEAK: rename(conf, conf2)");
+	} else {
+		say("blocked: rename(conf, conf2): %s", strerror(errno));
+	}
+	if (mkdir("other", 0755) < 0 || symlink("other", "l2") < 0)
+		setup_failed("mkdir other");
+	if (rename("l2", "cfgl") == 0) {
+		att_through = 1;
+		say("LEAK: rename(l2, cfgl) turned the directory's symlink elsewhere");
+	} else {
+		say("blocked: rename(l2, cfgl): %s", strerror(errno));
+	}
+}
+
+/* The files through which git finds a repository's config and hooks elsewhere. */
+static void mode_gitcommon(void)
+{
+	static const char *const files[] = {
+		".git/commondir", ".git/config.worktree", ".git/worktrees/w/commondir",
+		".git/worktrees/w/config.worktree", ".git/modules/m/config",
+		".git/modules/m/commondir", ".git/modules/m/hooks/pre-commit",
+		".git/modules/m/modules/n/config",
+	};
+	if (mkdir("evil", 0755) < 0 || mkdir("evil/hooks", 0755) < 0)
+		setup_failed("mkdir evil");
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char dir[256];
+		snprintf(dir, sizeof(dir), "%s", files[i]);
+		for (char *c = dir + 5; (c = strchr(c, '/')) != NULL; c++) {
+			*c = '\0';
+			mkdir(dir, 0755); /* may be refused: then the open fails too */
+			*c = '/';
+		}
+		int fd = open(files[i], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
+		if (fd < 0) {
+			say("blocked: open(%s, O_CREAT): %s", files[i], strerror(errno));
+			continue;
+		}
+		if (write(fd, "evil\n", 5) == 5) {
+			att_through = 1;
+			say("LEAK: wrote %s", files[i]);
+		}
+		close(fd);
+	}
+}
+
 static void mode_roundtrip(void)
 {
 	char cwd[4096], out[4200], f[4300], buf[256];
@@ -315,6 +414,10 @@ int main(int argc, char **argv)
 		mode_hooks();
 	else if (strcmp(mode, "gitdir") == 0)
 		mode_gitdir();
+	else if (strcmp(mode, "policyfile") == 0)
+		mode_policyfile();
+	else if (strcmp(mode, "gitcommon") == 0)
+		mode_gitcommon();
 	else
 		setup_failed("unknown mode");
 	return finish();

@@ -446,6 +446,23 @@ attack protect roundtrip "move (or exchange) a directory to where its contents m
 T_PRE=pre_gitdir
 attack protect hooks "the default profile: .git/hooks and .claude made as symlinks or directories"
 attack protect gitdir "the default profile: .git made as a symlink to the agent's own directory"
+pre_policyfile() {
+	mkdir -p "$1/conf" && printf 'include inc.policy\n' >"$1/conf/team.policy" &&
+		printf 'deny read /nonexistent-ward-attacks/**\n' >"$1/conf/inc.policy" &&
+		ln -s conf/team.policy "$1/link.policy" && ln -s conf "$1/cfgl" &&
+		(cd "$1" && sha256sum conf/* >"$BASE/policyfile.sum")
+}
+check_policyfile() {
+	(cd "$1" && sha256sum -c --quiet "$BASE/policyfile.sum" >/dev/null 2>&1) ||
+		echo "a policy file was changed"
+	[ "$(readlink "$1/link.policy")" = conf/team.policy ] && [ "$(readlink "$1/cfgl")" = conf ] ||
+		echo "a symlink to a policy file was changed"
+}
+T_PRE=pre_policyfile T_CHECK=check_policyfile
+attack protect policyfile "the --policy files, their includes and the symlinks to them: written, replaced, renamed" \
+	-p @P@/link.policy -p @P@/cfgl/team.policy
+T_PRE=pre_gitdir
+attack protect gitcommon "the default profile: commondir, config.worktree, a worktree's or submodule's config and hooks"
 # 6. O_PATH.
 attack opath "" "O_PATH fd of the secret, reopened via /proc/self/fd, openat(fd, \"\"), ..."
 attack opath stat-restricted "the same when the policy restricts stat somewhere (O_PATH notified)" \
