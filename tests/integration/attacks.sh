@@ -461,6 +461,13 @@ check_policyfile() {
 T_PRE=pre_policyfile T_CHECK=check_policyfile
 attack protect policyfile "the --policy files, their includes and the symlinks to them: written, replaced, renamed" \
 	-p @P@/link.policy -p @P@/cfgl/team.policy
+pre_rewrite() { mkdir -p "$1/guarded" "$1/cache/d1/d2"; }
+T_PRE=pre_rewrite
+attack rewrite mkdir "a symlink planted where ward makes a rewrite's missing parent directory" \
+	-r 'rewrite write,create @P@/cache/** -> $SESSION/cache/**' -r "deny write,create,delete @P@/guarded/**"
+T_PRE=pre_rewrite T_TIMEOUT=15
+attack rewrite fifo "64 threads open FIFOs planted at a rewrite's replacement" \
+	-r 'rewrite write,create @P@/cache/** -> $SESSION/cache/**' -r "deny write,create,delete @P@/guarded/**"
 T_PRE=pre_gitdir
 attack protect gitcommon "the default profile: commondir, config.worktree, a worktree's or submodule's config and hooks"
 # 6. O_PATH.
