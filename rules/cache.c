@@ -146,9 +146,11 @@ int ward_cache_decide_path(struct ward_cache *c, const struct ward_policy *p,
 		return -EINVAL;
 	/*
 	 * /proc/PID decisions depend on who is in the session, which changes
-	 * as processes come and go (and ids are reused): never cached.
+	 * as processes come and go (and ids are reused): never cached.  So do
+	 * a terminal's (a pty's number is reused).
 	 */
-	if (len + 1 > sizeof(key) || strncmp(path, "/proc/", 6) == 0)
+	if (len + 1 > sizeof(key) || strncmp(path, "/proc/", 6) == 0 ||
+	    strncmp(path, "/dev/pts/", 9) == 0 || strncmp(path, "/dev/tty", 8) == 0)
 		return ward_decide_path(p, op, path, v);
 	key[0] = (char)__builtin_ctz((unsigned)op);
 	memcpy(key + 1, path, len);

@@ -96,6 +96,9 @@ int index_add(struct ward_policy *p, uint32_t idx)
 	case T_FOREIGN_PROC:
 		n = anchor(p->root, "/proc");
 		break;
+	case T_FOREIGN_TTY:
+		n = anchor(p->root, "/dev");
+		break;
 	case T_MEMFD:
 		list = &p->memfd;
 		goto flat;
@@ -146,6 +149,27 @@ static bool foreign_proc(const struct ward_policy *p, const char *path)
 	return !p->in_session((pid_t)pid, p->in_session_arg);
 }
 
+/*
+ * A terminal, /dev/pts/N or a virtual console /dev/ttyN, that is not the
+ * session's own (ward's terminal, or a pty the session opened).
+ */
+static bool foreign_tty(const struct ward_policy *p, const char *path)
+{
+	const char *s;
+
+	if (strncmp(path, "/dev/pts/", 9) == 0)
+		s = path + 9;
+	else if (strncmp(path, "/dev/tty", 8) == 0)
+		s = path + 8;
+	else
+		return false;
+	if (*s == '\0' || strspn(s, "0123456789") != strlen(s))
+		return false;
+	if (p->session_tty == NULL)
+		return true;
+	return !p->session_tty(path, p->session_tty_arg);
+}
+
 bool rule_match_path(const struct ward_policy *p, const struct ward_rule *r,
 		     const char *path)
 {
@@ -154,6 +178,8 @@ bool rule_match_path(const struct ward_policy *p, const struct ward_rule *r,
 		return glob_match(r->glob, path);
 	case T_FOREIGN_PROC:
 		return foreign_proc(p, path);
+	case T_FOREIGN_TTY:
+		return foreign_tty(p, path);
 	case T_MEMFD:
 		return strncmp(path, "memfd:", 6) == 0 && glob_match(r->glob, path + 6);
 	default:

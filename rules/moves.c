@@ -237,6 +237,15 @@ bool ward_policy_moves_guarded(const struct ward_policy *p, const char *from, co
 
 	for (size_t i = 0; i < p->nrules; i++) {
 		const struct ward_rule *r = p->rules[i];
+		if (r->kind == T_FOREIGN_TTY && r->action != WARD_ALLOW) {
+			/* Terminals: only /, /dev and /dev/pts hold them (devtmpfs, devpts). */
+			const char *d[] = { from, to };
+			for (int k = 0; k < 2; k++)
+				if (strcmp(d[k], "/") == 0 || strcmp(d[k], "/dev") == 0 ||
+				    strncmp(d[k], "/dev/", 5) == 0)
+					return true;
+			continue;
+		}
 		if (r->kind == T_FOREIGN_PROC && r->action != WARD_ALLOW) {
 			/* Other processes' /proc entries: only / and /proc hold them. */
 			const char *d[] = { from, to };

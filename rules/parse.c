@@ -242,6 +242,7 @@ static unsigned ops_for_kind(enum target_kind k)
 	switch (k) {
 	case T_PATH:
 	case T_FOREIGN_PROC:
+	case T_FOREIGN_TTY:
 		return WARD_OPS_PATH;
 	case T_MEMFD:
 		return WARD_OP_EXEC;

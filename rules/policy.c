@@ -289,6 +289,14 @@ void ward_policy_set_session(struct ward_policy *p, bool (*in_session)(pid_t, vo
 	p->generation++;
 }
 
+void ward_policy_set_ttys(struct ward_policy *p, bool (*session_tty)(const char *, void *),
+			  void *arg)
+{
+	p->session_tty = session_tty;
+	p->session_tty_arg = arg;
+	p->generation++;
+}
+
 const char *ward_rule_location(const struct ward_rule *r)
 {
 	return r ? r->loc : "undecided";

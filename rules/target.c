@@ -634,6 +634,10 @@ int target_compile(const struct ward_vars *vars, const char *word,
 			r->kind = T_FOREIGN_PROC;
 			return set_text(r, exp);
 		}
+		if (strcmp(name, "foreign-tty") == 0 && colon == NULL) {
+			r->kind = T_FOREIGN_TTY;
+			return set_text(r, exp);
+		}
 		if (strcmp(name, "session") == 0 && colon == NULL) {
 			r->kind = T_SESSION;
 			return set_text(r, exp);

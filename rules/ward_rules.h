@@ -128,6 +128,13 @@ bool ward_policy_restricts(const struct ward_policy *p, enum ward_op op);
 void ward_policy_set_session(struct ward_policy *p, bool (*in_session)(pid_t, void *),
 			     void *arg);
 /*
+ * Tell the policy which terminals are the session's, for the @foreign-tty
+ * group (/dev/pts/N and /dev/ttyN but those).  Without it every such
+ * terminal is foreign (ward explain).
+ */
+void ward_policy_set_ttys(struct ward_policy *p, bool (*session_tty)(const char *, void *),
+			  void *arg);
+/*
  * True when moving what is at from to to (a directory, with everything
  * below it) could change what a rule other than allow says about
  * something below: some such rule may match a path below one of the two

@@ -55,6 +55,12 @@ static bool session_pred(pid_t pid, void *arg)
 	return proc_maybe_session(pid);
 }
 
+static bool session_tty_pred(const char *path, void *arg)
+{
+	(void)arg;
+	return tty_of_session(path);
+}
+
 /*
  * A deny! rule of ward's own for one path (the log, whatever --log names;
  * ward's executable), like the built-in ones.  The path is written as a
@@ -244,6 +250,8 @@ int cmd_run(int argc, char **argv)
 	if (S->policy == NULL)
 		die(WARD_EXIT_FAILURE, "%s", err.msg);
 	ward_policy_set_session(S->policy, session_pred, NULL);
+	tty_init();
+	ward_policy_set_ttys(S->policy, session_tty_pred, NULL);
 	S->cache = ward_cache_new(16384);
 	if (S->cache == NULL)
 		die(WARD_EXIT_FAILURE, "out of memory");

@@ -297,12 +297,34 @@ int filter_build(const struct ward_policy *p, struct sock_fprog *prog, char *why
 		{ 0xffff, ('N' << 8) | 0x48 }, /* NVME_IOCTL_IO64_CMD */
 		{ 0xffff, ('N' << 8) | 0x49 }, /* NVME_IOCTL_IO64_CMD_VEC */
 		{ 0xffffffff, 0xaa00 },	      /* USERFAULTFD_IOC_NEW */
+		/*
+		 * Terminals: hanging one up (TIOCVHANGUP, as vhangup does the
+		 * caller's) sends SIGHUP to the shell whose terminal it is and
+		 * ends its input; TIOCCONS takes the console's output; a line
+		 * discipline of another kind (TIOCSETD) makes the terminal
+		 * something else for whoever else uses it.
+		 */
+		{ 0xffffffff, 0x5437 }, /* TIOCVHANGUP */
+		{ 0xffffffff, 0x541d }, /* TIOCCONS */
+		{ 0xffffffff, 0x5423 }, /* TIOCSETD */
 	};
 	for (size_t k = 0; k < sizeof(refused_ioctl) / sizeof(refused_ioctl[0]); k++)
 		if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 1,
 					   SCMP_A1(SCMP_CMP_MASKED_EQ, refused_ioctl[k][0],
 						   refused_ioctl[k][1]))) < 0)
 			goto out;
+	/*
+	 * TIOCSCTTY with a non-zero argument takes a terminal that is already
+	 * another session's controlling terminal (CAP_SYS_ADMIN): a shell's,
+	 * outside this session.  With 0 it takes only a free one, as a
+	 * session leader's open does.
+	 */
+	struct scmp_arg_cmp sctty[2] = {
+		{ .arg = 1, .op = SCMP_CMP_MASKED_EQ, .datum_a = 0xffffffffu, .datum_b = 0x540e },
+		{ .arg = 2, .op = SCMP_CMP_NE, .datum_a = 0, .datum_b = 0 },
+	};
+	if ((rc = seccomp_rule_add_array(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 2, sctty)) < 0)
+		goto out;
 	/*
 	 * Under a root ward the credential calls are notified (FAM_CRED);
 	 * the bounding set and securebits may not shrink either (see cred.c).

@@ -136,6 +136,13 @@ bool proc_session_dir(int dir);
 bool proc_session_pid(pid_t pid);
 /* pid is of the session by the table, or by proc_session_pid(). */
 bool proc_maybe_session(pid_t pid);
+
+/* tty.c: the session's terminals (ward's own, and the ptys it opened). */
+void tty_init(void);
+/* fd: a pty master the session just opened (/dev/ptmx). */
+void tty_note_master(int fd);
+/* True for path (/dev/pts/N, /dev/ttyN) being a terminal of the session. */
+bool tty_of_session(const char *path);
 /*
  * The files mapped at addresses of pid's memory (0: ward's own), by the
  * device and inode /proc/PID/maps shows, in one read of it: each hit's

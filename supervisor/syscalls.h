@@ -154,7 +154,8 @@
 	SYSCALL(acct, FAM_EPERM, NONE)                                         \
 	SYSCALL(swapon, FAM_EPERM, NONE)                                       \
 	SYSCALL(swapoff, FAM_EPERM, NONE)                                      \
-	SYSCALL(quotactl, FAM_EPERM, NONE)
+	SYSCALL(quotactl, FAM_EPERM, NONE)                                     \
+	SYSCALL(vhangup, FAM_EPERM, NONE)
 
 /*
  * Calls newer than the C library's headers, by number.  Each of these

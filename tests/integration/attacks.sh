@@ -468,6 +468,39 @@ attack rewrite mkdir "a symlink planted where ward makes a rewrite's missing par
 T_PRE=pre_rewrite T_TIMEOUT=15
 attack rewrite fifo "64 threads open FIFOs planted at a rewrite's replacement" \
 	-r 'rewrite write,create @P@/cache/** -> $SESSION/cache/**' -r "deny write,create,delete @P@/guarded/**"
+# Terminals outside the session: a pty held by a helper (another window's shell).
+pre_tty() {
+	python3 -c 'import os, sys, time
+m, s = os.openpty()
+print(os.ttyname(s), flush=True)
+time.sleep(60)' >"$BASE/tty.name" &
+	HELPERS+=($!)
+	for _ in $(seq 50); do [ -s "$BASE/tty.name" ] && break; sleep 0.05; done
+	T_ENV=("VICTIM_TTY=$(cat "$BASE/tty.name")")
+}
+T_PRE=pre_tty T_POST=post_helpers
+attack tty other "open another window's pty for reading (its keystrokes) and writing"
+pre_ttyreuse() {
+	python3 -c 'import os, sys, time
+want = os.path.join(sys.argv[1], "reuse.want")
+for _ in range(500):
+    if os.path.exists(want): break
+    time.sleep(0.02)
+name = open(want).read()
+held = []
+for _ in range(64):
+    m, s = os.openpty()
+    held.append((m, s))
+    if os.ttyname(s) == name:
+        open(os.path.join(sys.argv[1], "reuse.ready"), "w").close()
+        break
+time.sleep(30)' "$1" &
+	HELPERS+=($!)
+	T_ENV=("REUSE_DIR=$1")
+}
+T_PRE=pre_ttyreuse T_POST=post_helpers
+attack tty reuse "a pty the session opened and closed, whose number another window's pty then takes"
+attack tty hangup "vhangup(), ioctl TIOCVHANGUP, TIOCCONS, TIOCSETD, TIOCSCTTY(1)"
 T_PRE=pre_gitdir
 attack protect gitcommon "the default profile: commondir, config.worktree, a worktree's or submodule's config and hooks"
 # 6. O_PATH.

@@ -253,6 +253,18 @@ print(os.getppid(), open(\"/etc/hostname\").read() != \"\")" >"$1" &); sleep 1; 
 check "an orphaned process's parent is ward, and it is served" "$(cat "$BASE/proj/orphan.ward") True" \
 	"$(cat "$BASE/proj/orphan")"
 
+# Terminals: the session's own (ward's, and a pty it opens) are the
+# agent's; another window's are not (attack_tty).
+if command -v script >/dev/null; then
+	out=$(script -qec "$WARD run -q -- sh -c 'echo mine >\$(tty) && : <\$(tty) && echo own-tty-ok'" /dev/null </dev/null 2>&1 | tr -d '\r')
+	check "the terminal ward runs on opens for reading and writing" "mine
+own-tty-ok" "$out"
+	out=$(script -qec "$WARD run -q -- script -qec 'tty >/dev/null && echo inner-ok' /dev/null" /dev/null </dev/null 2>&1 | tr -d '\r')
+	check "a pty the agent makes (script inside the session) works" "inner-ok" "$out"
+else
+	echo "ok - terminals # skip needs script (util-linux)"
+fi
+
 # What a ward without CAP_SYS_PTRACE cannot serve: a process whose memory
 # it may not read (root runs this part as nobody).
 if [ "$(id -u)" = 0 ]; then

@@ -1,0 +1,159 @@
+/*
+ * attack_tty MODE - terminals outside the session.  attacks.sh keeps a
+ * pty open outside the session for the modes that need one.
+ *
+ *   other    open $VICTIM_TTY (a pty of another window, held by a helper
+ *            outside the session) for reading (its keystrokes: a password
+ *            typed there) and for writing; a pty of the agent's own must
+ *            open (the control)
+ *   reuse    open a pty, note its number N, close it; the helper then
+ *            opens ptys outside the session until it holds number N
+ *            again: /dev/pts/N is now another's
+ *   hangup   vhangup(), and ioctl TIOCVHANGUP, TIOCCONS, TIOCSETD and
+ *            TIOCSCTTY(1) on a pty of its own: as root each works
+ *            natively, and the first two hang up a shell's terminal
+ */
+#include "attack.h"
+
+#include <sys/ioctl.h>
+#include <sys/wait.h>
+#include <termios.h>
+
+static int own_pty(char *name, size_t len)
+{
+	int m = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (m < 0 || grantpt(m) < 0 || unlockpt(m) < 0 || ptsname_r(m, name, len) != 0)
+		setup_failed("posix_openpt");
+	return m;
+}
+
+static void try_open(const char *what, const char *path)
+{
+	static const int modes[] = { O_RDONLY, O_WRONLY, O_RDWR };
+	for (size_t i = 0; i < 3; i++) {
+		int fd = open(path, modes[i] | O_NOCTTY | O_CLOEXEC);
+		if (fd >= 0) {
+			leak(what, path, strlen(path));
+			close(fd);
+		} else {
+			say("blocked: open(%s, %d): %s", path, modes[i], strerror(errno));
+		}
+	}
+}
+
+static void mode_other(void)
+{
+	const char *victim = getenv("VICTIM_TTY");
+	char name[64];
+	if (victim == NULL || *victim == '\0')
+		setup_failed("VICTIM_TTY (set by the driver)");
+	int m = own_pty(name, sizeof(name));
+	int s = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (s < 0)
+		wrong("open of its own pty %s: %s", name, strerror(errno));
+	else
+		close(s);
+	close(m);
+	try_open("opened another's terminal", victim);
+}
+
+static void mode_reuse(void)
+{
+	const char *dir = getenv("REUSE_DIR");
+	char name[64], path[4200];
+	if (dir == NULL)
+		setup_failed("REUSE_DIR (set by the driver)");
+	int m = own_pty(name, sizeof(name));
+	int s = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (s < 0)
+		wrong("open of its own pty %s: %s", name, strerror(errno));
+	else
+		close(s);
+	close(m);
+	snprintf(path, sizeof(path), "%s/reuse.tmp", dir);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0 || write(fd, name, strlen(name)) < 0)
+		setup_failed("write reuse.tmp");
+	close(fd);
+	char want[4200];
+	snprintf(want, sizeof(want), "%s/reuse.want", dir);
+	if (rename(path, want) < 0)
+		setup_failed("rename reuse.want");
+	snprintf(path, sizeof(path), "%s/reuse.ready", dir);
+	double end = now() + 10;
+	while (access(path, F_OK) < 0 && now() < end)
+		usleep(20 * 1000);
+	if (access(path, F_OK) < 0) {
+		say("note: the helper did not get %s again: nothing to try", name);
+		return;
+	}
+	try_open("opened another's pty with the number of one the session had", name);
+}
+
+static void mode_hangup(void)
+{
+	char name[64];
+	int m = own_pty(name, sizeof(name));
+	int s = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (s < 0)
+		setup_failed("open of its own pty");
+	if (vhangup() == 0) {
+		att_through = 1;
+		say("LEAK: vhangup() succeeded");
+	} else {
+		say("blocked: vhangup: %s", strerror(errno));
+	}
+	int ldisc = 0; /* N_TTY, which it has: natively a no-op that succeeds */
+	if (ioctl(s, TIOCSETD, &ldisc) == 0) {
+		att_through = 1;
+		say("LEAK: ioctl TIOCSETD succeeded");
+	} else {
+		say("blocked: ioctl TIOCSETD: %s", strerror(errno));
+	}
+	/* TIOCSCTTY needs a session leader: a child of its own session. */
+	pid_t pid = fork();
+	if (pid == 0) {
+		if (setsid() < 0)
+			_exit(2);
+		_exit(ioctl(s, TIOCSCTTY, 1L) == 0 ? 0 : errno == EPERM ? 1 : 3);
+	}
+	int st;
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) >= 2)
+		setup_failed("the TIOCSCTTY child");
+	if (WEXITSTATUS(st) == 0) {
+		att_through = 1;
+		say("LEAK: ioctl TIOCSCTTY(1) succeeded");
+	} else {
+		say("blocked: ioctl TIOCSCTTY(1): EPERM");
+	}
+	if (ioctl(s, TIOCCONS) == 0) {
+		att_through = 1;
+		say("LEAK: ioctl TIOCCONS succeeded");
+	} else {
+		say("blocked: ioctl TIOCCONS: %s", strerror(errno));
+	}
+	/* Last: it hangs the pty up. */
+	if (ioctl(s, TIOCVHANGUP) == 0) {
+		att_through = 1;
+		say("LEAK: ioctl TIOCVHANGUP succeeded");
+	} else {
+		say("blocked: ioctl TIOCVHANGUP: %s", strerror(errno));
+	}
+	close(s);
+	close(m);
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "";
+
+	if (strcmp(mode, "other") == 0)
+		mode_other();
+	else if (strcmp(mode, "reuse") == 0)
+		mode_reuse();
+	else if (strcmp(mode, "hangup") == 0)
+		mode_hangup();
+	else
+		setup_failed("unknown mode");
+	return finish();
+}
