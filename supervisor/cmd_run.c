@@ -333,8 +333,17 @@ int cmd_run(int argc, char **argv)
 	tracer_run(argv + optind, &status);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
-	log_event("session-end", 0, "{s:i, s:f}", "status", status, "duration", secs);
+	unsigned long lost = log_lost();
+	if (lost > 0)
+		log_event("session-end", 0, "{s:i, s:f, s:i}", "status", status, "duration", secs,
+			  "lost", (json_int_t)lost);
+	else
+		log_event("session-end", 0, "{s:i, s:f}", "status", status, "duration", secs);
 	log_close();
+	/* Said even with -q: the log is not the whole account of the session. */
+	if ((lost = log_lost()) > 0)
+		fprintf(stderr, "ward: session %s: %lu events could not be written to the log %s\n",
+			S->id, lost, log_path);
 	if (!S->quiet)
 		fprintf(stderr, "ward: session %s: log %s\n", S->id, log_path);
 	if (ephemeral)

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,16 +121,43 @@ static void timestamp(char *buf, size_t len)
 static __thread char line_buf[LINE_MAX_BYTES];
 static __thread char *emit_tail; /* jansson's dump of an event's own fields */
 
-/* One line to the file, with one write(2). */
+/*
+ * One line to the file, with one write(2).  A write cut short (the disk
+ * full) leaves part of a line, which the next line would be glued to:
+ * the file is cut back to where the line began, so every line in it is
+ * whole.  Lines are written one at a time for that (the kernel writes
+ * them one at a time anyway).  A line not written is counted.
+ */
+static pthread_mutex_t write_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned long lost;
+
 static int write_line(char *line, size_t n)
 {
+	ssize_t w;
+	int rc;
+
 	line[n++] = '\n';
-	for (;;) {
-		ssize_t w = write(log_fd, line, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		return w == (ssize_t)n ? 0 : w < 0 ? -errno : -EIO;
+	pthread_mutex_lock(&write_lock);
+	off_t start = lseek(log_fd, 0, SEEK_END);
+	do
+		w = write(log_fd, line, n);
+	while (w < 0 && errno == EINTR);
+	rc = w == (ssize_t)n ? 0 : w < 0 ? -errno : -EIO;
+	if (rc < 0) {
+		if (w > 0 && (start < 0 || ftruncate(log_fd, start) < 0))
+			(void)!write(log_fd, "\n", 1); /* at least the next line starts clean */
+		lost++;
 	}
+	pthread_mutex_unlock(&write_lock);
+	return rc;
+}
+
+unsigned long log_lost(void)
+{
+	pthread_mutex_lock(&write_lock);
+	unsigned long n = lost;
+	pthread_mutex_unlock(&write_lock);
+	return n;
 }
 
 /* The fields every event starts with: ts, session, event, and who (r: already known). */

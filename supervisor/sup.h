@@ -445,6 +445,8 @@ int anon_check(struct req *r, int fd, const char *real);
 int log_open(const char *path);
 int log_request(struct req *r, int err);
 int log_event(const char *event, pid_t pid, const char *fmt, ...);
+/* How many lines could not be written (the disk full, say). */
+unsigned long log_lost(void);
 /* An event written field by field with jline.h: log_begin, jl_*, log_finish. */
 struct jline;
 struct jline *log_begin(const char *event, pid_t pid);

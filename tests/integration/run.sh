@@ -313,6 +313,49 @@ else
 	echo "ok - non-dumpable processes under an unprivileged ward # skip needs root to run as nobody"
 fi
 
+# The log's disk fills up: a line cut short is cut out of the file (the
+# next one would be glued to it and the file would no longer parse), the
+# calls whose lines were not written are refused, and the loss is counted.
+if [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
+	cat >"$BASE/logfull.py" <<'PY'
+import os, sys
+d = sys.argv[1]
+f = open(os.path.join(d, "fill"), "wb", buffering=0)
+for size in (4096, 1):
+    try:
+        while True:
+            f.write(b"\0" * size)
+    except OSError:
+        pass
+refused = 0
+for i in range(40):
+    try:
+        open("/etc/hostname").close()
+    except OSError:
+        refused += 1
+f.truncate(0)  # frees the space through an fd ward does not watch
+open(os.path.join(d, "after"), "w").close()
+print("refused" if refused else "none refused")
+PY
+	LF=$BASE/logfull
+	mkdir -p "$LF"
+	out=$(unshare -m sh -c 'mount -t tmpfs -o size=256k tmpfs "$1" && cd "$1" &&
+		"$2" run -q --log "$1/log.jsonl" -- /usr/bin/python3 "$3" "$1" 2>"$4.err";
+		cp "$1/log.jsonl" "$4.jsonl"' sh "$LF" "$WARD" "$BASE/logfull.py" "$BASE/logfull")
+	check "with the log's disk full, calls are refused" "refused" "$out"
+	check "every line of the log is whole JSON" "0" "$(python3 -c 'import json, sys
+bad = 0
+for l in open(sys.argv[1]):
+    try: json.loads(l)
+    except ValueError: bad += 1
+print(bad)' "$BASE/logfull.jsonl")"
+	has "session-end counts the lines lost" "$BASE/logfull.jsonl" '"event":"session-end",.*"lost":[1-9]'
+	has "...and ward says so on stderr, -q or not" "$BASE/logfull.err" \
+		'events could not be written to the log'
+else
+	echo "ok - a full log disk # skip needs root for a tmpfs in a mount namespace"
+fi
+
 # Programs on overlayfs (root: a mount namespace of its own).  The exec
 # check finds the file that runs first in /proc/PID/maps, which names an
 # overlay file's layer, not the overlay, before Linux 6.8.
