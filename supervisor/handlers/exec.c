@@ -551,7 +551,7 @@ int h_exec(struct req *r)
 		 * decision to another script with the same interpreter is caught.
 		 */
 		char fname[PATH_MAX + 32];
-		if (!at || r->path[0] == '/')
+		if (!at || dirfd == AT_FDCWD || r->path[0] == '/')
 			snprintf(fname, sizeof(fname), "%s", r->path);
 		else if (r->path[0] == '\0')
 			snprintf(fname, sizeof(fname), "/dev/fd/%d", dirfd);

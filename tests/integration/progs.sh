@@ -2589,6 +2589,11 @@ openat(AT_FDCWD, "script@S@", O_RDONLY) = 4
 argv = ["$BIN/printargs@S@", "/dev/fd/4", "a"]
 EOF
 
+t "execveat: a script by a relative name from AT_FDCWD (the kernel passes the name as given)" \
+	execveat AT_FDCWD script@S@ 0 s a <<EOF
+argv = ["$BIN/printargs@S@", "script@S@", "a"]
+EOF
+
 t -f "9 #$BIN/printargs@S@" "execveat: AT_EMPTY_PATH on an O_PATH fd from outside" execveat \
 	9 '' AT_EMPTY_PATH p <<EOF
 openat(AT_FDCWD, "$BIN/printargs@S@", O_PATH) = 3
