@@ -18,6 +18,7 @@
 #include <limits.h>
 #include <linux/openat2.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -205,6 +206,14 @@ struct fifo_open {
 	int opath, flags;
 };
 
+/*
+ * Each waiting open costs ward a thread (its stack, and the handlers'
+ * thread-local buffers, about half a MiB in all): at most this many wait
+ * at once; one more is refused (EAGAIN), logged with the reason.
+ */
+#define MAX_FIFO_WAITS 64
+static atomic_int fifo_waits;
+
 static void *fifo_thread(void *arg)
 {
 	struct fifo_open *f = arg;
@@ -231,6 +240,7 @@ static void *fifo_thread(void *arg)
 	if (fd == -ESRCH) {
 		close(f->opath);
 		free(f);
+		atomic_fetch_sub(&fifo_waits, 1);
 		return NULL;
 	}
 
@@ -242,6 +252,7 @@ static void *fifo_thread(void *arg)
 		if (ioctl(S->listener, SECCOMP_IOCTL_NOTIF_ADDFD, &a) >= 0 || errno == ENOENT) {
 			close(fd);
 			free(f);
+			atomic_fetch_sub(&fifo_waits, 1);
 			return NULL;
 		}
 		resp.error = -errno;
@@ -251,6 +262,7 @@ static void *fifo_thread(void *arg)
 	}
 	ioctl(S->listener, SECCOMP_IOCTL_NOTIF_SEND, &resp);
 	free(f);
+	atomic_fetch_sub(&fifo_waits, 1);
 	return NULL;
 }
 
@@ -262,7 +274,13 @@ static int open_fifo(struct req *r, int opath, int flags)
 
 	if (f == NULL)
 		return -ENOMEM;
+	if (atomic_fetch_add(&fifo_waits, 1) >= MAX_FIFO_WAITS) {
+		atomic_fetch_sub(&fifo_waits, 1);
+		free(f);
+		return refuse(r, EAGAIN, "too many FIFO opens wait at once (64)");
+	}
 	if (log_request(r, 0) < 0) {
+		atomic_fetch_sub(&fifo_waits, 1);
 		free(f);
 		return -EACCES;
 	}
@@ -276,6 +294,7 @@ static int open_fifo(struct req *r, int opath, int flags)
 		if (f->opath >= 0)
 			close(f->opath);
 		free(f);
+		atomic_fetch_sub(&fifo_waits, 1);
 		pthread_attr_destroy(&attr);
 		r->logged = false;
 		return -EAGAIN;

@@ -12,6 +12,10 @@
  *         a shell pipeline through named pipes does)
  *   exec  threads execve() a FIFO (the kernel refuses with EACCES at
  *         once; ward must not block reading it to see what it is)
+ *   many  200 threads open FIFOs for reading: each waiting open costs
+ *         ward a thread of about half a MiB, so ward must let only so
+ *         many wait (the others fail with EAGAIN), or the agent spends
+ *         ward's memory 50 times faster than its own
  *
  * The main thread gives ward 3 seconds to answer; a stuck call is
  * reported as WRONG ("ward wedged").
@@ -19,16 +23,20 @@
 #include "attack.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 
 static const char *mode;
+static atomic_int again;
 
 static void *blocker(void *arg)
 {
 	const char *name = arg;
-	if (strcmp(mode, "open") == 0) {
+	if (strcmp(mode, "exec") != 0) {
 		int fd = open(name, O_RDONLY | O_CLOEXEC);
 		if (fd >= 0)
 			close(fd);
+		else if (errno == EAGAIN)
+			atomic_fetch_add(&again, 1);
 	} else {
 		extern char **environ;
 		execve(name, (char *[]){ (char *)name, NULL }, environ);
@@ -48,25 +56,30 @@ int main(int argc, char **argv)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	int n = (int)(ncpu > 0 ? ncpu : 2) + 2;
-	char names[64][16];
-	pthread_t t[64];
+	static char names[200][16];
+	static pthread_t t[200];
+	pthread_attr_t attr;
 
 	mode = argc > 1 ? argv[1] : "open";
-	if (strcmp(mode, "open") != 0 && strcmp(mode, "exec") != 0) {
+	if (strcmp(mode, "open") != 0 && strcmp(mode, "exec") != 0 && strcmp(mode, "many") != 0) {
 		errno = EINVAL;
 		setup_failed(mode);
 	}
 	if (n > 64)
 		n = 64;
+	if (strcmp(mode, "many") == 0)
+		n = 200;
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, 64 * 1024);
 	for (int i = 0; i < n; i++) {
 		snprintf(names[i], sizeof(names[i]), "fifo%d", i);
 		if (mkfifo(names[i], 0600) < 0)
 			setup_failed("mkfifo");
 	}
 	for (int i = 0; i < n; i++)
-		if (pthread_create(&t[i], NULL, blocker, names[i]) != 0)
+		if (pthread_create(&t[i], &attr, blocker, names[i]) != 0)
 			setup_failed("pthread_create");
-	usleep(300 * 1000);
+	usleep(strcmp(mode, "many") == 0 ? 1500 * 1000 : 300 * 1000);
 
 	signal(SIGALRM, on_alarm);
 	alarm(3);
@@ -75,15 +88,22 @@ int main(int argc, char **argv)
 		wrong("open(public/x) with %d blocked FIFO %ss: %s", n, mode, strerror(errno));
 	else
 		close(fd);
-	if (strcmp(mode, "open") == 0) {
+	if (strcmp(mode, "exec") != 0) {
 		/* Release the readers, as the other end of a pipeline would. */
+		alarm(30);
 		for (int i = 0; i < n; i++) {
-			int w = open(names[i], O_WRONLY | O_CLOEXEC);
-			if (w < 0)
+			int w = open(names[i], O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+			if (w < 0 && errno != ENXIO) /* ENXIO: that reader gave up already */
 				wrong("open(%s, O_WRONLY): %s", names[i], strerror(errno));
-			else
+			else if (w >= 0)
 				close(w);
 		}
+	}
+	if (strcmp(mode, "many") == 0) {
+		if (again == 0)
+			wrong("all %d FIFO opens waited in ward at once: none was refused", n);
+		else
+			say("blocked: %d of %d FIFO opens refused with EAGAIN", again, n);
 	}
 	for (int i = 0; i < n; i++)
 		pthread_join(t[i], NULL);

@@ -594,6 +594,7 @@ fi
 # Beyond the list: what else the threat model rules out.
 attack rdwr "" "open(secret/x, O_RDWR): read access through a write-allowed open"
 attack fifo open "FIFOs opened for reading must not wedge ward's workers"
+attack fifo many "200 FIFO opens waiting at once: ward lets only so many wait (EAGAIN)"
 T_TIMEOUT=15
 attack fifo exec "execve of FIFOs must not wedge ward's workers"
 net_attack connect "" "connect to unix/abstract/loopback services outside the session"
