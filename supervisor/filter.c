@@ -363,9 +363,13 @@ int filter_build(const struct ward_policy *p, struct sock_fprog *prog, char *why
 					   SCMP_A0(SCMP_CMP_MASKED_EQ, refused_clone[k],
 						   refused_clone[k]))) < 0)
 			goto out;
-	/* A second listener would let the agent answer its own calls. */
+	/*
+	 * A second listener would let the agent answer its own calls.  The
+	 * kernel takes op as 32 bits: the high ones are not compared.
+	 */
 	if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(seccomp), 2,
-				   (struct scmp_arg_cmp){ 0, SCMP_CMP_EQ, SECCOMP_SET_MODE_FILTER, 0 },
+				   (struct scmp_arg_cmp){ 0, SCMP_CMP_MASKED_EQ, 0xffffffffu,
+							  SECCOMP_SET_MODE_FILTER },
 				   SCMP_A1(SCMP_CMP_MASKED_EQ, SECCOMP_FILTER_FLAG_NEW_LISTENER,
 					   SECCOMP_FILTER_FLAG_NEW_LISTENER))) < 0)
 		goto out;

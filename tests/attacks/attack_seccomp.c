@@ -32,13 +32,13 @@ static struct sock_filter insns[] = {
 static struct sock_fprog prog = { .len = 4, .filter = insns };
 
 /* In a child: try, report the result through the exit status. */
-static void attempt(const char *how, unsigned long flags)
+static void attempt_op(const char *how, unsigned long op, unsigned long flags)
 {
 	pid_t kid = fork();
 	int st;
 
 	if (kid == 0) {
-		long fd = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &prog);
+		long fd = syscall(SYS_seccomp, op, flags, &prog);
 		if (fd >= 0)
 			_exit(100);
 		_exit(errno == EPERM ? 0 : errno > 0 && errno < 100 ? errno : 99);
@@ -56,6 +56,11 @@ static void attempt(const char *how, unsigned long flags)
 	}
 }
 
+static void attempt(const char *how, unsigned long flags)
+{
+	attempt_op(how, SECCOMP_SET_MODE_FILTER, flags);
+}
+
 int main(void)
 {
 	attempt("seccomp(SET_MODE_FILTER, NEW_LISTENER)", SECCOMP_FILTER_FLAG_NEW_LISTENER);
@@ -67,6 +72,9 @@ int main(void)
 	attempt("seccomp(..., NEW_LISTENER with high bits set)",
 		0xffffffff00000000ul | SECCOMP_FILTER_FLAG_NEW_LISTENER);
 	attempt("seccomp(..., all flag bits)", 0xfffffffful);
+	/* The kernel takes op as 32 bits (past ward, it would answer EBUSY: a listener exists). */
+	attempt_op("seccomp(SET_MODE_FILTER with high bits set, NEW_LISTENER)",
+		   (1ul << 32) | SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER);
 
 	/* prctl cannot ask for a listener; a notifying filter then has nobody to answer. */
 	pid_t kid = fork();
