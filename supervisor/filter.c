@@ -304,6 +304,20 @@ int filter_build(const struct ward_policy *p, struct sock_fprog *prog, char *why
 		 * discipline of another kind (TIOCSETD) makes the terminal
 		 * something else for whoever else uses it.
 		 */
+		/*
+		 * Inode flags and attributes, which an fd opened for reading may
+		 * set (its owner): immutable, append-only (root), no-atime, no-
+		 * dump, project ids; encryption and verity, which change what the
+		 * file is for good.  Path rules judge writes by the fd's name,
+		 * which these never ask.  Masked to type and number: every size.
+		 */
+		{ 0xffff, 0x6602 }, /* FS_IOC_SETFLAGS, FS_IOC32_SETFLAGS */
+		{ 0xffff, 0x7602 }, /* FS_IOC_SETVERSION, FS_IOC32_SETVERSION */
+		{ 0xffff, 0x6604 }, /* EXT4_IOC_SETVERSION */
+		{ 0xffff, 0x5820 }, /* FS_IOC_FSSETXATTR */
+		{ 0xffff, 0x6613 }, /* FS_IOC_SET_ENCRYPTION_POLICY */
+		{ 0xffff, 0x6685 }, /* FS_IOC_ENABLE_VERITY */
+		{ 0xffff, 0x6611 }, /* EXT4_IOC_SWAP_BOOT */
 		{ 0xffffffff, 0x5437 }, /* TIOCVHANGUP */
 		{ 0xffffffff, 0x541d }, /* TIOCCONS */
 		{ 0xffffffff, 0x5423 }, /* TIOCSETD */

@@ -36,6 +36,10 @@
  *              team.policy includes inc.policy: write, truncate, replace
  *              or rename the files, or turn the symlinks elsewhere (the
  *              next session would load the agent's policy)
+ *   chattr     `deny write guarded/x`: its inode flags set through a
+ *              read-only fd (FS_IOC_SETFLAGS: no-dump, then append-only
+ *              and immutable, which root may set) and its attributes
+ *              (FS_IOC_FSSETXATTR)
  *   gitcommon  the default profile, with .git/: the files by which git
  *              finds config and hooks elsewhere (commondir, a worktree's
  *              or a submodule's), written to point at the agent's own
@@ -44,7 +48,9 @@
  */
 #include "attack.h"
 
+#include <linux/fs.h>
 #include <pthread.h>
+#include <sys/ioctl.h>
 
 #ifndef RENAME_EXCHANGE
 #define RENAME_EXCHANGE (1 << 1)
@@ -325,6 +331,42 @@ static void mode_policyfile(void)
 	}
 }
 
+static void mode_chattr(void)
+{
+	int fd = open(GUARDED, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		setup_failed("open " GUARDED);
+	static const struct {
+		const char *name;
+		int flag;
+	} flags[] = { { "no-dump", 0x40 }, { "append-only", 0x20 }, { "immutable", 0x10 } };
+	for (size_t i = 0; i < 3; i++) {
+		int f = flags[i].flag;
+		if (ioctl(fd, FS_IOC_SETFLAGS, &f) == 0) {
+			att_through = 1;
+			say("LEAK: FS_IOC_SETFLAGS set %s on %s through a read-only fd", flags[i].name,
+			    GUARDED);
+			f = 0;
+			ioctl(fd, FS_IOC_SETFLAGS, &f);
+		} else if (errno == ENOTTY || errno == EOPNOTSUPP) {
+			say("note: this filesystem has no inode flags (%s)", strerror(errno));
+		} else {
+			say("blocked: FS_IOC_SETFLAGS %s: %s", flags[i].name, strerror(errno));
+		}
+	}
+	struct fsxattr fx;
+	if (ioctl(fd, FS_IOC_FSGETXATTR, &fx) == 0) {
+		fx.fsx_xflags |= FS_XFLAG_NODUMP;
+		if (ioctl(fd, FS_IOC_FSSETXATTR, &fx) == 0) {
+			att_through = 1;
+			say("LEAK: FS_IOC_FSSETXATTR changed %s through a read-only fd", GUARDED);
+		} else {
+			say("blocked: FS_IOC_FSSETXATTR: %s", strerror(errno));
+		}
+	}
+	close(fd);
+}
+
 /* The files through which git finds a repository's config and hooks elsewhere. */
 static void mode_gitcommon(void)
 {
@@ -418,6 +460,8 @@ int main(int argc, char **argv)
 		mode_policyfile();
 	else if (strcmp(mode, "gitcommon") == 0)
 		mode_gitcommon();
+	else if (strcmp(mode, "chattr") == 0)
+		mode_chattr();
 	else
 		setup_failed("unknown mode");
 	return finish();

@@ -429,6 +429,9 @@ pre_gitdir() { mkdir -p "$1/.git"; }
 T_PRE=pre_guarded T_CHECK=check_guarded
 attack protect hardlink "link a write-protected file, then write through the new name" \
 	-r "deny write,delete @P@/guarded/x"
+T_PRE=pre_guarded
+attack protect chattr "inode flags and attributes of a write-protected file set through a read-only fd" \
+	-r "deny write @P@/guarded/x"
 T_PRE=pre_guarded T_CHECK=check_guarded
 attack protect rename "rename a write-protected file (delete allowed), write, rename back" \
 	-r "deny write @P@/guarded/x"
