@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/mman.h>
 #include <sys/ipc.h>
 #include <linux/capability.h>
@@ -214,6 +215,28 @@ int filter_build(const struct ward_policy *p, struct sock_fprog *prog, char *why
 			    (rc = seccomp_rule_add_array(ctx, act, nr, 1, &k)) < 0)
 				goto out;
 			continue;
+		}
+		/*
+		 * The core dump limit, which a session keeps at 0 (tracer.c): a new
+		 * one is judged (pid.c), whoever it is for.  The kernel reads the
+		 * resource as 32 bits.
+		 */
+		if (strcmp(table[i].name, "setrlimit") == 0) {
+			struct scmp_arg_cmp c = { .arg = 0, .op = SCMP_CMP_MASKED_EQ,
+						  .datum_a = 0xffffffffu, .datum_b = RLIMIT_CORE };
+			if ((rc = seccomp_rule_add_array(ctx, act, nr, 1, &c)) < 0)
+				goto out;
+			continue;
+		}
+		if (strcmp(table[i].name, "prlimit64") == 0) {
+			struct scmp_arg_cmp c[2] = {
+				{ .arg = 1, .op = SCMP_CMP_MASKED_EQ, .datum_a = 0xffffffffu,
+				  .datum_b = RLIMIT_CORE },
+				{ .arg = 2, .op = SCMP_CMP_NE, .datum_a = 0, .datum_b = 0 },
+			};
+			if ((rc = seccomp_rule_add_array(ctx, act, nr, 2, c)) < 0)
+				goto out;
+			/* and by its target, below */
 		}
 		/*
 		 * Calls aimed at a process by id: the caller itself (0) needs no

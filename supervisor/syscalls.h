@@ -89,6 +89,7 @@
 	SYSCALL(fcntl, FAM_PID, h_pid)     /* F_SETOWN(_EX), F_SETFL|O_ASYNC */ \
 	SYSCALL(ioctl, FAM_PID, h_pid)     /* *SETOWN, SIOCSPGRP, FIOASYNC, TIOCSPGRP */ \
 	SYSCALL(prlimit64, FAM_PID, h_pid)                                     \
+	SYSCALL(setrlimit, FAM_PID, h_pid)     /* RLIMIT_CORE only */          \
 	SYSCALL(setpriority, FAM_PID, h_pid)                                   \
 	SYSCALL(ioprio_set, FAM_PID, h_pid)                                    \
 	SYSCALL(sched_setaffinity, FAM_PID, h_pid)                             \

@@ -85,6 +85,15 @@ static noreturn void child(int sock, struct sock_fprog *prog, char **argv, mode_
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
 	umask(umask_);
+	/*
+	 * No core dumps: the kernel writes one where the crashing process is
+	 * (or where core_pattern says), named after it, with no call for ward
+	 * to judge.  Hard limit 0: raising it again takes CAP_SYS_RESOURCE,
+	 * and the filter refuses that too (pid.c).
+	 */
+	struct rlimit nocore = { 0, 0 };
+	if (setrlimit(RLIMIT_CORE, &nocore) < 0)
+		_exit(WARD_EXIT_FAILURE);
 
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		_exit(WARD_EXIT_FAILURE);

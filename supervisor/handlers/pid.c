@@ -119,6 +119,34 @@ static int set_fg(struct req *r, int agentfd, pid_t pgrp)
 	return run_on(r, fd, TIOCSPGRP, &pgrp, true);
 }
 
+/*
+ * A new core dump limit (setrlimit, prlimit64 with one): the session's
+ * processes have 0 for both limits from the start (tracer.c), so the only
+ * one that passes is 0, 0, which changes nothing: answered here, with the
+ * old limits (0, 0) written where asked.  Read from the agent's memory,
+ * so never let through to the kernel.
+ */
+static int core_limit(struct req *r, uint64_t newp, uint64_t oldp)
+{
+	struct {
+		uint64_t cur, max;
+	} lim, zero = { 0, 0 };
+	int rc;
+
+	r->op = "rlimit";
+	if ((rc = mem_read(r, newp, &lim, sizeof(lim))) < 0)
+		return rc;
+	if (lim.cur > lim.max)
+		return -EINVAL;
+	if (lim.max > 0)
+		return refuse(r, EPERM, "core dumps stay off in a session: the kernel writes them "
+					"where no rule looks");
+	if (oldp != 0 && (rc = mem_write(r, oldp, &zero, sizeof(zero))) < 0)
+		return rc;
+	r->result = 0;
+	return 1;
+}
+
 int h_pid(struct req *r)
 {
 	const __u64 *a = r->n->data.args;
@@ -181,7 +209,18 @@ int h_pid(struct req *r)
 			return -EPERM;
 		return on_copy(r, (int)a[0], (unsigned)a[1], &owner, true);
 	}
+	case SYS_setrlimit:
+		if ((unsigned)a[0] != RLIMIT_CORE)
+			return 0; /* CONTINUE: the filter sends RLIMIT_CORE only; registers alone */
+		return core_limit(r, a[1], 0);
 	case SYS_prlimit64:
+		if ((unsigned)a[1] == RLIMIT_CORE && a[2] != 0) {
+			r->sig_target = (int)a[0];
+			if (!own((pid_t)a[0]))
+				return -EPERM;
+			return core_limit(r, a[2], a[3]);
+		}
+		/* fall through */
 	case SYS_sched_setaffinity:
 	case SYS_sched_setscheduler:
 	case SYS_sched_setparam:

@@ -40,6 +40,9 @@
  *              read-only fd (FS_IOC_SETFLAGS: no-dump, then append-only
  *              and immutable, which root may set) and its attributes
  *              (FS_IOC_FSSETXATTR)
+ *   core       `deny write,create,delete guarded/<any>`: raise the core dump
+ *              limit, then crash in guarded/: the kernel writes the dump
+ *              there itself (core_pattern "core"), with no call to judge
  *   gitcommon  the default profile, with .git/: the files by which git
  *              finds config and hooks elsewhere (commondir, a worktree's
  *              or a submodule's), written to point at the agent's own
@@ -49,7 +52,11 @@
 #include "attack.h"
 
 #include <linux/fs.h>
+#include <dirent.h>
 #include <pthread.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <sys/ioctl.h>
 
 #ifndef RENAME_EXCHANGE
@@ -367,6 +374,43 @@ static void mode_chattr(void)
 	close(fd);
 }
 
+static void mode_core(void)
+{
+	struct rlimit lim = { RLIM_INFINITY, RLIM_INFINITY };
+	if (setrlimit(RLIMIT_CORE, &lim) < 0) {
+		say("blocked: setrlimit(RLIMIT_CORE, unlimited): %s", strerror(errno));
+		if (getrlimit(RLIMIT_CORE, &lim) == 0) {
+			lim.rlim_cur = lim.rlim_max;
+			setrlimit(RLIMIT_CORE, &lim);
+		}
+	}
+	getrlimit(RLIMIT_CORE, &lim);
+	say("core limit now %llu", (unsigned long long)lim.rlim_cur);
+	pid_t pid = fork();
+	if (pid == 0) {
+		if (chdir("guarded") < 0)
+			_exit(2);
+		signal(SIGABRT, SIG_DFL);
+		abort();
+	}
+	int st;
+	if (pid < 0 || waitpid(pid, &st, 0) != pid)
+		setup_failed("fork");
+	DIR *d = opendir("guarded");
+	struct dirent *e;
+	while (d != NULL && (e = readdir(d)) != NULL)
+		if (strncmp(e->d_name, "core", 4) == 0) {
+			att_through = 1;
+			say("LEAK: the kernel wrote guarded/%s", e->d_name);
+		}
+	if (d != NULL)
+		closedir(d);
+	if (WIFSIGNALED(st) && WCOREDUMP(st) && !att_through)
+		say("note: a core was dumped, not in guarded/ (core_pattern elsewhere)");
+	else if (!att_through)
+		say("blocked: no core dump");
+}
+
 /* The files through which git finds a repository's config and hooks elsewhere. */
 static void mode_gitcommon(void)
 {
@@ -462,6 +506,8 @@ int main(int argc, char **argv)
 		mode_gitcommon();
 	else if (strcmp(mode, "chattr") == 0)
 		mode_chattr();
+	else if (strcmp(mode, "core") == 0)
+		mode_core();
 	else
 		setup_failed("unknown mode");
 	return finish();

@@ -432,6 +432,9 @@ attack protect hardlink "link a write-protected file, then write through the new
 T_PRE=pre_guarded
 attack protect chattr "inode flags and attributes of a write-protected file set through a read-only fd" \
 	-r "deny write @P@/guarded/x"
+T_PRE=pre_guarded
+attack protect core "raise the core dump limit and crash where create is denied: the kernel writes the dump" \
+	-r "deny write,create,delete @P@/guarded/**"
 T_PRE=pre_guarded T_CHECK=check_guarded
 attack protect rename "rename a write-protected file (delete allowed), write, rename back" \
 	-r "deny write @P@/guarded/x"

@@ -253,6 +253,22 @@ print(os.getppid(), open(\"/etc/hostname\").read() != \"\")" >"$1" &); sleep 1; 
 check "an orphaned process's parent is ward, and it is served" "$(cat "$BASE/proj/orphan.ward") True" \
 	"$(cat "$BASE/proj/orphan")"
 
+# Core dumps stay off: limits 0, 0 from the start; setting 0 again works
+# (ssh-agent does), with the old limits written back; raising is refused.
+out=$(run -- python3 -c 'import resource as r
+print(r.getrlimit(r.RLIMIT_CORE))
+r.setrlimit(r.RLIMIT_CORE, (0, 0))
+print(r.prlimit(0, r.RLIMIT_CORE, (0, 0)))
+try:
+    r.setrlimit(r.RLIMIT_CORE, (r.RLIM_INFINITY, r.RLIM_INFINITY))
+    print("raised")
+except (ValueError, OSError):
+    print("refused")' 2>&1)
+check "core dumps: limits 0 0, lowering to 0 works, raising is refused" "(0, 0)
+(0, 0)
+refused" "$out"
+has "...and the refusal is logged with its reason" "$L" '"op":"rlimit","decision":"deny","errno":"EPERM","by":"policy","reason":"core dumps stay off'
+
 # Terminals: the session's own (ward's, and a pty it opens) are the
 # agent's; another window's are not (attack_tty).
 if command -v script >/dev/null; then
