@@ -24,9 +24,12 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 
 static const char *mode;
 static atomic_int again;
+static atomic_bool done[200];
+static char names[200][16];
 
 static void *blocker(void *arg)
 {
@@ -37,6 +40,7 @@ static void *blocker(void *arg)
 			close(fd);
 		else if (errno == EAGAIN)
 			atomic_fetch_add(&again, 1);
+		done[(name - names[0]) / sizeof(names[0])] = true;
 	} else {
 		extern char **environ;
 		execve(name, (char *[]){ (char *)name, NULL }, environ);
@@ -56,7 +60,6 @@ int main(int argc, char **argv)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	int n = (int)(ncpu > 0 ? ncpu : 2) + 2;
-	static char names[200][16];
 	static pthread_t t[200];
 	pthread_attr_t attr;
 
@@ -89,14 +92,26 @@ int main(int argc, char **argv)
 	else
 		close(fd);
 	if (strcmp(mode, "exec") != 0) {
-		/* Release the readers, as the other end of a pipeline would. */
+		/*
+		 * Release the readers, as the other end of a pipeline would: a
+		 * writer's open that does not wait (ENXIO: no reader waits yet, or
+		 * it was refused), again until every reader is done.
+		 */
 		alarm(30);
-		for (int i = 0; i < n; i++) {
-			int w = open(names[i], O_WRONLY | O_NONBLOCK | O_CLOEXEC);
-			if (w < 0 && errno != ENXIO) /* ENXIO: that reader gave up already */
-				wrong("open(%s, O_WRONLY): %s", names[i], strerror(errno));
-			else if (w >= 0)
-				close(w);
+		for (int left = n; left > 0;) {
+			left = 0;
+			for (int i = 0; i < n; i++) {
+				if (done[i])
+					continue;
+				left++;
+				int w = open(names[i], O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+				if (w < 0 && errno != ENXIO)
+					wrong("open(%s, O_WRONLY): %s", names[i], strerror(errno));
+				else if (w >= 0)
+					close(w);
+			}
+			if (left > 0)
+				usleep(20 * 1000);
 		}
 	}
 	if (strcmp(mode, "many") == 0) {
