@@ -138,13 +138,14 @@ static int write_line(char *line, size_t n)
 
 	line[n++] = '\n';
 	pthread_mutex_lock(&write_lock);
-	off_t start = lseek(log_fd, 0, SEEK_END);
 	do
 		w = write(log_fd, line, n);
 	while (w < 0 && errno == EINTR);
 	rc = w == (ssize_t)n ? 0 : w < 0 ? -errno : -EIO;
 	if (rc < 0) {
-		if (w > 0 && (start < 0 || ftruncate(log_fd, start) < 0))
+		/* O_APPEND leaves the offset after what was written: the line began w before. */
+		off_t end = w > 0 ? lseek(log_fd, 0, SEEK_CUR) : -1;
+		if (w > 0 && (end < w || ftruncate(log_fd, end - w) < 0))
 			(void)!write(log_fd, "\n", 1); /* at least the next line starts clean */
 		lost++;
 	}
