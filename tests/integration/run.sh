@@ -272,10 +272,11 @@ has "...and the refusal is logged with its reason" "$L" '"op":"rlimit","decision
 # Terminals: the session's own (ward's, and a pty it opens) are the
 # agent's; another window's are not (attack_tty).
 if command -v script >/dev/null; then
-	out=$(script -qec "$WARD run -q -- sh -c 'echo mine >\$(tty) && : <\$(tty) && echo own-tty-ok'" /dev/null </dev/null 2>&1 | tr -cd '[:print:]\n')
+	# (The terminal may echo what script writes at the end, "^@": lines are looked for.)
+	out=$(script -qec "$WARD run -q -- sh -c 'echo mine >\$(tty) && : <\$(tty) && echo own-tty-ok'" /dev/null </dev/null 2>&1 | tr -d '\r' | grep -E '^(mine|own-tty-ok)$')
 	check "the terminal ward runs on opens for reading and writing" "mine
 own-tty-ok" "$out"
-	out=$(script -qec "$WARD run -q -- script -qec 'tty >/dev/null && echo inner-ok' /dev/null" /dev/null </dev/null 2>&1 | tr -cd '[:print:]\n')
+	out=$(script -qec "$WARD run -q -- script -qec 'tty >/dev/null && echo inner-ok' /dev/null" /dev/null </dev/null 2>&1 | tr -d '\r' | grep -oE 'inner-ok$')
 	check "a pty the agent makes (script inside the session) works" "inner-ok" "$out"
 else
 	echo "ok - terminals # skip needs script (util-linux)"
