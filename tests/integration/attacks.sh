@@ -481,7 +481,7 @@ m, s = os.openpty()
 print(os.ttyname(s), flush=True)
 time.sleep(60)' >"$BASE/tty.name" &
 	HELPERS+=($!)
-	for _ in $(seq 50); do [ -s "$BASE/tty.name" ] && break; sleep 0.05; done
+	for _ in $(seq 200); do [ -s "$BASE/tty.name" ] && break; sleep 0.05; done
 	T_ENV=("VICTIM_TTY=$(cat "$BASE/tty.name")")
 }
 T_PRE=pre_tty T_POST=post_helpers
