@@ -147,10 +147,10 @@ int ward_cache_decide_path(struct ward_cache *c, const struct ward_policy *p,
 	/*
 	 * /proc/PID decisions depend on who is in the session, which changes
 	 * as processes come and go (and ids are reused): never cached.  So do
-	 * a terminal's (a pty's number is reused).
+	 * a pty's (whose is it now, the session's or another window's).
 	 */
 	if (len + 1 > sizeof(key) || strncmp(path, "/proc/", 6) == 0 ||
-	    strncmp(path, "/dev/pts/", 9) == 0 || strncmp(path, "/dev/tty", 8) == 0)
+	    strncmp(path, "/dev/pts/", 9) == 0)
 		return ward_decide_path(p, op, path, v);
 	key[0] = (char)__builtin_ctz((unsigned)op);
 	memcpy(key + 1, path, len);

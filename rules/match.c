@@ -150,24 +150,25 @@ static bool foreign_proc(const struct ward_policy *p, const char *path)
 }
 
 /*
- * A terminal, /dev/pts/N or a virtual console /dev/ttyN, that is not the
- * session's own (ward's terminal, or a pty the session opened).
+ * A terminal under /dev that is not the session's own.  The supervisor
+ * tells by the device itself (ward_policy_set_ttys); without it (ward
+ * explain), by its name: a pty, a console, a serial line, a console's
+ * screen (vcs).
  */
 static bool foreign_tty(const struct ward_policy *p, const char *path)
 {
-	const char *s;
-
-	if (strncmp(path, "/dev/pts/", 9) == 0)
-		s = path + 9;
-	else if (strncmp(path, "/dev/tty", 8) == 0)
-		s = path + 8;
-	else
+	static const char *const names[] = { "/dev/pts/", "/dev/tty", "/dev/console", "/dev/vcs",
+					     "/dev/hvc", NULL };
+	if (strncmp(path, "/dev/", 5) != 0)
 		return false;
-	if (*s == '\0' || strspn(s, "0123456789") != strlen(s))
-		return false;
-	if (p->session_tty == NULL)
-		return true;
-	return !p->session_tty(path, p->session_tty_arg);
+	if (p->foreign_tty != NULL)
+		return p->foreign_tty(path, p->foreign_tty_arg);
+	if (strcmp(path, "/dev/tty") == 0 || strcmp(path, "/dev/pts/ptmx") == 0)
+		return false; /* the caller's own terminal; a new pty */
+	for (int i = 0; names[i] != NULL; i++)
+		if (strncmp(path, names[i], strlen(names[i])) == 0)
+			return strchr(path + strlen(names[i]), '/') == NULL;
+	return false;
 }
 
 bool rule_match_path(const struct ward_policy *p, const struct ward_rule *r,

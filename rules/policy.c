@@ -289,11 +289,11 @@ void ward_policy_set_session(struct ward_policy *p, bool (*in_session)(pid_t, vo
 	p->generation++;
 }
 
-void ward_policy_set_ttys(struct ward_policy *p, bool (*session_tty)(const char *, void *),
+void ward_policy_set_ttys(struct ward_policy *p, bool (*foreign_tty)(const char *, void *),
 			  void *arg)
 {
-	p->session_tty = session_tty;
-	p->session_tty_arg = arg;
+	p->foreign_tty = foreign_tty;
+	p->foreign_tty_arg = arg;
 	p->generation++;
 }
 

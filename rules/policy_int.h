@@ -13,7 +13,7 @@
 enum target_kind {
 	T_PATH,		/* glob over a real path */
 	T_FOREIGN_PROC, /* /proc/N[/...] for N outside the session */
-	T_FOREIGN_TTY,	/* /dev/pts/N, /dev/ttyN: a terminal not the session's */
+	T_FOREIGN_TTY,	/* a terminal under /dev that is not the session's */
 	T_MEMFD,	/* memfd:NAME-GLOB, exec of an anonymous file */
 	T_ANYHOST,	/* '*': any internet address or name */
 	T_CIDR,		/* one or more address prefixes (literal or a group) */
@@ -84,8 +84,8 @@ struct ward_policy {
 	uint64_t generation;
 	bool (*in_session)(pid_t pid, void *arg);
 	void *in_session_arg;
-	bool (*session_tty)(const char *path, void *arg);
-	void *session_tty_arg;
+	bool (*foreign_tty)(const char *path, void *arg);
+	void *foreign_tty_arg;
 	char **files; /* the files read: as named (made absolute) and real */
 	size_t nfiles;
 };

@@ -128,11 +128,12 @@ bool ward_policy_restricts(const struct ward_policy *p, enum ward_op op);
 void ward_policy_set_session(struct ward_policy *p, bool (*in_session)(pid_t, void *),
 			     void *arg);
 /*
- * Tell the policy which terminals are the session's, for the @foreign-tty
- * group (/dev/pts/N and /dev/ttyN but those).  Without it every such
- * terminal is foreign (ward explain).
+ * Tell the policy which of the paths under /dev are terminals that are not
+ * the session's, for the @foreign-tty group.  Without it terminals are
+ * told by their names (ward explain): /dev/pts/N, /dev/ttyX, /dev/console,
+ * /dev/vcsX, /dev/hvcN, all of them foreign but /dev/tty and /dev/pts/ptmx.
  */
-void ward_policy_set_ttys(struct ward_policy *p, bool (*session_tty)(const char *, void *),
+void ward_policy_set_ttys(struct ward_policy *p, bool (*foreign_tty)(const char *, void *),
 			  void *arg);
 /*
  * True when moving what is at from to to (a directory, with everything

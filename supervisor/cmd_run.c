@@ -55,10 +55,10 @@ static bool session_pred(pid_t pid, void *arg)
 	return proc_maybe_session(pid);
 }
 
-static bool session_tty_pred(const char *path, void *arg)
+static bool foreign_tty_pred(const char *path, void *arg)
 {
 	(void)arg;
-	return tty_of_session(path);
+	return tty_foreign(path);
 }
 
 /*
@@ -71,28 +71,12 @@ static bool session_tty_pred(const char *path, void *arg)
  */
 static void protect(const char *path, const char *ops, const char *loc, bool link)
 {
-	char rule[3 * PATH_MAX], *o = rule;
+	char q[3 * PATH_MAX], rule[3 * PATH_MAX + 64];
 	struct ward_error err;
 
-	o += sprintf(o, "deny! %s \"", ops);
-	for (const char *c = path; *c && o < rule + sizeof(rule) - 8; c++) {
-		if (link && c[1] == '\0' && c > path && c[-1] != '/') {
-			o += strchr("]!^-\\$\"", *c) ? sprintf(o, "?") : sprintf(o, "[%c]", *c);
-			continue;
-		}
-		if (strchr("*?[$", *c)) {
-			*o++ = '\\';
-			*o++ = '\\';
-		} else if (*c == '\\') {
-			o += sprintf(o, "\\\\\\\\");
-			continue;
-		} else if (*c == '"') {
-			*o++ = '\\';
-		}
-		*o++ = *c;
-	}
-	*o++ = '"';
-	*o = '\0';
+	if (policy_quote(q, sizeof(q), path, link) < 0)
+		die(WARD_EXIT_FAILURE, "cannot protect %s: path too long", path);
+	snprintf(rule, sizeof(rule), "deny! %s \"%s\"", ops, q);
 	if (ward_policy_add_text(S->policy, WARD_LAYER_SELF, loc, rule, strlen(rule), &err) < 0)
 		die(WARD_EXIT_FAILURE, "cannot protect %s: %s", path, err.msg);
 }
@@ -251,7 +235,7 @@ int cmd_run(int argc, char **argv)
 		die(WARD_EXIT_FAILURE, "%s", err.msg);
 	ward_policy_set_session(S->policy, session_pred, NULL);
 	tty_init();
-	ward_policy_set_ttys(S->policy, session_tty_pred, NULL);
+	ward_policy_set_ttys(S->policy, foreign_tty_pred, NULL);
 	S->cache = ward_cache_new(16384);
 	if (S->cache == NULL)
 		die(WARD_EXIT_FAILURE, "out of memory");

@@ -341,6 +341,9 @@ int filter_build(const struct ward_policy *p, struct sock_fprog *prog, char *why
 		{ 0xffff, 0x6613 }, /* FS_IOC_SET_ENCRYPTION_POLICY */
 		{ 0xffff, 0x6685 }, /* FS_IOC_ENABLE_VERITY */
 		{ 0xffff, 0x6611 }, /* EXT4_IOC_SWAP_BOOT */
+		/* A frozen filesystem stops every writer on the host (root). */
+		{ 0xffff, 0x5877 }, /* FIFREEZE */
+		{ 0xffff, 0x5878 }, /* FITHAW */
 		{ 0xffffffff, 0x5437 }, /* TIOCVHANGUP */
 		{ 0xffffffff, 0x541d }, /* TIOCCONS */
 		{ 0xffffffff, 0x5423 }, /* TIOCSETD */

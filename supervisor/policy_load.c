@@ -4,11 +4,16 @@
 #include "ward.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static void push(const char ***list, int *n, const char *item)
@@ -49,6 +54,121 @@ bool policy_opt(struct policy_opts *o, int opt, const char *arg)
 	return false;
 }
 
+int policy_quote(char *out, size_t len, const char *path, bool link)
+{
+	char *o = out, *end = out + len;
+
+	for (const char *c = path; *c; c++) {
+		if (end - o < 8)
+			return -ENAMETOOLONG;
+		if (link && c[1] == '\0' && c > path && c[-1] != '/') {
+			o += strchr("]!^-\\$\"", *c) ? sprintf(o, "?") : sprintf(o, "[%c]", *c);
+			continue;
+		}
+		if (strchr("*?[$", *c)) {
+			*o++ = '\\';
+			*o++ = '\\';
+		} else if (*c == '\\') {
+			o += sprintf(o, "\\\\\\\\");
+			continue;
+		} else if (*c == '"') {
+			*o++ = '\\';
+		}
+		*o++ = *c;
+	}
+	*o = '\0';
+	return 0;
+}
+
+/*
+ * Where git finds a repository's WHAT (hooks, config), as the user's own
+ * git would in the project: core.hooksPath (husky's .husky/), a linked
+ * worktree's common directory.  Asked of git itself, before the session:
+ * 0 and the absolute path in out, or -1 (no git, no repository).
+ */
+static int git_path(const char *project, const char *what, char *out, size_t len)
+{
+	int p[2], st;
+	ssize_t n = 0;
+
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -1;
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+		if (null < 0 || dup2(null, 0) < 0 || dup2(p[1], 1) < 0 || dup2(null, 2) < 0)
+			_exit(127);
+		execlp("git", "git", "-C", project, "rev-parse", "--path-format=absolute",
+		       "--git-path", what, (char *)NULL);
+		_exit(127);
+	}
+	close(p[1]);
+	/* A second at most: a git that hangs (a slow network filesystem) is not waited for. */
+	struct pollfd pf = { .fd = p[0], .events = POLLIN };
+	struct timespec t0, t;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		long left = 1000 - ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000);
+		if (left <= 0 || poll(&pf, 1, (int)left) <= 0)
+			break;
+		ssize_t r = read(p[0], out + n, len - 1 - (size_t)n);
+		if (r <= 0 || (size_t)(n += r) >= len - 1)
+			break;
+	}
+	close(p[0]);
+	kill(pid, SIGKILL);
+	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0 || n <= 0)
+		return -1;
+	out[n] = '\0';
+	out[strcspn(out, "\n")] = '\0';
+	return out[0] == '/' ? 0 : -1;
+}
+
+/*
+ * The default and strict profiles write-protect $PROJECT/.git/hooks and
+ * .git/config.  Where git looks elsewhere for them, there too: hooks kept
+ * in the project (core.hooksPath), or a linked worktree's common
+ * directory.  A layer of its own right after the profile, so later
+ * layers may still allow them.
+ */
+static int protect_git(struct ward_policy *p, const char *profile, const struct ward_vars *vars,
+		       struct ward_error *err)
+{
+	static const char *const what[] = { "hooks", "config" };
+	char dotgit[PATH_MAX], found[PATH_MAX], usual[PATH_MAX], q[3 * PATH_MAX];
+	char rules[2 * sizeof(q) + 256] = "";
+
+	if (strcmp(profile, "default") != 0 && strcmp(profile, "strict") != 0)
+		return 0;
+	snprintf(dotgit, sizeof(dotgit), "%s/.git", vars->project);
+	if (access(dotgit, F_OK) < 0)
+		return 0;
+	for (int i = 0; i < 2; i++) {
+		if (git_path(vars->project, what[i], found, sizeof(found)) < 0)
+			continue;
+		char real[PATH_MAX];
+		if (realpath(found, real) != NULL)
+			snprintf(found, sizeof(found), "%s", real);
+		snprintf(usual, sizeof(usual), "%s/.git/%s", vars->project, what[i]);
+		if (realpath(usual, real) != NULL && strcmp(real, found) == 0)
+			continue; /* the profile's own rules cover it */
+		if (policy_quote(q, sizeof(q), found, false) < 0)
+			continue;
+		size_t l = strlen(rules);
+		snprintf(rules + l, sizeof(rules) - l, "deny write,create,delete \"%s\"%s%s%s\n", q,
+			 i == 0 ? " \"" : "", i == 0 ? q : "", i == 0 ? "/**\"" : "");
+	}
+	if (rules[0] == '\0')
+		return 0;
+	return ward_policy_add_text(p, WARD_LAYER_PROFILE, "builtin:git", rules, strlen(rules), err);
+}
+
 /* Add a layer file when it exists; a file that exists but cannot be read is an error. */
 static int optional_file(struct ward_policy *p, enum ward_layer layer,
 			 const char *path, struct ward_error *err)
@@ -73,7 +193,8 @@ struct ward_policy *policy_load(const struct policy_opts *o,
 		snprintf(err->msg, sizeof(err->msg), "cannot build the built-in rules");
 		return NULL;
 	}
-	if ((rc = ward_policy_add_profile(p, o->profile ? o->profile : "default", err)) < 0)
+	if ((rc = ward_policy_add_profile(p, o->profile ? o->profile : "default", err)) < 0 ||
+	    (rc = protect_git(p, o->profile ? o->profile : "default", vars, err)) < 0)
 		goto fail;
 	if ((rc = optional_file(p, WARD_LAYER_SYSTEM, WARD_SYSCONFDIR "/policy", err)) < 0)
 		goto fail;

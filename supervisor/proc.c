@@ -5,6 +5,7 @@
  */
 #include "sup.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
@@ -401,6 +402,64 @@ bool proc_pgrp_in_session(pid_t pgrp)
 			proc_traced_dir(dir);
 		if (dir >= 0)
 			close(dir);
+	}
+	free(leaders);
+	return found;
+}
+
+/* Whether fd (a name in a process's fd/ directory) is a pty master with that index. */
+static bool fd_is_master(int dir, const char *fd, unsigned index)
+{
+	char path[64], link[32], buf[512];
+
+	snprintf(path, sizeof(path), "fd/%s", fd);
+	ssize_t n = readlinkat(dir, path, link, sizeof(link) - 1);
+	if (n <= 0)
+		return false;
+	link[n] = '\0';
+	if (strcmp(link, "/dev/ptmx") != 0 && strcmp(link, "/dev/pts/ptmx") != 0)
+		return false;
+	snprintf(path, sizeof(path), "fdinfo/%s", fd);
+	int f = openat(dir, path, O_RDONLY | O_CLOEXEC);
+	n = f < 0 ? -1 : read(f, buf, sizeof(buf) - 1);
+	if (f >= 0)
+		close(f);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	const char *t = strstr(buf, "\ntty-index:");
+	return t != NULL && strtoul(t + 11, NULL, 10) == index;
+}
+
+bool proc_holds_pty(unsigned index)
+{
+	struct proc *p, *tmp;
+	pid_t *leaders;
+	size_t n = 0;
+	bool found = false;
+
+	pthread_rwlock_rdlock(&lock);
+	leaders = malloc((HASH_COUNT(table) + 1) * sizeof(*leaders));
+	HASH_ITER(hh, table, p, tmp)
+		if (leaders != NULL && p->tid == p->tgid)
+			leaders[n++] = p->tid;
+	pthread_rwlock_unlock(&lock);
+	/* Processes read through /proc directories of tasks ward traces, as proc_pgrp_in_session. */
+	for (size_t i = 0; i < n && !found; i++) {
+		int dir = proc_dir_open(leaders[i]);
+		if (dir < 0)
+			continue;
+		int fds = proc_traced_dir(dir) ? openat(dir, "fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+		DIR *d = fds < 0 ? NULL : fdopendir(fds);
+		struct dirent *e;
+		while (d != NULL && !found && (e = readdir(d)) != NULL)
+			found = e->d_name[0] != '.' && fd_is_master(dir, e->d_name, index);
+		if (d != NULL)
+			closedir(d);
+		else if (fds >= 0)
+			close(fds);
+		found = found && proc_traced_dir(dir);
+		close(dir);
 	}
 	free(leaders);
 	return found;

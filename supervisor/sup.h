@@ -137,12 +137,10 @@ bool proc_session_pid(pid_t pid);
 /* pid is of the session by the table, or by proc_session_pid(). */
 bool proc_maybe_session(pid_t pid);
 
-/* tty.c: the session's terminals (ward's own, and the ptys it opened). */
+/* tty.c: the session's terminals (ward's own, and the ptys it holds the master of). */
 void tty_init(void);
-/* fd: a pty master the session just opened (/dev/ptmx). */
-void tty_note_master(int fd);
-/* True for path (/dev/pts/N, /dev/ttyN) being a terminal of the session. */
-bool tty_of_session(const char *path);
+/* True for path being a terminal that is not the session's (or one stat cannot tell). */
+bool tty_foreign(const char *path);
 /*
  * The files mapped at addresses of pid's memory (0: ward's own), by the
  * device and inode /proc/PID/maps shows, in one read of it: each hit's
@@ -172,6 +170,8 @@ int proc_lines(int fd, char *buf, size_t size, int (*fn)(char *line, bool whole,
 /* Fields of dir's stat (state, parent, process group); -1 when it cannot be read. */
 int proc_stat_at(int dir, char *state, pid_t *ppid, pid_t *pgrp);
 bool proc_pgrp_in_session(pid_t pgrp);
+/* True when a process of the session holds the master of pty number index. */
+bool proc_holds_pty(unsigned index);
 
 /* ---- the session ---- */
 

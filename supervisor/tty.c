@@ -1,41 +1,33 @@
 /*
- * tty.c - which terminals are the session's, for the @foreign-tty group:
- * ward's own terminal (what its standard fds and its controlling terminal
- * are), and the ptys the session opened through /dev/ptmx.  Every other
- * /dev/pts/N and /dev/ttyN is another's: a shell in another window, whose
- * keystrokes a read there would take (a password typed in it), and whose
- * screen and settings a write or an ioctl would change.
+ * tty.c - which terminals are not the session's, for the @foreign-tty
+ * group.  The session's are the terminal ward runs on (what its standard
+ * fds and its controlling terminal are) and every pty whose master a
+ * process of the session holds.  Any other terminal is another's: a shell
+ * in another window, the system console, a serial line, a console's
+ * screen (/dev/vcs*), whose keystrokes a read there would take (a
+ * password typed in it) and whose screen and settings a write or an
+ * ioctl would change.
  *
- * A pty's number is reused once it is closed, so a pty of the session is
- * known by its slave's inode and ctime as well, taken when the master was
- * opened: a new pty with the same number is another file.
+ * A pty is the session's only while the session holds its master, which
+ * is looked for when its slave is opened: a pty's number is reused as
+ * soon as the master is closed, and nothing else about the slave (its
+ * inode, its times) tells a new pty from an old one.
  */
 #include "sup.h"
 
 #include <fcntl.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
-#include <termios.h>
 #include <unistd.h>
 
 #define MAX_OWN 8
-#define MAX_PTYS 1024
-
-struct pty {
-	dev_t rdev;
-	ino_t ino;
-	struct timespec ctime;
-};
+#define PTS_MAJOR_FIRST 136 /* UNIX98_PTY_SLAVE_MAJOR, and the 7 after it */
+#define PTS_MAJOR_LAST 143
 
 static dev_t own[MAX_OWN]; /* ward's terminals: held open by ward, never reused */
 static int nown;
-static struct pty ptys[MAX_PTYS]; /* a ring: the oldest is forgotten first */
-static unsigned nptys, next_pty;
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void add_own(dev_t rdev)
 {
@@ -69,40 +61,51 @@ void tty_init(void)
 	}
 }
 
-void tty_note_master(int fd)
+/*
+ * Whether a char device is a terminal: a pty, or what sysfs files under
+ * the tty or vc class (consoles, serial lines, USB modems, console
+ * screens).  Without sysfs, the majors of those.
+ */
+static bool is_terminal(dev_t rdev)
 {
-	unsigned n;
-	char path[64];
-	struct stat st;
+	unsigned maj = major(rdev), min = minor(rdev);
+	char path[64], link[256];
 
-	if (ioctl(fd, TIOCGPTN, &n) < 0)
-		return;
-	snprintf(path, sizeof(path), "/dev/pts/%u", n);
-	if (stat(path, &st) < 0 || !S_ISCHR(st.st_mode))
-		return;
-	pthread_mutex_lock(&lock);
-	ptys[next_pty] = (struct pty){ st.st_rdev, st.st_ino, st.st_ctim };
-	next_pty = (next_pty + 1) % MAX_PTYS;
-	if (nptys < MAX_PTYS)
-		nptys++;
-	pthread_mutex_unlock(&lock);
+	if (maj >= PTS_MAJOR_FIRST && maj <= PTS_MAJOR_LAST)
+		return true;
+	if (maj == 1)
+		return false; /* /dev/null, zero, random...: the common case, no sysfs read */
+	snprintf(path, sizeof(path), "/sys/dev/char/%u:%u/subsystem", maj, min);
+	ssize_t n = readlink(path, link, sizeof(link) - 1);
+	if (n > 0) {
+		link[n] = '\0';
+		const char *cls = strrchr(link, '/');
+		cls = cls ? cls + 1 : link;
+		return strcmp(cls, "tty") == 0 || strcmp(cls, "vc") == 0;
+	}
+	/* No sysfs: ttys, consoles, vcs, ttyACM, ttyUSB, low-density serial, hvc. */
+	return maj == 4 || maj == 5 || maj == 7 || maj == 166 || maj == 188 || maj == 204 ||
+	       maj == 229;
 }
 
-bool tty_of_session(const char *path)
+bool tty_foreign(const char *path)
 {
 	struct stat st;
-	bool found = false;
 
-	if (stat(path, &st) < 0 || !S_ISCHR(st.st_mode))
+	if (stat(path, &st) < 0)
+		return true; /* a terminal, maybe: refused */
+	if (!S_ISCHR(st.st_mode))
+		return false;
+	unsigned maj = major(st.st_rdev), min = minor(st.st_rdev);
+	/* /dev/tty is the caller's own terminal whatever it is; /dev/ptmx makes a new pty. */
+	if (maj == 5 && (min == 0 || min == 2))
+		return false;
+	if (!is_terminal(st.st_rdev))
 		return false;
 	for (int i = 0; i < nown; i++)
 		if (own[i] == st.st_rdev)
-			return true;
-	pthread_mutex_lock(&lock);
-	for (unsigned i = 0; i < nptys && !found; i++)
-		found = ptys[i].rdev == st.st_rdev && ptys[i].ino == st.st_ino &&
-			ptys[i].ctime.tv_sec == st.st_ctim.tv_sec &&
-			ptys[i].ctime.tv_nsec == st.st_ctim.tv_nsec;
-	pthread_mutex_unlock(&lock);
-	return found;
+			return false;
+	if (maj >= PTS_MAJOR_FIRST && maj <= PTS_MAJOR_LAST)
+		return !proc_holds_pty((maj - PTS_MAJOR_FIRST) * 256 + min);
+	return true;
 }

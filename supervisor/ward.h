@@ -61,6 +61,12 @@ bool policy_opt(struct policy_opts *o, int opt, const char *arg);
 struct ward_policy *policy_load(const struct policy_opts *o,
 				const char *session_id, struct ward_vars *vars,
 				struct ward_error *err);
+/*
+ * path as a quoted literal word of a rule, glob characters escaped, in
+ * out; with link, its last character a one-character glob, so that the
+ * rule is not resolved when loaded (a symlink's own name).  -ENAMETOOLONG.
+ */
+int policy_quote(char *out, size_t len, const char *path, bool link);
 
 /* trust.c: the store of trusted project policy files. */
 /*

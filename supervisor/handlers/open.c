@@ -569,9 +569,6 @@ static int open_existing(struct req *r, const struct open_args *a, mode_t mode)
 		goto out;
 	}
 	fd = reopen(opath, a->flags);
-	/* A pty master (/dev/ptmx): its slave is the session's from now on. */
-	if (fd >= 0 && S_ISCHR(st.st_mode) && major(st.st_rdev) == 5 && minor(st.st_rdev) == 2)
-		tty_note_master(fd);
 	rc = fd < 0 ? fd : finish(r, fd, a->flags);
 out:
 	close(opath);

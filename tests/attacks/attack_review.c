@@ -24,10 +24,14 @@
  *              XFS_IOC_OPEN_BY_HANDLE (open_by_handle_at by another door)
  *   uffd       open /dev/userfaultfd and USERFAULTFD_IOC_NEW: the
  *              userfaultfd that the userfaultfd() call is refused for
+ *   freeze     FIFREEZE on a file of ext4/ (a loop mount the driver made,
+ *              root): every writer on that filesystem would wait, outside
+ *              the session too (thawed again at once if it worked)
  */
 #include "attack.h"
 
 #include <linux/btrfs.h>
+#include <linux/fs.h>
 #include <linux/openat2.h>
 #include <linux/userfaultfd.h>
 #include <sys/ioctl.h>
@@ -283,6 +287,28 @@ static void mode_uffd(void)
 	close(fd);
 }
 
+static void mode_freeze(void)
+{
+	int fd = open("ext4", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		setup_failed("open ext4/ (the driver mounts it)");
+	int arg = 0;
+	if (ioctl(fd, FIFREEZE, &arg) == 0) {
+		att_through = 1;
+		say("LEAK: FIFREEZE froze the filesystem");
+		ioctl(fd, FITHAW, &arg);
+	} else {
+		say("blocked: FIFREEZE: %s", strerror(errno));
+	}
+	if (ioctl(fd, FITHAW, &arg) == 0) {
+		att_through = 1;
+		say("LEAK: FITHAW was let through");
+	} else {
+		say("blocked: FITHAW: %s", strerror(errno));
+	}
+	close(fd);
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "";
@@ -307,6 +333,8 @@ int main(int argc, char **argv)
 		mode_uffd();
 	else if (strcmp(mode, "xfs") == 0)
 		mode_xfs();
+	else if (strcmp(mode, "freeze") == 0)
+		mode_freeze();
 	else
 		setup_failed("unknown mode");
 	return finish();

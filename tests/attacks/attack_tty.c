@@ -5,10 +5,16 @@
  *   other    open $VICTIM_TTY (a pty of another window, held by a helper
  *            outside the session) for reading (its keystrokes: a password
  *            typed there) and for writing; a pty of the agent's own must
- *            open (the control)
+ *            open (the control); then the console, a virtual console, its
+ *            screen (vcs, vcsa) and a serial line, where they exist
  *   reuse    open a pty, note its number N, close it; the helper then
  *            opens ptys outside the session until it holds number N
  *            again: /dev/pts/N is now another's
+ *   spin     open and close /dev/ptmx in a loop, so that the number N it
+ *            gets keeps coming back free, until another window's pty
+ *            (the helper opens and closes one, again and again) takes N:
+ *            then open /dev/pts/N (a pty's inode and times are no
+ *            identity: another pty with the same number has the same)
  *   hangup   vhangup(), and ioctl TIOCVHANGUP, TIOCCONS, TIOCSETD and
  *            TIOCSCTTY(1) on a pty of its own: as root each works
  *            natively, and the first two hang up a shell's terminal
@@ -16,6 +22,7 @@
 #include "attack.h"
 
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <termios.h>
 
@@ -55,6 +62,22 @@ static void mode_other(void)
 		close(s);
 	close(m);
 	try_open("opened another's terminal", victim);
+	/* Terminals by other names: the console, a virtual console and its screen, a serial line. */
+	static const char *const others[] = { "/dev/console", "/dev/tty1", "/dev/vcs1", "/dev/vcsa1",
+					      "/dev/ttyS0", NULL };
+	for (int i = 0; others[i] != NULL; i++) {
+		struct stat st;
+		if (stat(others[i], &st) < 0)
+			continue;
+		int fd = open(others[i], O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+		if (fd >= 0) {
+			leak("opened a terminal that is not the session's", others[i],
+			     strlen(others[i]));
+			close(fd);
+		} else {
+			say("blocked: open(%s): %s", others[i], strerror(errno));
+		}
+	}
 }
 
 static void mode_reuse(void)
@@ -88,6 +111,39 @@ static void mode_reuse(void)
 		return;
 	}
 	try_open("opened another's pty with the number of one the session had", name);
+}
+
+static void mode_spin(void)
+{
+	unsigned base = ~0u, n;
+	int rounds = 0;
+	double end = now() + 2 * race_seconds();
+	while (now() < end && !att_through) {
+		int m = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC);
+		if (m < 0 || ioctl(m, TIOCGPTN, &n) < 0)
+			setup_failed("open /dev/ptmx");
+		close(m);
+		usleep(700);
+		if (base == ~0u) {
+			base = n;
+			continue;
+		}
+		if (n == base)
+			continue;
+		/* Another pty took the number: it may be the helper's, in another window. */
+		char name[64];
+		snprintf(name, sizeof(name), "/dev/pts/%u", base);
+		int fd = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC);
+		if (fd >= 0) {
+			leak("opened another window's pty after spinning on its number", name,
+			     strlen(name));
+			close(fd);
+		}
+		rounds++;
+		base = ~0u;
+		usleep(100 * 1000); /* let it go again */
+	}
+	say("blocked: %d rounds in which another pty took the number", rounds);
 }
 
 static void mode_hangup(void)
@@ -153,6 +209,8 @@ int main(int argc, char **argv)
 		mode_reuse();
 	else if (strcmp(mode, "hangup") == 0)
 		mode_hangup();
+	else if (strcmp(mode, "spin") == 0)
+		mode_spin();
 	else
 		setup_failed("unknown mode");
 	return finish();

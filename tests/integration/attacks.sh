@@ -415,6 +415,18 @@ if [ "$(id -u)" = 0 ] && command -v mkfs.xfs >/dev/null && [ -e /dev/loop-contro
 else
 	echo "ok - review xfs # skip needs root, mkfs.xfs and loop devices"
 fi
+if [ "$(id -u)" = 0 ] && command -v mkfs.ext4 >/dev/null && [ -e /dev/loop-control ] &&
+	unshare -m true 2>/dev/null; then
+	pre_ext4() {
+		rm -f "$BASE/ext4.img" && truncate -s 32M "$BASE/ext4.img" &&
+			mkfs.ext4 -q "$BASE/ext4.img" >/dev/null 2>&1 && mkdir "$1/ext4"
+	}
+	T_PRE=pre_ext4
+	T_WRAP=(unshare -m sh -c 'mount -o loop "$1" "$0/ext4" && shift && exec "$@"' @P@ "$BASE/ext4.img")
+	attack review freeze "FIFREEZE on a filesystem (root): its writers outside the session would wait"
+else
+	echo "ok - review freeze # skip needs root, mkfs.ext4 and loop devices"
+fi
 # 5. New names for the secret.
 attack links hardlink "hard links of the secret into the project"
 attack links symlink "symlinks to the secret, then read through them"
@@ -506,6 +518,19 @@ time.sleep(30)' "$1" &
 }
 T_PRE=pre_ttyreuse T_POST=post_helpers
 attack tty reuse "a pty the session opened and closed, whose number another window's pty then takes"
+pre_ttyspin() {
+	python3 -c 'import os, time
+end = time.time() + 30
+while time.time() < end:
+    m, s = os.openpty()
+    time.sleep(0.3)
+    os.close(s)
+    os.close(m)
+    time.sleep(0.05)' &
+	HELPERS+=($!)
+}
+T_PRE=pre_ttyspin T_POST=post_helpers
+attack tty spin "spin on /dev/ptmx until another window's pty takes the same number, then open it"
 attack tty hangup "vhangup(), ioctl TIOCVHANGUP, TIOCCONS, TIOCSETD, TIOCSCTTY(1)"
 T_PRE=pre_gitdir
 attack protect gitcommon "the default profile: commondir, config.worktree, a worktree's or submodule's config and hooks"

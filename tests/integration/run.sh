@@ -269,6 +269,25 @@ check "core dumps: limits 0 0, lowering to 0 works, raising is refused" "(0, 0)
 refused" "$out"
 has "...and the refusal is logged with its reason" "$L" '"op":"rlimit","decision":"deny","errno":"EPERM","by":"policy","reason":"core dumps stay off'
 
+# Git hooks and config where git really finds them: core.hooksPath in the
+# project (husky's .husky/_), a linked worktree's common directory.
+G=$BASE/gitproj
+git init -q "$G/main" && git -C "$G/main" config core.hooksPath .husky/_ &&
+	git -C "$G/main" -c user.name=a -c user.email=a@a commit -q --allow-empty -m init &&
+	git -C "$G/main" worktree add -q "$G/wt" 2>/dev/null
+mkdir -p "$G/main/.husky/_"
+(cd "$G/main" && run -- sh -c 'echo evil >.husky/_/pre-commit; echo evil >.husky/_/post-merge' 2>/dev/null)
+check "core.hooksPath: the agent may not write the hooks there" "no hooks" \
+	"$(ls "$G/main/.husky/_" | grep -q . && echo "hooks: $(ls "$G/main/.husky/_")" || echo "no hooks")"
+has "...logged as the rule builtin:git" "$L" '"op":"create","path":"[^"]*/\.husky/_/pre-commit","decision":"deny","errno":"EACCES","rule":"builtin:git:1"'
+(cd "$G/main" && run -r "allow write,create $G/main/.husky/**" -- sh -c 'echo ok >.husky/_/pre-commit' 2>/dev/null)
+check "...a rule of the user's may allow it (builtin:git is a layer before theirs)" "ok" \
+	"$(cat "$G/main/.husky/_/pre-commit" 2>/dev/null)"
+before=$(sha256sum <"$G/main/.git/config")
+(cd "$G/wt" && TMPDIR=$G run -- sh -c "echo '[core] fsmonitor = evil' >>$G/main/.git/config" 2>/dev/null)
+check "a linked worktree: the agent may not write the common directory's config" "$before" \
+	"$(sha256sum <"$G/main/.git/config")"
+
 # Terminals: the session's own (ward's, and a pty it opens) are the
 # agent's; another window's are not (attack_tty).
 if command -v script >/dev/null; then
