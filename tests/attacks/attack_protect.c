@@ -31,8 +31,10 @@
  *              pre-commit hook or settings file written through them
  *   gitdir     the default profile, no .git/: .git made as a symlink to a
  *              directory of the agent's, with hooks in it
- *   policyfile ward run -p link.policy -p cfgl/team.policy, where
- *              link.policy -> conf/team.policy, cfgl -> conf, and
+ *   policyfile ward run -p link.policy -p cfgl/team.policy -p chain.policy
+ *              -p cfgc/inc.policy, where link.policy -> conf/team.policy,
+ *              cfgl -> conf, chain.policy -> mid.policy -> conf/team.policy,
+ *              cfgc -> cfgm -> conf, and
  *              team.policy includes inc.policy: write, truncate, replace
  *              or rename the files, or turn the symlinks elsewhere (the
  *              next session would load the agent's policy)
@@ -322,6 +324,8 @@ static void mode_policyfile(void)
 	change("conf/inc.policy");
 	change("link.policy");
 	change("cfgl");
+	change("mid.policy"); /* chain.policy -> mid.policy -> conf/team.policy */
+	change("cfgm");	      /* cfgc -> cfgm -> conf */
 	if (rename("conf", "conf2") == 0) {
 		att_through = 1;
 		say("LEAK: rename(conf, conf2)");

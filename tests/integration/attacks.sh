@@ -468,17 +468,20 @@ pre_policyfile() {
 	mkdir -p "$1/conf" && printf 'include inc.policy\n' >"$1/conf/team.policy" &&
 		printf 'deny read /nonexistent-ward-attacks/**\n' >"$1/conf/inc.policy" &&
 		ln -s conf/team.policy "$1/link.policy" && ln -s conf "$1/cfgl" &&
+		ln -s conf/team.policy "$1/mid.policy" && ln -s mid.policy "$1/chain.policy" &&
+		ln -s conf "$1/cfgm" && ln -s cfgm "$1/cfgc" &&
 		(cd "$1" && sha256sum conf/* >"$BASE/policyfile.sum")
 }
 check_policyfile() {
 	(cd "$1" && sha256sum -c --quiet "$BASE/policyfile.sum" >/dev/null 2>&1) ||
 		echo "a policy file was changed"
-	[ "$(readlink "$1/link.policy")" = conf/team.policy ] && [ "$(readlink "$1/cfgl")" = conf ] ||
+	[ "$(readlink "$1/link.policy")" = conf/team.policy ] && [ "$(readlink "$1/cfgl")" = conf ] &&
+		[ "$(readlink "$1/mid.policy")" = conf/team.policy ] && [ "$(readlink "$1/cfgm")" = conf ] ||
 		echo "a symlink to a policy file was changed"
 }
 T_PRE=pre_policyfile T_CHECK=check_policyfile
 attack protect policyfile "the --policy files, their includes and the symlinks to them: written, replaced, renamed" \
-	-p @P@/link.policy -p @P@/cfgl/team.policy
+	-p @P@/link.policy -p @P@/cfgl/team.policy -p @P@/chain.policy -p @P@/cfgc/inc.policy
 pre_rewrite() { mkdir -p "$1/guarded" "$1/cache/d1/d2"; }
 T_PRE=pre_rewrite
 attack rewrite mkdir "a symlink planted where ward makes a rewrite's missing parent directory" \
