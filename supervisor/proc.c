@@ -373,9 +373,23 @@ pid_t proc_pgrp_of(pid_t tid)
  * nor is a process of the session in an outsider's group.  While the
  * group has a member its number is not given to a new process.
  */
-bool proc_pgrp_in_session(pid_t pgrp)
+/* The thread group leaders in the table, for the caller to free (NULL: none). */
+static pid_t *session_leaders(size_t *n)
 {
 	struct proc *p, *tmp;
+
+	*n = 0;
+	pthread_rwlock_rdlock(&lock);
+	pid_t *leaders = malloc((HASH_COUNT(table) + 1) * sizeof(*leaders));
+	HASH_ITER(hh, table, p, tmp)
+		if (leaders != NULL && p->tid == p->tgid)
+			leaders[(*n)++] = p->tid;
+	pthread_rwlock_unlock(&lock);
+	return leaders;
+}
+
+bool proc_pgrp_in_session(pid_t pgrp)
+{
 	pid_t *leaders;
 	size_t n = 0;
 	bool found = false;
@@ -384,12 +398,7 @@ bool proc_pgrp_in_session(pid_t pgrp)
 		return false;
 	if (proc_of_session(pgrp))
 		return true;
-	pthread_rwlock_rdlock(&lock);
-	leaders = malloc((HASH_COUNT(table) + 1) * sizeof(*leaders));
-	HASH_ITER(hh, table, p, tmp)
-		if (leaders != NULL && p->tid == p->tgid)
-			leaders[n++] = p->tid;
-	pthread_rwlock_unlock(&lock);
+	leaders = session_leaders(&n);
 	/*
 	 * An entry can outlive its task for a moment (a thread's id is freed
 	 * when it execs, before ward hears of it): a process read here is one
@@ -433,17 +442,11 @@ static bool fd_is_master(int dir, const char *fd, unsigned index)
 
 bool proc_holds_pty(unsigned index)
 {
-	struct proc *p, *tmp;
 	pid_t *leaders;
 	size_t n = 0;
 	bool found = false;
 
-	pthread_rwlock_rdlock(&lock);
-	leaders = malloc((HASH_COUNT(table) + 1) * sizeof(*leaders));
-	HASH_ITER(hh, table, p, tmp)
-		if (leaders != NULL && p->tid == p->tgid)
-			leaders[n++] = p->tid;
-	pthread_rwlock_unlock(&lock);
+	leaders = session_leaders(&n);
 	/* Processes read through /proc directories of tasks ward traces, as proc_pgrp_in_session. */
 	for (size_t i = 0; i < n && !found; i++) {
 		int dir = proc_dir_open(leaders[i]);

@@ -34,6 +34,18 @@ static int own_pty(char *name, size_t len)
 	return m;
 }
 
+/* The control: a pty of its own opens, by its name (then closed: name holds it). */
+static void own_pty_opens(char *name, size_t len)
+{
+	int m = own_pty(name, len);
+	int s = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (s < 0)
+		wrong("open of its own pty %s: %s", name, strerror(errno));
+	else
+		close(s);
+	close(m);
+}
+
 static void try_open(const char *what, const char *path)
 {
 	static const int modes[] = { O_RDONLY, O_WRONLY, O_RDWR };
@@ -54,13 +66,7 @@ static void mode_other(void)
 	char name[64];
 	if (victim == NULL || *victim == '\0')
 		setup_failed("VICTIM_TTY (set by the driver)");
-	int m = own_pty(name, sizeof(name));
-	int s = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC);
-	if (s < 0)
-		wrong("open of its own pty %s: %s", name, strerror(errno));
-	else
-		close(s);
-	close(m);
+	own_pty_opens(name, sizeof(name));
 	try_open("opened another's terminal", victim);
 	/* Terminals by other names: the console, a virtual console and its screen, a serial line. */
 	static const char *const others[] = { "/dev/console", "/dev/tty1", "/dev/vcs1", "/dev/vcsa1",
@@ -86,13 +92,7 @@ static void mode_reuse(void)
 	char name[64], path[4200];
 	if (dir == NULL)
 		setup_failed("REUSE_DIR (set by the driver)");
-	int m = own_pty(name, sizeof(name));
-	int s = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC);
-	if (s < 0)
-		wrong("open of its own pty %s: %s", name, strerror(errno));
-	else
-		close(s);
-	close(m);
+	own_pty_opens(name, sizeof(name));
 	snprintf(path, sizeof(path), "%s/reuse.tmp", dir);
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0 || write(fd, name, strlen(name)) < 0)
