@@ -269,6 +269,12 @@ check "core dumps: limits 0 0, lowering to 0 works, raising is refused" "(0, 0)
 refused" "$out"
 has "...and the refusal is logged with its reason" "$L" '"op":"rlimit","decision":"deny","errno":"EPERM","by":"policy","reason":"core dumps stay off'
 
+# Another session's scratch space lies under $TMPDIR too: not this one's to write.
+OT=$BASE/othertmp
+mkdir -p "$OT/ward-$(id -u)/other" && chmod 700 "$OT/ward-$(id -u)" "$OT/ward-$(id -u)/other"
+out=$(TMPDIR=$OT run -- sh -c "echo x >$OT/ward-$(id -u)/other/planted && echo written; echo y >$OT/mine && echo own-tmp-ok" 2>/dev/null)
+check "another session's scratch space is refused, the rest of \$TMPDIR is not" "own-tmp-ok" "$out"
+
 # Git hooks and config where git really finds them: core.hooksPath in the
 # project (husky's .husky/_), a linked worktree's common directory.
 G=$BASE/gitproj
