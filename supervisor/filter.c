@@ -355,15 +355,17 @@ int filter_build(const struct ward_policy *p, struct sock_fprog *prog, char *why
 			goto out;
 	/*
 	 * TIOCSCTTY with a non-zero argument takes a terminal that is already
-	 * another session's controlling terminal (CAP_SYS_ADMIN): a shell's,
-	 * outside this session.  With 0 it takes only a free one, as a
-	 * session leader's open does.
+	 * another session's controlling terminal, ward's own (the user's
+	 * shell's) for one, given CAP_SYS_ADMIN: refused to an agent that
+	 * starts with it.  Without it the kernel refuses that itself, and 1
+	 * is what util-linux's script passes for a fresh pty of its own.
 	 */
 	struct scmp_arg_cmp sctty[2] = {
 		{ .arg = 1, .op = SCMP_CMP_MASKED_EQ, .datum_a = 0xffffffffu, .datum_b = 0x540e },
 		{ .arg = 2, .op = SCMP_CMP_NE, .datum_a = 0, .datum_b = 0 },
 	};
-	if ((rc = seccomp_rule_add_array(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 2, sctty)) < 0)
+	if (ward_capable(CAP_SYS_ADMIN) &&
+	    (rc = seccomp_rule_add_array(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 2, sctty)) < 0)
 		goto out;
 	/*
 	 * Under a root ward the credential calls are notified (FAM_CRED);

@@ -142,6 +142,11 @@ void tty_init(void);
 /* True for path being a terminal that is not the session's (or one stat cannot tell). */
 bool tty_foreign(const char *path);
 /*
+ * Open /dev/tty for task tid: its own controlling terminal (ward's own
+ * /dev/tty would be ward's), with the agent's flags; -ENXIO for none.
+ */
+int tty_open_ctty(pid_t tid, int flags);
+/*
  * The files mapped at addresses of pid's memory (0: ward's own), by the
  * device and inode /proc/PID/maps shows, in one read of it: each hit's
  * found says whether anything is mapped at its addr.  0 or -errno.

@@ -15,7 +15,9 @@
  */
 #include "sup.h"
 
+#include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -28,6 +30,7 @@
 
 static dev_t own[MAX_OWN]; /* ward's terminals: held open by ward, never reused */
 static int nown;
+static dev_t own_ctty; /* ward's controlling terminal, or 0 */
 
 static void add_own(dev_t rdev)
 {
@@ -57,7 +60,8 @@ void tty_init(void)
 	int nr;
 	if (p != NULL && sscanf(p + 1, " %*c %*d %*d %*d %d", &nr) == 1 && nr != 0) {
 		unsigned u = (unsigned)nr;
-		add_own(makedev((u >> 8) & 0xfff, (u & 0xff) | ((u >> 12) & 0xfff00)));
+		own_ctty = makedev((u >> 8) & 0xfff, (u & 0xff) | ((u >> 12) & 0xfff00));
+		add_own(own_ctty);
 	}
 }
 
@@ -108,4 +112,80 @@ bool tty_foreign(const char *path)
 	if (maj >= PTS_MAJOR_FIRST && maj <= PTS_MAJOR_LAST)
 		return !proc_holds_pty((maj - PTS_MAJOR_FIRST) * 256 + min);
 	return true;
+}
+
+/* A process's controlling terminal, from field 7 of its stat: 0 for none, -1 unknown. */
+static long ctty_of(pid_t tid)
+{
+	char path[64], buf[1024];
+	snprintf(path, sizeof(path), "/proc/%d/stat", tid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	char *p = strrchr(buf, ')');
+	int nr;
+	if (p == NULL || sscanf(p + 1, " %*c %*d %*d %*d %d", &nr) != 1)
+		return -1;
+	unsigned u = (unsigned)nr;
+	return nr == 0 ? 0 : (long)makedev((u >> 8) & 0xfff, (u & 0xff) | ((u >> 12) & 0xfff00));
+}
+
+int tty_open_ctty(pid_t tid, int flags)
+{
+	long ctty = ctty_of(tid);
+	char path[PATH_MAX];
+
+	if (ctty < 0)
+		return -ESRCH;
+	if (ctty == 0)
+		return -ENXIO; /* no controlling terminal, as the kernel answers */
+	if (own_ctty != 0 && (dev_t)ctty == own_ctty) {
+		/* ward's own: /dev/tty opened by ward is it. */
+		int fd = open("/dev/tty", flags | O_CLOEXEC);
+		return fd < 0 ? -errno : fd;
+	}
+	unsigned maj = major((dev_t)ctty), min = minor((dev_t)ctty);
+	if (maj >= PTS_MAJOR_FIRST && maj <= PTS_MAJOR_LAST) {
+		snprintf(path, sizeof(path), "/dev/pts/%u", (maj - PTS_MAJOR_FIRST) * 256 + min);
+	} else {
+		/* Its name under /dev, from sysfs (DEVNAME in the device's uevent). */
+		char ue[64], buf[512];
+		snprintf(ue, sizeof(ue), "/sys/dev/char/%u:%u/uevent", maj, min);
+		int fd = open(ue, O_RDONLY | O_CLOEXEC);
+		ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+		if (fd >= 0)
+			close(fd);
+		char *d = n > 0 ? (buf[n] = '\0', strstr(buf, "DEVNAME=")) : NULL;
+		if (d == NULL)
+			return -ENXIO;
+		d += 8;
+		d[strcspn(d, "\n")] = '\0';
+		if (strstr(d, "..") != NULL)
+			return -ENXIO;
+		snprintf(path, sizeof(path), "/dev/%s", d);
+	}
+	int fd = open(path, flags | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	struct stat st;
+	/*
+	 * Still its terminal: a pty whose master was closed meanwhile lost it
+	 * (hung up: ctty 0), and its number may already be another window's.
+	 */
+	if (fstat(fd, &st) < 0 || (long)st.st_rdev != ctty || ctty_of(tid) != ctty) {
+		close(fd);
+		return -ENXIO;
+	}
+	if (!(flags & O_NONBLOCK)) {
+		int fl = fcntl(fd, F_GETFL);
+		if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
+			close(fd);
+			return -EIO;
+		}
+	}
+	return fd;
 }

@@ -568,7 +568,11 @@ static int open_existing(struct req *r, const struct open_args *a, mode_t mode)
 		rc = open_fifo(r, opath, a->flags);
 		goto out;
 	}
-	fd = reopen(opath, a->flags);
+	if (S_ISCHR(st.st_mode) && st.st_rdev == makedev(5, 0))
+		/* /dev/tty: the caller's controlling terminal; reopened by ward it would be ward's. */
+		fd = tty_open_ctty(r->tid, a->flags & ~(O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC));
+	else
+		fd = reopen(opath, a->flags);
 	rc = fd < 0 ? fd : finish(r, fd, a->flags);
 out:
 	close(opath);

@@ -303,6 +303,15 @@ if command -v script >/dev/null; then
 own-tty-ok" "$out"
 	out=$(script -qec "$WARD run -q -- script -qec 'tty >/dev/null && echo inner-ok' /dev/null" /dev/null </dev/null 2>&1 | tr -d '\r' | grep -oE 'inner-ok$')
 	check "a pty the agent makes (script inside the session) works" "inner-ok" "$out"
+	out=$(script -qec "$WARD run -q -- python3 -c 'import os; os.close(os.open(\"/dev/tty\", os.O_RDWR)); print(\"ctty-ok\")'" /dev/null </dev/null 2>&1 | tr -d '\r' | grep -oE 'ctty-ok$')
+	check "/dev/tty opens on ward's own terminal" "ctty-ok" "$out"
+	check "/dev/tty without a controlling terminal: ENXIO, as natively" "No such device or address" \
+		"$(setsid -w "$WARD" run -q -- python3 -c 'import os
+try:
+    os.open("/dev/tty", os.O_RDWR)
+    print("opened")
+except OSError as e:
+    print(e.strerror)' </dev/null 2>&1)"
 else
 	echo "ok - terminals # skip needs script (util-linux)"
 fi
@@ -334,6 +343,18 @@ print(r, os.strerror(ctypes.get_errno()) if r else "-", open("/etc/hostname").re
 	has "...and logs why" "$U/home/l.jsonl" \
 		'"op":"exec","path":"[^"]*/nobody/echo","decision":"deny","errno":"EACCES","by":"policy","reason":"ward could not read the memory'
 	check "a root ward runs it" "hi" "$("$WARD" run -q -- "$U/echo" hi 2>&1)"
+	# /dev/tty is the caller's own controlling terminal: inside a pty the
+	# agent made (script), that pty, not ward's terminal.
+	cat >"$U/ctty.py" <<'PY'
+import fcntl, os, struct
+fd = os.open("/dev/tty", os.O_RDWR)
+sid = lambda f: struct.unpack("i", fcntl.ioctl(f, 0x5429, b"\0\0\0\0"))[0]  # TIOCGSID
+print("same" if sid(fd) == sid(0) else "different")
+PY
+	chmod 644 "$U/ctty.py"
+	out=$(asn script -qec "$U/ward run -q -- script -qec 'python3 $U/ctty.py' /dev/null" /dev/null </dev/null 2>&1 |
+		tr -d '\r' | grep -oE '(same|different)$')
+	check "/dev/tty inside a pty the agent made is that pty, not ward's terminal" "same" "$out"
 	# A ward that may trace but not read it (CAP_SYS_PTRACE alone; a root
 	# ward on NFS with root_squash is the same): what it would run is
 	# unknown, so it is refused at the exec, not killed after it.
