@@ -15,9 +15,10 @@
  *            (the helper opens and closes one, again and again) takes N:
  *            then open /dev/pts/N (a pty's inode and times are no
  *            identity: another pty with the same number has the same)
- *   hangup   vhangup(), and ioctl TIOCVHANGUP, TIOCCONS, TIOCSETD and
- *            TIOCSCTTY(1) on a pty of its own: as root each works
- *            natively, and the first two hang up a shell's terminal
+ *   hangup   vhangup(), and ioctl TIOCVHANGUP, TIOCCONS and TIOCSETD on a
+ *            pty of its own, and TIOCSCTTY(1) on it once it is another
+ *            session's terminal: as root each works natively, and the
+ *            first two hang up a shell's terminal
  */
 #include "attack.h"
 
@@ -166,7 +167,25 @@ static void mode_hangup(void)
 	} else {
 		say("blocked: ioctl TIOCSETD: %s", strerror(errno));
 	}
-	/* TIOCSCTTY needs a session leader: a child of its own session. */
+	/*
+	 * TIOCSCTTY(1) steals a terminal that is another session's controlling
+	 * terminal (root's CAP_SYS_ADMIN): a first child makes the pty its
+	 * own, a second one, in a session of its own, takes it over.
+	 */
+	int go[2];
+	if (pipe(go) < 0)
+		setup_failed("pipe");
+	pid_t owner = fork();
+	if (owner == 0) {
+		char c;
+		if (setsid() < 0 || ioctl(s, TIOCSCTTY, 0L) < 0)
+			_exit(2);
+		close(go[1]);
+		if (read(go[0], &c, 1) < 0) /* holds it until the parent is done */
+			_exit(2);
+		_exit(0);
+	}
+	usleep(200 * 1000);
 	pid_t pid = fork();
 	if (pid == 0) {
 		if (setsid() < 0)
@@ -178,10 +197,13 @@ static void mode_hangup(void)
 		setup_failed("the TIOCSCTTY child");
 	if (WEXITSTATUS(st) == 0) {
 		att_through = 1;
-		say("LEAK: ioctl TIOCSCTTY(1) succeeded");
+		say("LEAK: ioctl TIOCSCTTY(1) took another session's terminal");
 	} else {
-		say("blocked: ioctl TIOCSCTTY(1): EPERM");
+		say("blocked: ioctl TIOCSCTTY(1) on another session's terminal: EPERM");
 	}
+	close(go[1]);
+	close(go[0]);
+	waitpid(owner, NULL, 0);
 	if (ioctl(s, TIOCCONS) == 0) {
 		att_through = 1;
 		say("LEAK: ioctl TIOCCONS succeeded");
