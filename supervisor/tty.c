@@ -28,9 +28,11 @@
 #define PTS_MAJOR_FIRST 136 /* UNIX98_PTY_SLAVE_MAJOR, and the 7 after it */
 #define PTS_MAJOR_LAST 143
 
-static dev_t own[MAX_OWN]; /* ward's terminals: held open by ward, never reused */
+static dev_t own[MAX_OWN]; /* ward's terminals: held open by ward, so never reused */
 static int nown;
 static dev_t own_ctty; /* ward's controlling terminal, or 0 */
+
+static long ctty_of(pid_t tid);
 
 static void add_own(dev_t rdev)
 {
@@ -44,24 +46,38 @@ static void add_own(dev_t rdev)
 void tty_init(void)
 {
 	struct stat st;
+
+	/* ward's standard fds: ward holds them for the session, so their numbers stay its own. */
 	for (int fd = 0; fd <= 2; fd++)
 		if (isatty(fd) && fstat(fd, &st) == 0 && S_ISCHR(st.st_mode))
 			add_own(st.st_rdev);
-	/* The controlling terminal: field 7 of /proc/self/stat, in the kernel's encoding. */
-	char buf[1024];
-	int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
-	if (fd >= 0)
-		close(fd);
-	if (n <= 0)
-		return;
-	buf[n] = '\0';
-	char *p = strrchr(buf, ')'); /* the command name may hold anything */
-	int nr;
-	if (p != NULL && sscanf(p + 1, " %*c %*d %*d %*d %d", &nr) == 1 && nr != 0) {
-		unsigned u = (unsigned)nr;
-		own_ctty = makedev((u >> 8) & 0xfff, (u & 0xff) | ((u >> 12) & 0xfff00));
-		add_own(own_ctty);
+	long c = ctty_of(getpid());
+	if (c > 0) {
+		dev_t ctty = (dev_t)c;
+		/*
+		 * The controlling terminal, which no fd of ward's may hold (ward
+		 * run in the background, its fds elsewhere): held open for the
+		 * session, so that when its window closes no other window's pty
+		 * takes its number while ward takes it for its own.  Through its
+		 * name under /dev/pts, checked to be it still after the open.
+		 */
+		unsigned maj = major(ctty), min = minor(ctty);
+		if (maj >= PTS_MAJOR_FIRST && maj <= PTS_MAJOR_LAST) {
+			char path[64];
+			struct stat hs;
+			snprintf(path, sizeof(path), "/dev/pts/%u", (maj - PTS_MAJOR_FIRST) * 256 + min);
+			int held = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+			if (held >= 0 && fstat(held, &hs) == 0 && hs.st_rdev == ctty &&
+			    ctty_of(getpid()) == (long)ctty) {
+				own_ctty = ctty;
+				add_own(ctty);
+			} else if (held >= 0) {
+				close(held);
+			}
+		} else {
+			own_ctty = ctty; /* a console or serial line: no number another window takes */
+			add_own(ctty);
+		}
 	}
 }
 

@@ -269,6 +269,48 @@ check "core dumps: limits 0 0, lowering to 0 works, raising is refused" "(0, 0)
 refused" "$out"
 has "...and the refusal is logged with its reason" "$L" '"op":"rlimit","decision":"deny","errno":"EPERM","by":"policy","reason":"core dumps stay off'
 
+# ward's controlling terminal, with its fds elsewhere (a background job),
+# whose window closes: the next window's pty must not be taken for ward's.
+cat >"$BASE/ctty_agent.py" <<'PY'
+import os, signal, sys, time
+signal.signal(signal.SIGHUP, signal.SIG_IGN)  # its window closes under it
+go = sys.argv[1]
+while not os.path.exists(go):
+    time.sleep(0.05)
+path = open(go).read()
+try:
+    fd = os.open(path, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+    os.write(fd, b"[agent on your terminal]")
+    print("agent opened", path)
+except OSError as e:
+    print("agent refused:", e.strerror)
+PY
+cat >"$BASE/ctty_driver.py" <<'PY'
+import os, select, sys, time
+ward, agent, d = sys.argv[1:4]
+ma, sa = os.openpty()
+pid = os.fork()
+if pid == 0:
+    os.setsid()
+    os.close(os.open(os.ttyname(sa), os.O_RDWR))  # window A: ward's controlling terminal
+    os.close(sa); os.close(ma)
+    out = os.open(d + "/ctty.out", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    null = os.open("/dev/null", os.O_RDWR)
+    os.dup2(null, 0); os.dup2(out, 1); os.dup2(out, 2)
+    os.execv(ward, [ward, "run", "-q", "--", sys.executable, agent, d + "/go"])
+os.close(sa)
+time.sleep(1)
+os.close(ma)  # window A closes
+time.sleep(0.3)
+mb, sb = os.openpty()  # window B
+open(d + "/go.tmp", "w").write(os.ttyname(sb)); os.rename(d + "/go.tmp", d + "/go")
+os.waitpid(pid, 0)
+r, _, _ = select.select([mb], [], [], 0.2)
+print("window B shows the agent's text" if r and b"agent" in os.read(mb, 1000) else "window B untouched")
+PY
+check "ward's closed terminal's number, taken by another window, is not ward's" "window B untouched" \
+	"$(python3 "$BASE/ctty_driver.py" "$WARD" "$BASE/ctty_agent.py" "$BASE" 2>&1)"
+
 # Another session's scratch space lies under $TMPDIR too: not this one's to write.
 OT=$BASE/othertmp
 mkdir -p "$OT/ward-$(id -u)/other" && chmod 700 "$OT/ward-$(id -u)" "$OT/ward-$(id -u)/other"
