@@ -141,6 +141,8 @@ bool proc_maybe_session(pid_t pid);
 void tty_init(void);
 /* True for path being a terminal that is not the session's (or one stat cannot tell). */
 bool tty_foreign(const char *path);
+/* The same for a char device by its number. */
+bool tty_foreign_dev(dev_t rdev);
 /*
  * Open /dev/tty for task tid: its own controlling terminal (ward's own
  * /dev/tty would be ward's), with the agent's flags; -ENXIO for none.

@@ -114,16 +114,19 @@ bool tty_foreign(const char *path)
 
 	if (stat(path, &st) < 0)
 		return true; /* a terminal, maybe: refused */
-	if (!S_ISCHR(st.st_mode))
-		return false;
-	unsigned maj = major(st.st_rdev), min = minor(st.st_rdev);
+	return S_ISCHR(st.st_mode) && tty_foreign_dev(st.st_rdev);
+}
+
+bool tty_foreign_dev(dev_t rdev)
+{
+	unsigned maj = major(rdev), min = minor(rdev);
 	/* /dev/tty is the caller's own terminal whatever it is; /dev/ptmx makes a new pty. */
 	if (maj == 5 && (min == 0 || min == 2))
 		return false;
-	if (!is_terminal(st.st_rdev))
+	if (!is_terminal(rdev))
 		return false;
 	for (int i = 0; i < nown; i++)
-		if (own[i] == st.st_rdev)
+		if (own[i] == rdev)
 			return false;
 	if (maj >= PTS_MAJOR_FIRST && maj <= PTS_MAJOR_LAST)
 		return !proc_holds_pty((maj - PTS_MAJOR_FIRST) * 256 + min);

@@ -505,6 +505,15 @@ static int open_existing(struct req *r, const struct open_args *a, mode_t mode)
 		rc = -ENOTDIR;
 		goto out;
 	}
+	/*
+	 * A terminal by a name outside /dev (a chroot's device nodes, a bind
+	 * of /dev/pts): the policy's @foreign-tty is told by names under /dev.
+	 */
+	if (S_ISCHR(st.st_mode) && strncmp(r->real, "/dev/", 5) != 0 &&
+	    tty_foreign_dev(st.st_rdev)) {
+		rc = refuse(r, EACCES, "a terminal not the session's, by a name outside /dev");
+		goto out;
+	}
 	if (raw_store(r, opath, &st)) {
 		rc = refuse(r, EACCES, "a block device or memory device holds files ward judges by name");
 		goto out;

@@ -15,6 +15,8 @@
  *            (the helper opens and closes one, again and again) takes N:
  *            then open /dev/pts/N (a pty's inode and times are no
  *            identity: another pty with the same number has the same)
+ *   othername  the console by a device node outside /dev, in the project
+ *            (the driver makes it, root: a chroot's dev/ is such a place)
  *   hangup   vhangup(), and ioctl TIOCVHANGUP, TIOCCONS and TIOCSETD on a
  *            pty of its own, and TIOCSCTTY(1) on it once it is another
  *            session's terminal: as root each works natively, and the
@@ -147,6 +149,17 @@ static void mode_spin(void)
 	say("blocked: %d rounds in which another pty took the number", rounds);
 }
 
+static void mode_othername(void)
+{
+	int fd = open("dev/console", O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd >= 0) {
+		leak("opened the console by a name outside /dev", "dev/console", 11);
+		close(fd);
+	} else {
+		say("blocked: open(dev/console): %s", strerror(errno));
+	}
+}
+
 static void mode_hangup(void)
 {
 	char name[64];
@@ -233,6 +246,8 @@ int main(int argc, char **argv)
 		mode_hangup();
 	else if (strcmp(mode, "spin") == 0)
 		mode_spin();
+	else if (strcmp(mode, "othername") == 0)
+		mode_othername();
 	else
 		setup_failed("unknown mode");
 	return finish();

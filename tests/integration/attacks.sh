@@ -535,6 +535,13 @@ while time.time() < end:
 T_PRE=pre_ttyspin T_POST=post_helpers
 attack tty spin "spin on /dev/ptmx until another window's pty takes the same number, then open it"
 attack tty hangup "vhangup(), ioctl TIOCVHANGUP, TIOCCONS, TIOCSETD, TIOCSCTTY(1)"
+if [ "$(id -u)" = 0 ]; then
+	pre_devnode() { mkdir -p "$1/dev" && mknod "$1/dev/console" c 5 1; }
+	T_PRE=pre_devnode
+	attack tty othername "the console by a device node outside /dev (a chroot's dev/)"
+else
+	echo "ok - tty othername # skip needs root to make a device node"
+fi
 T_PRE=pre_gitdir
 attack protect gitcommon "the default profile: commondir, config.worktree, a worktree's or submodule's config and hooks"
 # 6. O_PATH.
