@@ -103,18 +103,22 @@ static int git_path(const char *project, const char *what, char *out, size_t len
 		int null = open("/dev/null", O_RDWR | O_CLOEXEC);
 		if (null < 0 || dup2(null, 0) < 0 || dup2(p[1], 1) < 0 || dup2(null, 2) < 0)
 			_exit(127);
-		execlp("git", "git", "-C", project, "rev-parse", "--path-format=absolute",
-		       "--git-path", what, (char *)NULL);
+		/*
+		 * safe.directory=*: a repository of another user (a root ward in
+		 * a user's checkout) is read too; rev-parse runs nothing of its.
+		 */
+		execlp("git", "git", "-c", "safe.directory=*", "-C", project, "rev-parse",
+		       "--path-format=absolute", "--git-path", what, (char *)NULL);
 		_exit(127);
 	}
 	close(p[1]);
-	/* A second at most: a git that hangs (a slow network filesystem) is not waited for. */
+	/* Five seconds at most: a git that hangs (a slow network filesystem) is not waited for. */
 	struct pollfd pf = { .fd = p[0], .events = POLLIN };
 	struct timespec t0, t;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (;;) {
 		clock_gettime(CLOCK_MONOTONIC, &t);
-		long left = 1000 - ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000);
+		long left = 5000 - ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000);
 		if (left <= 0 || poll(&pf, 1, (int)left) <= 0)
 			break;
 		ssize_t r = read(p[0], out + n, len - 1 - (size_t)n);
@@ -131,11 +135,42 @@ static int git_path(const char *project, const char *what, char *out, size_t len
 }
 
 /*
+ * The repository the project is in (or is): the first .git on the way up
+ * from it, or $GIT_DIR.  0 and its path in out, or -1 for none.
+ */
+static int find_git(const char *project, char *out, size_t len)
+{
+	char dir[PATH_MAX];
+	const char *env = getenv("GIT_DIR");
+
+	if (env != NULL && *env != '\0') {
+		snprintf(out, len, "%s", env);
+		return 0;
+	}
+	snprintf(dir, sizeof(dir), "%s", project);
+	for (;;) {
+		if (snprintf(out, len, "%s/.git", strcmp(dir, "/") == 0 ? "" : dir) < (int)len &&
+		    access(out, F_OK) == 0)
+			return 0;
+		char *slash = strrchr(dir, '/');
+		if (slash == NULL || strcmp(dir, "/") == 0)
+			return -1;
+		if (slash == dir)
+			slash[1] = '\0';
+		else
+			*slash = '\0';
+	}
+}
+
+/*
  * The default and strict profiles write-protect $PROJECT/.git/hooks and
  * .git/config.  Where git looks elsewhere for them, there too: hooks kept
- * in the project (core.hooksPath), or a linked worktree's common
- * directory.  A layer of its own right after the profile, so later
- * layers may still allow them.
+ * in the project (core.hooksPath), a repository the project is a
+ * directory of, a linked worktree's common directory.  A layer of its own
+ * right after the profile, so later layers may still allow them.  When
+ * there is a repository and git cannot say (a HEAD the agent spoiled in
+ * an earlier session, a git that hangs), ward does not start: its hooks
+ * would go unguarded.
  */
 static int protect_git(struct ward_policy *p, const char *profile, const struct ward_vars *vars,
 		       struct ward_error *err)
@@ -146,12 +181,16 @@ static int protect_git(struct ward_policy *p, const char *profile, const struct 
 
 	if (strcmp(profile, "default") != 0 && strcmp(profile, "strict") != 0)
 		return 0;
-	snprintf(dotgit, sizeof(dotgit), "%s/.git", vars->project);
-	if (access(dotgit, F_OK) < 0)
+	if (find_git(vars->project, dotgit, sizeof(dotgit)) < 0)
 		return 0;
 	for (int i = 0; i < 2; i++) {
-		if (git_path(vars->project, what[i], found, sizeof(found)) < 0)
-			continue;
+		if (git_path(vars->project, what[i], found, sizeof(found)) < 0) {
+			snprintf(err->msg, sizeof(err->msg),
+				 "git cannot find the %s of the repository at %s (is git installed, "
+				 "is the repository whole?): ward would leave them unguarded",
+				 what[i], dotgit);
+			return -EIO;
+		}
 		char real[PATH_MAX];
 		if (realpath(found, real) != NULL)
 			snprintf(found, sizeof(found), "%s", real);

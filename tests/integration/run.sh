@@ -331,6 +331,15 @@ has "...logged as the rule builtin:git" "$L" '"op":"create","path":"[^"]*/\.husk
 (cd "$G/main" && run -r "allow write,create $G/main/.husky/**" -- sh -c 'echo ok >.husky/_/pre-commit' 2>/dev/null)
 check "...a rule of the user's may allow it (builtin:git is a layer before theirs)" "ok" \
 	"$(cat "$G/main/.husky/_/pre-commit" 2>/dev/null)"
+git init -q "$G/mono" && git -C "$G/mono" config core.hooksPath front/.husky/_ &&
+	mkdir -p "$G/mono/front/.husky/_"
+(cd "$G/mono/front" && run -- sh -c 'echo evil >.husky/_/pre-push' 2>/dev/null)
+check "...also when the project is a directory of the repository (a monorepo's front/)" \
+	"no pre-push" "$([ -e "$G/mono/front/.husky/_/pre-push" ] && echo planted || echo "no pre-push")"
+git init -q "$G/broken" && echo junk >"$G/broken/.git/HEAD"
+out=$(cd "$G/broken" && "$WARD" run -q -- true 2>&1)
+check "a repository git cannot read (a spoiled HEAD): ward does not start (125)" "125" "$?"
+check "...and says why" "ward: git cannot find the hooks of the repository at $G/broken/.git (is git installed, is the repository whole?): ward would leave them unguarded" "$out"
 before=$(sha256sum <"$G/main/.git/config")
 (cd "$G/wt" && TMPDIR=$G run -- sh -c "echo '[core] fsmonitor = evil' >>$G/main/.git/config" 2>/dev/null)
 check "a linked worktree: the agent may not write the common directory's config" "$before" \
