@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -163,6 +164,26 @@ static int find_git(const char *project, char *out, size_t len)
 }
 
 /*
+ * Whether a .git git cannot read is, or was, a repository: a .git file
+ * (a worktree's or submodule's link), or a directory with what git makes
+ * in one.  An empty .git directory is none.
+ */
+static bool looks_like_repo(const char *dotgit)
+{
+	static const char *const parts[] = { "HEAD", "config", "objects", "refs" };
+	char path[PATH_MAX];
+	struct stat st;
+
+	if (stat(dotgit, &st) < 0 || !S_ISDIR(st.st_mode))
+		return true;
+	for (int i = 0; i < 4; i++)
+		if (snprintf(path, sizeof(path), "%s/%s", dotgit, parts[i]) < (int)sizeof(path) &&
+		    access(path, F_OK) == 0)
+			return true;
+	return false;
+}
+
+/*
  * The default and strict profiles write-protect $PROJECT/.git/hooks and
  * .git/config.  Where git looks elsewhere for them, there too: hooks kept
  * in the project (core.hooksPath), a repository the project is a
@@ -185,6 +206,8 @@ static int protect_git(struct ward_policy *p, const char *profile, const struct 
 		return 0;
 	for (int i = 0; i < 2; i++) {
 		if (git_path(vars->project, what[i], found, sizeof(found)) < 0) {
+			if (!looks_like_repo(dotgit))
+				return 0; /* an empty .git: git does not take it for a repository either */
 			snprintf(err->msg, sizeof(err->msg),
 				 "git cannot find the %s of the repository at %s (is git installed, "
 				 "is the repository whole?): ward would leave them unguarded",

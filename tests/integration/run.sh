@@ -340,6 +340,12 @@ git init -q "$G/broken" && echo junk >"$G/broken/.git/HEAD"
 out=$(cd "$G/broken" && "$WARD" run -q -- true 2>&1)
 check "a repository git cannot read (a spoiled HEAD): ward does not start (125)" "125" "$?"
 check "...and says why" "ward: git cannot find the hooks of the repository at $G/broken/.git (is git installed, is the repository whole?): ward would leave them unguarded" "$out"
+rm "$G/broken/.git/HEAD"
+(cd "$G/broken" && "$WARD" run -q -- true 2>/dev/null)
+check "...nor with its HEAD removed (its config is still there)" "125" "$?"
+mkdir -p "$G/empty/.git"
+(cd "$G/empty" && "$WARD" run -q -- true)
+check "an empty .git is no repository: ward starts" "0" "$?"
 before=$(sha256sum <"$G/main/.git/config")
 (cd "$G/wt" && TMPDIR=$G run -- sh -c "echo '[core] fsmonitor = evil' >>$G/main/.git/config" 2>/dev/null)
 check "a linked worktree: the agent may not write the common directory's config" "$before" \
