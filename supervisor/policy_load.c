@@ -82,12 +82,13 @@ int policy_quote(char *out, size_t len, const char *path, bool link)
 }
 
 /*
- * Where git finds a repository's WHAT (hooks, config), as the user's own
- * git would in the project: core.hooksPath (husky's .husky/), a linked
- * worktree's common directory.  Asked of git itself, before the session:
- * 0 and the absolute path in out, or -1 (no git, no repository).
+ * Where git finds a repository's hooks and config, as the user's own git
+ * would in the project: core.hooksPath (husky's .husky/), a linked
+ * worktree's common directory.  Asked of git itself, once, before the
+ * session: 0 and two absolute paths, one a line, in out, or -1 (no git,
+ * no repository).
  */
-static int git_path(const char *project, const char *what, char *out, size_t len)
+static int git_paths(const char *project, char *out, size_t len)
 {
 	int p[2], st;
 	ssize_t n = 0;
@@ -109,7 +110,8 @@ static int git_path(const char *project, const char *what, char *out, size_t len
 		 * a user's checkout) is read too; rev-parse runs nothing of its.
 		 */
 		execlp("git", "git", "-c", "safe.directory=*", "-C", project, "rev-parse",
-		       "--path-format=absolute", "--git-path", what, (char *)NULL);
+		       "--path-format=absolute", "--git-path", "hooks", "--git-path", "config",
+		       (char *)NULL);
 		_exit(127);
 	}
 	close(p[1]);
@@ -131,7 +133,6 @@ static int git_path(const char *project, const char *what, char *out, size_t len
 	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0 || n <= 0)
 		return -1;
 	out[n] = '\0';
-	out[strcspn(out, "\n")] = '\0';
 	return out[0] == '/' ? 0 : -1;
 }
 
@@ -197,23 +198,28 @@ static int protect_git(struct ward_policy *p, const char *profile, const struct 
 		       struct ward_error *err)
 {
 	static const char *const what[] = { "hooks", "config" };
-	char dotgit[PATH_MAX], found[PATH_MAX], usual[PATH_MAX], q[3 * PATH_MAX];
-	char rules[2 * sizeof(q) + 256] = "";
+	char dotgit[PATH_MAX], paths[2 * PATH_MAX + 2], found[PATH_MAX], usual[PATH_MAX];
+	char q[3 * PATH_MAX], rules[2 * sizeof(q) + 256] = "";
 
 	if (strcmp(profile, "default") != 0 && strcmp(profile, "strict") != 0)
 		return 0;
 	if (find_git(vars->project, dotgit, sizeof(dotgit)) < 0)
 		return 0;
+	char *line = paths, *next;
+	if (git_paths(vars->project, paths, sizeof(paths)) < 0 ||
+	    (next = strchr(paths, '\n')) == NULL || next[1] != '/') {
+		if (!looks_like_repo(dotgit))
+			return 0; /* an empty .git: git does not take it for a repository either */
+		snprintf(err->msg, sizeof(err->msg),
+			 "git cannot find the hooks and config of the repository at %s (is git "
+			 "installed, is the repository whole?): ward would leave them unguarded",
+			 dotgit);
+		return -EIO;
+	}
 	for (int i = 0; i < 2; i++) {
-		if (git_path(vars->project, what[i], found, sizeof(found)) < 0) {
-			if (!looks_like_repo(dotgit))
-				return 0; /* an empty .git: git does not take it for a repository either */
-			snprintf(err->msg, sizeof(err->msg),
-				 "git cannot find the %s of the repository at %s (is git installed, "
-				 "is the repository whole?): ward would leave them unguarded",
-				 what[i], dotgit);
-			return -EIO;
-		}
+		size_t ll = strcspn(line, "\n");
+		snprintf(found, sizeof(found), "%.*s", (int)ll, line);
+		line += ll + (line[ll] == '\n');
 		char real[PATH_MAX];
 		if (realpath(found, real) != NULL)
 			snprintf(found, sizeof(found), "%s", real);

@@ -339,7 +339,7 @@ check "...also when the project is a directory of the repository (a monorepo's f
 git init -q "$G/broken" && echo junk >"$G/broken/.git/HEAD"
 out=$(cd "$G/broken" && "$WARD" run -q -- true 2>&1)
 check "a repository git cannot read (a spoiled HEAD): ward does not start (125)" "125" "$?"
-check "...and says why" "ward: git cannot find the hooks of the repository at $G/broken/.git (is git installed, is the repository whole?): ward would leave them unguarded" "$out"
+check "...and says why" "ward: git cannot find the hooks and config of the repository at $G/broken/.git (is git installed, is the repository whole?): ward would leave them unguarded" "$out"
 rm "$G/broken/.git/HEAD"
 (cd "$G/broken" && "$WARD" run -q -- true 2>/dev/null)
 check "...nor with its HEAD removed (its config is still there)" "125" "$?"
