@@ -12,6 +12,7 @@
 
 #include <elf.h>
 #include <errno.h>
+#include <linux/capability.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/filter.h>
@@ -63,6 +64,40 @@ static int take_listener(int sock, pid_t pid)
 }
 
 /* The child: become the agent, under the filter, once the parent says go. */
+/*
+ * CAP_NET_ADMIN out of the process's capability sets: every set with
+ * drop_bounding (the agent: root regains at exec what the bounding set
+ * holds), the effective one alone without (ward, which performs the
+ * agent's network calls and must not lend it the capability there).
+ */
+static int drop_net_admin(bool drop_bounding)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+	const unsigned idx = CAP_NET_ADMIN / 32, bit = 1u << (CAP_NET_ADMIN % 32);
+
+	if (syscall(SYS_capget, &h, d) < 0)
+		return -1;
+	bool setpcap = d[CAP_SETPCAP / 32].effective & (1u << (CAP_SETPCAP % 32));
+	if ((d[idx].effective | (drop_bounding ? d[idx].permitted | d[idx].inheritable : 0)) & bit) {
+		d[idx].effective &= ~bit;
+		if (drop_bounding) {
+			d[idx].permitted &= ~bit;
+			d[idx].inheritable &= ~bit;
+		}
+		if (syscall(SYS_capset, &h, d) < 0)
+			return -1;
+	}
+	if (!drop_bounding)
+		return 0;
+	prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_LOWER, CAP_NET_ADMIN, 0, 0);
+	/* Without CAP_SETPCAP (an unprivileged ward) it cannot be dropped, nor gained back. */
+	if (setpcap && prctl(PR_CAPBSET_READ, CAP_NET_ADMIN, 0, 0, 0) == 1 &&
+	    prctl(PR_CAPBSET_DROP, CAP_NET_ADMIN, 0, 0, 0) < 0)
+		return -1;
+	return 0;
+}
+
 static noreturn void child(int sock, struct sock_fprog *prog, char **argv, mode_t umask_)
 {
 	char go;
@@ -93,6 +128,15 @@ static noreturn void child(int sock, struct sock_fprog *prog, char **argv, mode_
 	 */
 	struct rlimit nocore = { 0, 0 };
 	if (setrlimit(RLIMIT_CORE, &nocore) < 0)
+		_exit(WARD_EXIT_FAILURE);
+	/*
+	 * No CAP_NET_ADMIN for a root agent: it reaches the whole host's
+	 * network past every rule (SOCK_DESTROY of any connection through
+	 * sock_diag, routes, addresses, netfilter), and ward cannot tell those
+	 * apart in what it judges.  Dropped from every set, the bounding one
+	 * too, before the filter (which keeps the agent from changing them).
+	 */
+	if (drop_net_admin(true) < 0)
 		_exit(WARD_EXIT_FAILURE);
 
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
@@ -447,6 +491,13 @@ int tracer_run(char **argv, int *status)
 	pid_t pid;
 
 	umask(umask_);
+	/*
+	 * ward's own threads, which connect, bind and send for the agent, do
+	 * so without CAP_NET_ADMIN (a netlink SOCK_DESTROY sent by ward is
+	 * checked against ward's capabilities, not the agent's).
+	 */
+	if (drop_net_admin(false) < 0)
+		die(WARD_EXIT_FAILURE, "cannot drop CAP_NET_ADMIN: %m");
 	/*
 	 * The session's orphans (a daemon's double fork) become ward's
 	 * children, not init's: ward stays an ancestor of every process it

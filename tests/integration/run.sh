@@ -311,6 +311,37 @@ PY
 check "ward's closed terminal's number, taken by another window, is not ward's" "window B untouched" \
 	"$(python3 "$BASE/ctty_driver.py" "$WARD" "$BASE/ctty_agent.py" "$BASE" 2>&1)"
 
+# A root agent without CAP_NET_ADMIN: it may not kill the host's connections
+# (SOCK_DESTROY through sock_diag, as ss -K does).
+if [ "$(id -u)" = 0 ] && command -v ss >/dev/null; then
+	cat >"$BASE/conn.py" <<'PY'
+import socket, sys, time
+srv = socket.socket(); srv.bind(("127.0.0.1", 0)); srv.listen(1)
+cli = socket.create_connection(srv.getsockname()); peer, _ = srv.accept()
+print(srv.getsockname()[1], flush=True)
+ok = True
+for _ in range(15):
+    time.sleep(0.2)
+    try:
+        cli.send(b"x"); peer.recv(1)
+    except OSError:
+        ok = False
+print("intact" if ok else "broken", flush=True)
+PY
+	python3 "$BASE/conn.py" >"$BASE/conn.out" &
+	cpid=$!
+	for _ in $(seq 50); do [ -s "$BASE/conn.out" ] && break; sleep 0.05; done
+	port=$(head -1 "$BASE/conn.out")
+	run -- ss -K dst 127.0.0.1 dport = "$port" >/dev/null 2>&1
+	wait "$cpid"
+	check "a root agent cannot kill a connection of the host (ss -K: no CAP_NET_ADMIN)" "intact" \
+		"$(tail -1 "$BASE/conn.out")"
+	check "...the agent starts without CAP_NET_ADMIN" "0" \
+		"$(eff=$(run -- sh -c 'grep CapEff /proc/self/status' | awk '{print $2}'); echo $((0x$eff & 4096)))"
+else
+	echo "ok - CAP_NET_ADMIN # skip needs root and ss"
+fi
+
 # Another session's scratch space lies under $TMPDIR too: not this one's to write.
 OT=$BASE/othertmp
 mkdir -p "$OT/ward-$(id -u)/other" && chmod 700 "$OT/ward-$(id -u)" "$OT/ward-$(id -u)/other"
