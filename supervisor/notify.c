@@ -44,6 +44,24 @@ static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
 static int wake_setup(void);
 static void wake_mask(int how);
 
+int agent_copy_fd(struct req *r, int agentfd)
+{
+	int self = agent_pidfd(r), fd;
+
+	if (self < 0)
+		return -ESRCH;
+	fd = (int)syscall(SYS_pidfd_getfd, self, agentfd, 0);
+	close(self);
+	if (fd < 0)
+		return -EBADF;
+	/* The thread id could name another thread by now: check it is still ours. */
+	if (!req_valid(r)) {
+		close(fd);
+		return -ESRCH;
+	}
+	return fd;
+}
+
 int agent_pidfd(struct req *r)
 {
 	int pfd = (int)syscall(SYS_pidfd_open, r->tid, PIDFD_THREAD);

@@ -250,6 +250,7 @@ struct req {
 typedef int (*handler_fn)(struct req *r);
 int h_open(struct req *r);
 int h_stat(struct req *r);
+int h_watch(struct req *r);
 int h_change(struct req *r);
 int h_exec(struct req *r);
 int h_signal(struct req *r);
@@ -276,6 +277,8 @@ int h_cred(struct req *r);
  * or for its process on older kernels; -errno on failure.
  */
 int agent_pidfd(struct req *r);
+/* ward's copy of the agent's fd agentfd: the same open file (or a negative errno). */
+int agent_copy_fd(struct req *r, int agentfd);
 
 /* notify.c: reading the agent's memory and checking the request is alive */
 int mem_read(struct req *r, uint64_t addr, void *buf, size_t len);

@@ -19,6 +19,8 @@
 	SYSCALL(openat, FAM_OPEN, h_open)                                      \
 	SYSCALL(openat2, FAM_OPEN, h_open)                                     \
 	SYSCALL(creat, FAM_OPEN, h_open)                                       \
+	/* a watch: judged as reading what it watches, added by ward */        \
+	SYSCALL(inotify_add_watch, FAM_OPEN, h_watch)                          \
 	/* metadata: notified only when the policy restricts stat */           \
 	SYSCALL(stat, FAM_STAT, h_stat)                                        \
 	SYSCALL(lstat, FAM_STAT, h_stat)                                       \

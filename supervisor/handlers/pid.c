@@ -38,25 +38,6 @@ static bool owner_ok(long owner)
 	return proc_pgrp_in_session((pid_t)-owner);
 }
 
-/* ward's copy of the agent's fd: the same open file (or a negative errno). */
-static int copy_of(struct req *r, int agentfd)
-{
-	int self = agent_pidfd(r), fd;
-
-	if (self < 0)
-		return -ESRCH;
-	fd = (int)syscall(SYS_pidfd_getfd, self, agentfd, 0);
-	close(self);
-	if (fd < 0)
-		return -EBADF;
-	/* The thread id could name another thread by now: check it is still ours. */
-	if (!req_valid(r)) {
-		close(fd);
-		return -ESRCH;
-	}
-	return fd;
-}
-
 /* Run fcntl/ioctl on fd, ward's copy, and close it: the call's answer. */
 static int run_on(struct req *r, int fd, unsigned long cmd, void *arg, bool is_ioctl)
 {
@@ -70,7 +51,7 @@ static int run_on(struct req *r, int fd, unsigned long cmd, void *arg, bool is_i
 
 static int on_copy(struct req *r, int agentfd, unsigned long cmd, void *arg, bool is_ioctl)
 {
-	int fd = copy_of(r, agentfd);
+	int fd = agent_copy_fd(r, agentfd);
 	return fd < 0 ? fd : run_on(r, fd, cmd, arg, is_ioctl);
 }
 
@@ -82,7 +63,7 @@ static int on_copy(struct req *r, int agentfd, unsigned long cmd, void *arg, boo
  */
 static int async_on(struct req *r, int agentfd, unsigned long cmd, void *arg, bool is_ioctl)
 {
-	int fd = copy_of(r, agentfd);
+	int fd = agent_copy_fd(r, agentfd);
 
 	if (fd < 0)
 		return fd;
@@ -107,7 +88,7 @@ static int set_fg(struct req *r, int agentfd, pid_t pgrp)
 	pid_t caller = getpgid(r->tid);
 	if (caller < 0)
 		return -ESRCH;
-	int fd = copy_of(r, agentfd);
+	int fd = agent_copy_fd(r, agentfd);
 	if (fd < 0)
 		return fd;
 	pid_t fg = tcgetpgrp(fd);

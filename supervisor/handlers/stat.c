@@ -12,13 +12,14 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/xattr.h>
 #include <linux/limits.h>
 #include <unistd.h>
 
-static int object(struct req *r, int dirfd, uint64_t path, int flags, int *fd)
+static int object_op(struct req *r, int dirfd, uint64_t path, int flags, int *fd, unsigned op)
 {
 	struct ward_verdict v;
 	int rc;
@@ -29,7 +30,7 @@ static int object(struct req *r, int dirfd, uint64_t path, int flags, int *fd)
 	else if ((rc = mem_read_str(r, path, r->path, sizeof(r->path))) < 0)
 		return rc;
 	r->log_path = r->path;
-	r->op = "stat";
+	r->op = ward_op_name(op);
 	if (r->path[0] == '\0') {
 		if (!(flags & AT_EMPTY_PATH))
 			return -ENOENT;
@@ -40,7 +41,7 @@ static int object(struct req *r, int dirfd, uint64_t path, int flags, int *fd)
 			     r->real, sizeof(r->real), NULL);
 	}
 	if (rc == -E_FOREIGN_PROC) {
-		rc = decide_path(r, WARD_OP_STAT, r->real, &v);
+		rc = decide_path(r, op, r->real, &v);
 		return foreign_denied(r, rc);
 	}
 	if (rc < 0)
@@ -56,7 +57,7 @@ static int object(struct req *r, int dirfd, uint64_t path, int flags, int *fd)
 		r->decided = 0; /* a pipe or socket of the agent's own */
 		return 0;
 	}
-	rc = decide_path(r, WARD_OP_STAT, r->real, &v);
+	rc = decide_path(r, op, r->real, &v);
 	if (rc == 1)
 		rc = -EACCES; /* a rewritten stat would describe another file: refuse */
 	if (rc < 0) {
@@ -64,6 +65,46 @@ static int object(struct req *r, int dirfd, uint64_t path, int flags, int *fd)
 		*fd = -1;
 	}
 	return rc;
+}
+
+static int object(struct req *r, int dirfd, uint64_t path, int flags, int *fd)
+{
+	return object_op(r, dirfd, path, flags, fd, WARD_OP_STAT);
+}
+
+/*
+ * inotify_add_watch(fd, path, mask): what a watch tells (the names of the
+ * files made, opened, read and written in a directory, and when) is
+ * judged as reading the object watched.  ward adds the watch itself, on
+ * its copy of the agent's inotify fd (the same instance), to the object
+ * it judged, through /proc/self/fd (followed whatever the mask says: the
+ * link was not, with IN_DONT_FOLLOW).
+ */
+int h_watch(struct req *r)
+{
+	const __u64 *a = r->n->data.args;
+	uint32_t mask = (uint32_t)a[2];
+	char link[64];
+	int fd, ifd, rc;
+
+	if ((rc = object_op(r, AT_FDCWD, a[1], (mask & IN_DONT_FOLLOW) ? AT_SYMLINK_NOFOLLOW : 0,
+			    &fd, WARD_OP_READ)) < 0)
+		return rc;
+	if (fd < 0)
+		return -EACCES; /* nothing ward could watch in the agent's place */
+	if ((ifd = agent_copy_fd(r, (int)a[0])) < 0) {
+		close(fd);
+		return ifd;
+	}
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	rc = inotify_add_watch(ifd, link, mask & ~IN_DONT_FOLLOW);
+	rc = rc < 0 ? -errno : rc;
+	close(ifd);
+	close(fd);
+	if (rc < 0)
+		return rc;
+	r->result = rc;
+	return 1;
 }
 
 int h_stat(struct req *r)

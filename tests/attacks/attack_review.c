@@ -24,6 +24,9 @@
  *              XFS_IOC_OPEN_BY_HANDLE (open_by_handle_at by another door)
  *   uffd       open /dev/userfaultfd and USERFAULTFD_IOC_NEW: the
  *              userfaultfd that the userfaultfd() call is refused for
+ *   inotify    inotify_add_watch on secret/ (read denied): the names and
+ *              times of what is made, opened, read and written there; a
+ *              watch on public/ must work (the control)
  *   freeze     FIFREEZE on a file of ext4/ (a loop mount the driver made,
  *              root): every writer on that filesystem would wait, outside
  *              the session too (thawed again at once if it worked)
@@ -32,6 +35,7 @@
 
 #include <linux/btrfs.h>
 #include <linux/fs.h>
+#include <sys/inotify.h>
 #include <linux/openat2.h>
 #include <linux/userfaultfd.h>
 #include <sys/ioctl.h>
@@ -287,6 +291,32 @@ static void mode_uffd(void)
 	close(fd);
 }
 
+static void mode_inotify(void)
+{
+	int in = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+	if (in < 0)
+		setup_failed("inotify_init1");
+	if (inotify_add_watch(in, "public", IN_CREATE) < 0) {
+		wrong("inotify_add_watch(public): %s", strerror(errno));
+	} else {
+		int fd = open("public/made", O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+		if (fd >= 0)
+			close(fd);
+		char buf[4096] __attribute__((aligned(8)));
+		usleep(100 * 1000);
+		if (read(in, buf, sizeof(buf)) <= 0)
+			wrong("the watch on public/ reported nothing");
+	}
+	static const char *const names[] = { "secret", SECRET, "./secret/../secret" };
+	for (size_t i = 0; i < 3; i++) {
+		if (inotify_add_watch(in, names[i], IN_ALL_EVENTS) >= 0)
+			leak("inotify_add_watch on a read-denied object", names[i], strlen(names[i]));
+		else
+			say("blocked: inotify_add_watch(%s): %s", names[i], strerror(errno));
+	}
+	close(in);
+}
+
 static void mode_freeze(void)
 {
 	int fd = open("ext4", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -335,6 +365,8 @@ int main(int argc, char **argv)
 		mode_xfs();
 	else if (strcmp(mode, "freeze") == 0)
 		mode_freeze();
+	else if (strcmp(mode, "inotify") == 0)
+		mode_inotify();
 	else
 		setup_failed("unknown mode");
 	return finish();

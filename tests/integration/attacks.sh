@@ -386,6 +386,7 @@ attack review exchange "renameat2(public/x, secret/x, RENAME_EXCHANGE), then rea
 attack review pgrpsig "pidfd_send_signal(self, PIDFD_SIGNAL_PROCESS_GROUP)"
 attack review clonens "clone() with each CLONE_NEW* flag: a process in namespaces of its own"
 attack review uffd "/dev/userfaultfd and USERFAULTFD_IOC_NEW (the userfaultfd call is refused)"
+attack review inotify "inotify_add_watch on the read-denied secret/ (what happens there, and when)"
 if [ "$(id -u)" = 0 ] && command -v mkfs.btrfs >/dev/null && [ -e /dev/loop-control ] &&
 	unshare -m true 2>/dev/null; then
 	pre_btrfs_vol() {
