@@ -387,12 +387,17 @@ attack review pgrpsig "pidfd_send_signal(self, PIDFD_SIGNAL_PROCESS_GROUP)"
 attack review clonens "clone() with each CLONE_NEW* flag: a process in namespaces of its own"
 attack review uffd "/dev/userfaultfd and USERFAULTFD_IOC_NEW (the userfaultfd call is refused)"
 attack review inotify "inotify_add_watch on the read-denied secret/ (what happens there, and when)"
-if [ "$(id -u)" = 0 ] && command -v mkfs.btrfs >/dev/null && [ -e /dev/loop-control ] &&
-	unshare -m true 2>/dev/null; then
-	pre_btrfs_vol() {
-		rm -f "$BASE/btv.img" && truncate -s 128M "$BASE/btv.img" &&
-			mkfs.btrfs -q "$BASE/btv.img" >/dev/null 2>&1 && mkdir "$1/bt"
-	}
+# Attacks on a filesystem of a kind of their own, loop-mounted in a mount
+# namespace by the driver (root): can FS run here?
+loop_fs_ok() { # FS
+	[ "$(id -u)" = 0 ] && command -v "mkfs.$1" >/dev/null && [ -e /dev/loop-control ] &&
+		unshare -m true 2>/dev/null
+}
+mkfs_img() { # FS SIZE IMAGE: a fresh filesystem in IMAGE under $BASE
+	rm -f "$BASE/$3" && truncate -s "$2" "$BASE/$3" && "mkfs.$1" -q "$BASE/$3" >/dev/null 2>&1
+}
+if loop_fs_ok btrfs; then
+	pre_btrfs_vol() { mkfs_img btrfs 128M btv.img && mkdir "$1/bt"; }
 	T_PRE=pre_btrfs_vol
 	T_WRAP=(unshare -m sh -c 'mount -o loop "$1" "$0/bt" && btrfs subvolume create "$0/bt/vol" >/dev/null &&
 		mkdir "$0/bt/vol/secret" && cp "$0/secret/x" "$0/bt/vol/secret/x" && sync &&
@@ -402,12 +407,8 @@ if [ "$(id -u)" = 0 ] && command -v mkfs.btrfs >/dev/null && [ -e /dev/loop-cont
 else
 	echo "ok - review btrfs # skip needs root, mkfs.btrfs and loop devices"
 fi
-if [ "$(id -u)" = 0 ] && command -v mkfs.xfs >/dev/null && [ -e /dev/loop-control ] &&
-	unshare -m true 2>/dev/null; then
-	pre_xfs() {
-		rm -f "$BASE/xfs.img" && truncate -s 320M "$BASE/xfs.img" &&
-			mkfs.xfs -q "$BASE/xfs.img" >/dev/null 2>&1 && mkdir "$1/xfs"
-	}
+if loop_fs_ok xfs; then
+	pre_xfs() { mkfs_img xfs 320M xfs.img && mkdir "$1/xfs"; }
 	T_PRE=pre_xfs
 	T_WRAP=(unshare -m sh -c 'mount -o loop "$1" "$0/xfs" && mkdir "$0/xfs/secret" &&
 		cp "$0/secret/x" "$0/xfs/secret/x" && shift && exec "$@"' @P@ "$BASE/xfs.img")
@@ -416,12 +417,8 @@ if [ "$(id -u)" = 0 ] && command -v mkfs.xfs >/dev/null && [ -e /dev/loop-contro
 else
 	echo "ok - review xfs # skip needs root, mkfs.xfs and loop devices"
 fi
-if [ "$(id -u)" = 0 ] && command -v mkfs.ext4 >/dev/null && [ -e /dev/loop-control ] &&
-	unshare -m true 2>/dev/null; then
-	pre_ext4() {
-		rm -f "$BASE/ext4.img" && truncate -s 32M "$BASE/ext4.img" &&
-			mkfs.ext4 -q "$BASE/ext4.img" >/dev/null 2>&1 && mkdir "$1/ext4"
-	}
+if loop_fs_ok ext4; then
+	pre_ext4() { mkfs_img ext4 32M ext4.img && mkdir "$1/ext4"; }
 	T_PRE=pre_ext4
 	T_WRAP=(unshare -m sh -c 'mount -o loop "$1" "$0/ext4" && shift && exec "$@"' @P@ "$BASE/ext4.img")
 	attack review freeze "FIFREEZE on a filesystem (root): its writers outside the session would wait"
@@ -613,14 +610,12 @@ pre_secret_prog() { "$ATT/attack_exec_race" mkprog "$1/secret/prog" "$SECRET_TEX
 T_PRE=pre_secret_prog
 attack exec_race memrace "a child execs a symlink flipped to secret/prog; /proc/CHILD/mem read before ward's kill" \
 	-r "deny exec @P@/secret/**"
-if [ "$(id -u)" = 0 ] && command -v mkfs.btrfs >/dev/null && [ -e /dev/loop-control ] &&
-	unshare -m true 2>/dev/null; then
+if loop_fs_ok btrfs; then
 	# The same interpreter swap where maps cannot tell the two apart: two
 	# btrfs subvolumes, each with its first file (inode 257 in both), and
 	# /proc/PID/maps shows both under the filesystem's one device.
 	pre_btrfs() {
-		rm -f "$BASE/bt.img" && truncate -s 128M "$BASE/bt.img" &&
-			mkfs.btrfs -q "$BASE/bt.img" >/dev/null 2>&1 && mkdir "$1/bt" &&
+		mkfs_img btrfs 128M bt.img && mkdir "$1/bt" &&
 			ln -s ../bt/s1/int "$1/bin/okint" && ln -s ../bt/s2/int "$1/bin/badint"
 	}
 	T_PRE=pre_btrfs
