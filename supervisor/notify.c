@@ -152,7 +152,7 @@ static void reply(struct req *r, int rc)
 		/*
 		 * CONTINUE only where a handler returned 0, which each does only
 		 * at a site whose comment says why its decision depended on
-		 * registers alone (signal.c, pid.c, ipc.c, cred.c, socket() and
+		 * registers alone (signal.c, pid.c, ipc.c, cred.c, note.c, socket() and
 		 * address-less sends in net.c) or is verified afterwards (exec.c,
 		 * at PTRACE_EVENT_EXEC); serve() turns a 0 from any other family
 		 * into EACCES.  Every other answer is emulated.
@@ -208,7 +208,8 @@ static void serve(struct req *r)
 		 * closed rather than continue a call whose arguments it read.
 		 */
 		if (rc == 0 && d->family != FAM_EXEC && d->family != FAM_SIGNAL &&
-		    d->family != FAM_PID && d->family != FAM_SOCKET && d->family != FAM_CRED)
+		    d->family != FAM_PID && d->family != FAM_SOCKET && d->family != FAM_CRED &&
+		    d->family != FAM_NOTE)
 			rc = -EACCES;
 		if (rc == -E_FOREIGN_PROC || rc < -4095)
 			rc = -EACCES; /* an internal code is never an answer */

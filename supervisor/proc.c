@@ -25,7 +25,17 @@ struct proc {
 	bool execed; /* exe is its own, from an exec, not its creator's */
 	struct exec_grant grant;
 	struct exec_grant loader; /* .loader: ld.so, yet to open its PROG */
+	/*
+	 * The task's fs_struct group (0: not known, so never cached) and
+	 * that group's umask (-1: not cached), the same in every member;
+	 * gen counts the group's changes.
+	 */
+	unsigned fs, umask_gen;
+	int umask;
 };
+
+/* Group ids are never reused (a tid is): a new group is never an old one. */
+static unsigned next_fs = 1;
 
 /* How many tasks are loaders yet to open their PROG: opens look only when some are. */
 static int loaders;
@@ -55,6 +65,7 @@ int proc_add(pid_t tid, pid_t tgid, pid_t ppid, pid_t from)
 			return -ENOMEM;
 		}
 		p->tid = tid;
+		p->umask = -1;
 		HASH_ADD_INT(table, tid, p);
 	}
 	p->tgid = tgid;
@@ -109,6 +120,104 @@ void proc_remove(pid_t tid)
 		loader_settled(p);
 		HASH_DEL(table, p);
 		free(p);
+	}
+	pthread_rwlock_unlock(&lock);
+}
+
+void proc_fs_own(pid_t tid)
+{
+	struct proc *p;
+
+	pthread_rwlock_wrlock(&lock);
+	HASH_FIND_INT(table, &tid, p);
+	if (p != NULL) {
+		p->fs = next_fs++;
+		p->umask = -1;
+		p->umask_gen++;
+	}
+	pthread_rwlock_unlock(&lock);
+}
+
+void proc_fs_join(pid_t tid, pid_t creator)
+{
+	struct proc *p, *c;
+
+	pthread_rwlock_wrlock(&lock);
+	HASH_FIND_INT(table, &tid, p);
+	HASH_FIND_INT(table, &creator, c);
+	if (p != NULL) {
+		/* The creator's group, unknown too when the creator's is. */
+		p->fs = c != NULL ? c->fs : 0;
+		p->umask = c != NULL ? c->umask : -1;
+		p->umask_gen = c != NULL ? c->umask_gen : p->umask_gen + 1;
+	}
+	pthread_rwlock_unlock(&lock);
+}
+
+bool proc_umask_get(pid_t tid, mode_t *mask, unsigned *gen)
+{
+	struct proc *p;
+	bool hit = false;
+
+	*gen = 0;
+	pthread_rwlock_rdlock(&lock);
+	HASH_FIND_INT(table, &tid, p);
+	if (p != NULL) {
+		hit = p->fs != 0 && p->umask >= 0;
+		if (hit)
+			*mask = (mode_t)p->umask;
+		*gen = p->umask_gen;
+	}
+	pthread_rwlock_unlock(&lock);
+	return hit;
+}
+
+/* Every member of fs's group (the table write-locked): umask m, gen advanced if bump. */
+static void fs_group_set(unsigned fs, int m, bool bump)
+{
+	struct proc *p, *tmp;
+
+	HASH_ITER(hh, table, p, tmp)
+		if (p->fs == fs) {
+			p->umask = m;
+			if (bump)
+				p->umask_gen++;
+		}
+}
+
+void proc_umask_put(pid_t tid, mode_t mask, unsigned gen)
+{
+	struct proc *p;
+
+	pthread_rwlock_wrlock(&lock);
+	HASH_FIND_INT(table, &tid, p);
+	/*
+	 * Only if no umask(2) of the group came while /proc was read: the
+	 * value read may be the one from before it.
+	 */
+	if (p != NULL && p->fs != 0 && p->umask_gen == gen)
+		fs_group_set(p->fs, (int)(mask & 0777), false);
+	pthread_rwlock_unlock(&lock);
+}
+
+void proc_umask_changed(pid_t tid, mode_t mask)
+{
+	struct proc *p, *tmp;
+
+	pthread_rwlock_wrlock(&lock);
+	HASH_FIND_INT(table, &tid, p);
+	if (p != NULL && p->fs != 0) {
+		fs_group_set(p->fs, (int)(mask & 0777), true);
+	} else {
+		/*
+		 * A task whose group is not known yet (its creator's event has
+		 * not come): it may share its fs with any other task, so every
+		 * cached value goes.
+		 */
+		HASH_ITER(hh, table, p, tmp) {
+			p->umask = -1;
+			p->umask_gen++;
+		}
 	}
 	pthread_rwlock_unlock(&lock);
 }

@@ -848,7 +848,15 @@ fail:
 
 int agent_umask(struct req *r, mode_t *mask)
 {
-	int rc = read_umask(r, mask);
+	unsigned gen;
+	int rc = 0;
+
+	/* Cached for the caller's fs group since its last umask(2) (proc.c, note.c). */
+	if (!proc_umask_get(r->tid, mask, &gen)) {
+		rc = read_umask(r, mask);
+		if (rc == 0)
+			proc_umask_put(r->tid, *mask, gen);
+	}
 	/* This worker's fs is its own (unshare(CLONE_FS) in notify.c). */
 	if (rc == 0)
 		umask(*mask);

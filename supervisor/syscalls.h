@@ -116,6 +116,8 @@
 	SYSCALL(setgroups, FAM_CRED, h_cred)                                   \
 	SYSCALL(capset, FAM_CRED, h_cred)                                      \
 	SYSCALL(shmctl, FAM_PID, h_ipc)                                        \
+	/* noted, not judged: what ward must know to act for the agent */     \
+	SYSCALL(umask, FAM_NOTE, h_umask)                                      \
 	/* forbidden: ENOSYS, so that libc falls back */                       \
 	SYSCALL(io_uring_setup, FAM_ENOSYS, NONE)                              \
 	SYSCALL(io_uring_enter, FAM_ENOSYS, NONE)                              \
@@ -188,6 +190,7 @@ enum family {
 	FAM_CRED,
 	FAM_SIGNAL,
 	FAM_PID,
+	FAM_NOTE,
 	FAM_ENOSYS,
 	FAM_EPERM,
 };

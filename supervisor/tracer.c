@@ -194,39 +194,59 @@ static void add_task(pid_t tid)
  * instead cost 20-40 us a process here, on the tracer, which every
  * process of the session waits for.
  */
-static void add_child(pid_t parent, pid_t child)
+/* The clone flags of the call parent is stopped in (false: not known). */
+static bool creation_flags(pid_t parent, unsigned long *flags)
 {
 	struct user_regs_struct regs;
-	pid_t ptgid, pppid;
-	unsigned long flags;
 
-	bool known = proc_in_session(child);
-	if (known) {
+	if (ptrace(PTRACE_GETREGS, parent, 0, &regs) < 0)
+		return false;
+	if (regs.orig_rax == SYS_clone)
+		*flags = regs.rdi;
+	else if (regs.orig_rax == SYS_fork || regs.orig_rax == SYS_vfork)
+		*flags = 0;
+	else
+		return false; /* clone3 is refused by the filter; anything else: not known */
+	return true;
+}
+
+/* Whose fs_struct (and so umask) child has: its own, or its creator's. */
+static void note_fs(pid_t parent, pid_t child, bool known, unsigned long flags)
+{
+	if (!known)
+		return; /* never cached (proc.c) */
+	if (flags & CLONE_FS)
+		proc_fs_join(child, parent);
+	else
+		proc_fs_own(child);
+}
+
+static void add_child(pid_t parent, pid_t child)
+{
+	pid_t ptgid, pppid;
+	unsigned long flags = 0;
+	bool have_flags = creation_flags(parent, &flags);
+
+	if (proc_in_session(child)) {
 		/*
 		 * Its first stop came before this event and /proc told its ids;
-		 * only its creator is news: it runs the creator's executable.
+		 * only its creator is news: it runs the creator's executable,
+		 * and has its fs or its own.
 		 */
 		pid_t tgid, ppid;
 		if (proc_info(child, &tgid, &ppid, NULL, 0))
 			proc_add(child, tgid, ppid, parent);
+		note_fs(parent, child, have_flags, flags);
 		return;
 	}
-	if (!proc_info(parent, &ptgid, &pppid, NULL, 0) ||
-	    ptrace(PTRACE_GETREGS, parent, 0, &regs) < 0) {
+	if (!proc_info(parent, &ptgid, &pppid, NULL, 0) || !have_flags) {
 		add_task(child);
-		return;
-	}
-	if (regs.orig_rax == SYS_clone) {
-		flags = regs.rdi;
-	} else if (regs.orig_rax == SYS_fork || regs.orig_rax == SYS_vfork) {
-		flags = 0;
-	} else {
-		add_task(child); /* clone3 is refused by the filter; anything else: ask /proc */
 		return;
 	}
 	pid_t tgid = (flags & CLONE_THREAD) ? ptgid : child;
 	pid_t ppid = (flags & (CLONE_THREAD | CLONE_PARENT)) ? pppid : ptgid;
 	proc_add(child, tgid, ppid, parent);
+	note_fs(parent, child, true, flags);
 	if (child == tgid)
 		log_spawn(child);
 }
@@ -458,6 +478,7 @@ static void on_exec(pid_t pid)
 			      &n);
 	if (former != pid && former != 0) {
 		/* A thread exec'd: it now has the leader's id; the other threads are gone. */
+		proc_fs_join(pid, former); /* and its fs_struct */
 		proc_remove(former);
 	}
 	if (!ok) {
@@ -551,6 +572,7 @@ int tracer_run(char **argv, int *status)
 	signal(SIGTTOU, SIG_IGN);
 	umask(0);
 	proc_add(pid, pid, getpid(), 0);
+	proc_fs_own(pid); /* forked: a copy of ward's */
 	log_spawn(pid);
 
 	/* Workers must not take ward's signals: block them before they start. */

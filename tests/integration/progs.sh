@@ -57,7 +57,7 @@ PROGS="open openat openat2 creat stat lstat newfstatat statx access faccessat fa
 	fchmodat fchmodat2 chown lchown fchown fchownat truncate utime utimes futimesat utimensat
 	setxattr lsetxattr fsetxattr removexattr lremovexattr fremovexattr setxattrat removexattrat
 	execve execveat printargs withfd kill tkill tgkill pidfd_open pidfd_send_signal shm
-	fifo_signal"
+	fifo_signal umask"
 
 BASE=$(mktemp -d "${TMPDIR:-/tmp}/ward-progs.XXXXXX") || exit 2
 trap 'cd / && rm -rf "$BASE"' EXIT
@@ -1135,6 +1135,37 @@ fcntl(3, F_GETFD) = 0
 fcntl(3, F_GETFL) = O_WRONLY
 fstat(3, {st_mode=S_IFREG|0644, st_nlink=1, st_size=0}) = 0
 write(3, "ward\n", 5) = 5
+EOF
+
+# ward creates with the umask it keeps for each fs_struct group, told by
+# umask(2): a thread shares it, a thread without CLONE_FS and a fork have
+# their own, clone(CLONE_FS) shares its maker's, an exec keeps the thread's.
+chk_umask_groups() {
+	mode_is um-a 644
+	mode_is um-d-thread 600
+	mode_is um-e 640
+	mode_is um-f 606
+	mode_is um-g-fork 666
+	mode_is um-i-exec 600
+}
+t -c chk_umask_groups "umask: who shares it, as ward creates" umask <<EOF
+main: umask(0022) = 0022
+main: creat("um-a", 0666) -> 0644
+main: umask(0077) = 0022
+main: creat("um-b", 0666) -> 0600
+pthread: umask(0027) = 0077
+pthread: creat("um-c-pthread", 0666) -> 0640
+main: creat("um-c", 0666) -> 0640
+thread-nofs: umask(0077) = 0027
+thread-nofs: creat("um-d-thread", 0666) -> 0600
+main: creat("um-e", 0666) -> 0640
+clone-fs: umask(0070) = 0027
+main: creat("um-f", 0666) -> 0606
+fork: umask(0000) = 0070
+fork: creat("um-g-fork", 0666) -> 0666
+main: creat("um-h", 0666) -> 0606
+thread-exec: umask(0077) = 0070
+after-exec: creat("um-i-exec", 0666) -> 0600
 EOF
 
 # ---------------------------------------------------------------- metadata
