@@ -3,7 +3,7 @@
  * own: the floor of the agent workload under any supervisor that obeys
  * DESIGN.md's law 1 with seccomp user notification and ptrace.
  *
- *   floor_sup COMMAND [ARG...]
+ *   floor_sup [--continue | --ptrace-only] COMMAND [ARG...]
  *
  * The command runs under a seccomp filter that notifies open, openat and
  * creat, execve and execveat, and under ptrace with the options ward uses
@@ -17,6 +17,10 @@
  *     checks);
  * nothing is decided and nothing is logged.  The tracer resumes every
  * stop at once.  Exit status: the command's.
+ *
+ * Two variants take the floor apart: --continue answers every call
+ * CONTINUE (what the notifications cost, without ADDFD), --ptrace-only
+ * installs no filter (what the ptrace stops cost).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -26,6 +30,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -48,6 +53,7 @@
 #endif
 
 static int listener;
+static bool all_continue;
 
 /* The path argument and flags of an open call, or -1 for "let it continue". */
 static int open_args(const struct seccomp_data *d, uint64_t *path, int *flags, mode_t *mode)
@@ -89,7 +95,7 @@ static void *serve(void *arg)
 		uint64_t at;
 		int flags;
 		mode_t mode;
-		if (open_args(&req.data, &at, &flags, &mode) == 0) {
+		if (!all_continue && open_args(&req.data, &at, &flags, &mode) == 0) {
 			struct iovec local = { path, 256 }, remote = { (void *)(uintptr_t)at, 256 };
 			ssize_t n = process_vm_readv((pid_t)req.pid, &local, 1, &remote, 1, 0);
 			if (n <= 0) { /* a string near an unmapped page: the rest of its page */
@@ -132,8 +138,19 @@ int main(int argc, char **argv)
 {
 	int sv[2];
 
+	bool ptrace_only = false;
+
+	while (argc > 1 && strncmp(argv[1], "--", 2) == 0) {
+		if (strcmp(argv[1], "--continue") == 0)
+			all_continue = true;
+		else if (strcmp(argv[1], "--ptrace-only") == 0)
+			ptrace_only = true;
+		else
+			break;
+		argv++, argc--;
+	}
 	if (argc < 2) {
-		fprintf(stderr, "usage: floor_sup COMMAND [ARG...]\n");
+		fprintf(stderr, "usage: floor_sup [--continue | --ptrace-only] COMMAND [ARG...]\n");
 		return 2;
 	}
 	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) < 0)
@@ -154,6 +171,9 @@ int main(int argc, char **argv)
 		char go;
 		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 			_exit(126);
+		/* --ptrace-only: a listener with nothing to hear, so the rest is the same. */
+		if (ptrace_only)
+			f[7] = f[6];
 		int fd = (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
 				      SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
 		if (fd < 0)

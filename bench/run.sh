@@ -14,6 +14,11 @@ trap 'rm -rf "$BASE"' EXIT
 echo "== machine"
 grep -m1 'model name' /proc/cpuinfo | sed 's/.*: /cpu: /'
 echo "cpus: $(nproc), kernel: $(uname -r)"
+# Each supervised call wakes the supervisor and then the caller: what a
+# wakeup costs here bounds every notifier (bench/wakeup.c).
+"$BUILD/bench/bench_wakeup" | awk '{ v[$1] = $2 } END {
+	printf "wakeup round trip (two threads, a pipe): %s ns on one CPU, %s ns across two\n",
+		v["same-cpu"], v["cross-cpu"] }'
 
 echo
 echo "== rule engine (bench_rules)"
@@ -32,12 +37,16 @@ for i in $(seq 1 200); do printf 'line %d main\n' "$i" >"$T/src/sub/t$i.txt"; do
 
 # native1, floor1, ward1: the same on one CPU (taskset -c 0), where no wakeup
 # crosses CPUs: what cross-CPU wakeups cost this machine shows in the gap.
-modes=(native floor ward strace proot bwrap native1 floor1 ward1)
+# ptrace, notify: the floor taken apart (ptrace stops alone; every notified
+# call answered CONTINUE, no ADDFD).
+modes=(native ptrace notify floor ward strace proot bwrap native1 floor1 ward1)
 have() { command -v "$1" >/dev/null 2>&1; }
 runner() { # MODE: the command prefix
 	case $1 in
 	native) echo "" ;;
 	floor) echo "$BUILD/bench/bench_floor_sup" ;;
+	ptrace) echo "$BUILD/bench/bench_floor_sup --ptrace-only" ;;
+	notify) echo "$BUILD/bench/bench_floor_sup --continue" ;;
 	ward) echo "$WARD run -q --log $BASE/ward.jsonl --" ;;
 	strace) echo "strace -f -qq --seccomp-bpf -e trace=%file,%process -o /dev/null" ;;
 	proot) echo "proot -w ." ;;
@@ -48,7 +57,7 @@ runner() { # MODE: the command prefix
 avail=()
 for m in "${modes[@]}"; do
 	case $m in
-	native | floor | ward) avail+=("$m") ;;
+	native | ptrace | notify | floor | ward) avail+=("$m") ;;
 	*1) have taskset && avail+=("$m") ;;
 	*)
 		bin=$m
@@ -90,7 +99,9 @@ for m in "${avail[@]}"; do
 done
 echo "(floor: ward's mechanisms without ward: opens of absolute paths emulated with ADDFD,"
 echo " everything else answered CONTINUE, ptrace stops resumed at once, nothing decided or"
-echo " logged (bench/floor_sup.c); what any supervisor built this way costs at least)"
+echo " logged (bench/floor_sup.c); what any supervisor built this way costs at least."
+echo " ptrace: its ptrace stops alone, nothing notified; notify: every notified call answered"
+echo " CONTINUE, so floor - notify is what emulating opens with ADDFD adds)"
 echo "(native1, floor1, ward1: the same pinned to one CPU with taskset; ratios are to native."
 echo " The gap between ward and ward1 is what wakeups across CPUs cost here)"
 echo "(target: ward at most 1.15x native, and below every peer)"
