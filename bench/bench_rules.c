@@ -15,24 +15,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "timing.h"
 #include "ward_rules.h"
 
 #define NRULES 2000
 #define NQUERIES 20000
 #define REPEATS 7
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
 
 static const char *const tops[] = { "usr", "home/u", "srv", "opt", "var/lib", "etc", "data", "work" };
 static const char *const exts[] = { "c", "h", "py", "js", "json", "toml", "so", "txt" };
@@ -114,7 +102,7 @@ int main(void)
 		return 1;
 	}
 	printf("policy: %zu rules compiled in %.1f ms\n", ward_policy_rule_count(p),
-	       (now() - t0) * 1e3);
+	       (now() - t0) / 1e6);
 
 	for (int i = 0; i < NQUERIES; i++) {
 		char q[512];
@@ -137,8 +125,7 @@ int main(void)
 			ward_decide_path(p, (enum ward_op)(1u << (i % 6)), queries[i], &v);
 		samples[rep] = (now() - t0) / NQUERIES;
 	}
-	qsort(samples, REPEATS, sizeof(double), cmp);
-	double uncached = samples[REPEATS / 2];
+	double uncached = median(samples, REPEATS) / 1e9; /* seconds */
 
 	/* Cached: warm the cache, then the same queries again. */
 	struct ward_cache *c = ward_cache_new(NQUERIES * 2);
@@ -152,8 +139,7 @@ int main(void)
 					       &hit);
 		samples[rep] = (now() - t0) / NQUERIES;
 	}
-	qsort(samples, REPEATS, sizeof(double), cmp);
-	double cached = samples[REPEATS / 2];
+	double cached = median(samples, REPEATS) / 1e9;
 
 	printf("%-10s %12s %14s %10s  %s\n", "decision", "us/decision", "decisions/s", "target", "");
 	printf("%-10s %12.3f %14.0f %10s  %s\n", "uncached", uncached * 1e6, 1 / uncached,

@@ -17,18 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
+#include "timing.h"
 
 int main(int argc, char **argv)
 {
@@ -64,7 +53,6 @@ int main(int argc, char **argv)
 		}
 		batch[b] = (now() - t0) / (double)n;
 	}
-	qsort(batch, 5, sizeof(double), cmp);
-	printf("%s %.0f\n", argv[1], batch[2]);
+	printf("%s %.0f\n", argv[1], median(batch, 5));
 	return 0;
 }

@@ -34,24 +34,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "timing.h"
+
 #define BATCHES 5
 
 enum call { CONNECT, SENDTO, SENDMSG, SEND };
 static const char *const names[] = { "connect", "sendto", "sendmsg", "send" };
 static const char *call;
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
 
 static _Noreturn void fail(const char *what)
 {
@@ -202,7 +191,6 @@ int main(int argc, char **argv)
 		}
 		batch[b] = sum / (double)n;
 	}
-	qsort(batch, BATCHES, sizeof(double), cmp);
-	printf("%s %.0f\n", call, batch[BATCHES / 2]);
+	printf("%s %.0f\n", call, median(batch, BATCHES));
 	return 0;
 }

@@ -34,22 +34,11 @@
 
 #include "fdpass.h"
 
+#include "timing.h"
+
 #ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
 #define SECCOMP_IOCTL_NOTIF_SET_FLAGS SECCOMP_IOW(4, __u64)
 #endif
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
 
 struct server {
 	int listener, open_mode;
@@ -136,8 +125,7 @@ int main(int argc, char **argv)
 			}
 			batch[b] = (now() - t0) / (double)n;
 		}
-		qsort(batch, 5, sizeof(double), cmp);
-		printf("%s %.0f\n", open_mode ? "open" : "rtt", batch[2]);
+		printf("%s %.0f\n", open_mode ? "open" : "rtt", median(batch, 5));
 		fflush(stdout);
 		_exit(0);
 	}

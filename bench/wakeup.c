@@ -22,21 +22,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "timing.h"
+
 static int ping[2], pong[2];
 static int peer_cpu;
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
 
 static int pin(int cpu)
 {
@@ -81,8 +70,7 @@ static double measure(int cpu, long n)
 	close(ping[0]);
 	close(pong[0]);
 	close(pong[1]);
-	qsort(batch, 5, sizeof(batch[0]), cmp);
-	return batch[2];
+	return median(batch, 5);
 }
 
 int main(int argc, char **argv)
