@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -577,7 +578,35 @@ bool proc_holds_pty(unsigned index)
 	return found;
 }
 
-/* One line of maps, or the head of one: the hits it answers get its file and range. */
+/* A mapped file's name (FNV-1a): tells apart files maps gives one id. */
+static uint64_t name_hash(const char *c)
+{
+	uint64_t name = 14695981039346656037ull;
+	for (; *c; c++)
+		name = (name ^ (unsigned char)*c) * 1099511628211ull;
+	return name;
+}
+
+/* A mapping found: the hits it answers get its file and range. */
+static void maps_entry(uint64_t start, uint64_t end, uint64_t off, dev_t dev, ino_t ino,
+		       uint64_t name, struct maps_hit *h, int n)
+{
+	for (int i = 0; i < n; i++) {
+		if (h[i].found)
+			continue;
+		if (h[i].by_file ? h[i].dev != dev || h[i].ino != ino || off != 0 || h[i].name != name
+				 : h[i].addr < start || h[i].addr >= end)
+			continue;
+		h[i].dev = dev;
+		h[i].ino = ino;
+		h[i].name = name;
+		h[i].start = start;
+		h[i].end = end;
+		h[i].found = true;
+	}
+}
+
+/* One line of maps, or the head of one. */
 static void maps_line(const char *line, struct maps_hit *h, int n)
 {
 	unsigned long long start, end, off, ino;
@@ -587,24 +616,9 @@ static void maps_line(const char *line, struct maps_hit *h, int n)
 	if (sscanf(line, "%llx-%llx %*s %llx %x:%x %llu%n", &start, &end, &off, &maj, &min, &ino,
 		   &at) != 6)
 		return;
-	/* The name, as far as the line was read (FNV-1a): tells apart files maps gives one id. */
-	uint64_t name = 14695981039346656037ull;
-	for (const char *c = line + at + strspn(line + at, " "); *c; c++)
-		name = (name ^ (unsigned char)*c) * 1099511628211ull;
-	for (int i = 0; i < n; i++) {
-		if (h[i].found)
-			continue;
-		if (h[i].by_file ? h[i].dev != makedev(maj, min) || h[i].ino != (ino_t)ino ||
-					   off != 0 || h[i].name != name
-				 : h[i].addr < start || h[i].addr >= end)
-			continue;
-		h[i].dev = makedev(maj, min);
-		h[i].ino = (ino_t)ino;
-		h[i].name = name;
-		h[i].start = start;
-		h[i].end = end;
-		h[i].found = true;
-	}
+	/* The name as far as the line was read. */
+	maps_entry(start, end, off, makedev(maj, min), (ino_t)ino,
+		   name_hash(line + at + strspn(line + at, " ")), h, n);
 }
 
 int proc_lines(int fd, char *buf, size_t size, int (*fn)(char *line, bool whole, void *arg),
@@ -656,21 +670,127 @@ static int maps_query_line(char *line, bool whole, void *arg)
 	return 0;
 }
 
+/*
+ * PROCMAP_QUERY (Linux 6.11): one mapping asked of the kernel by address,
+ * instead of the whole of maps printed and read (about 5 times cheaper
+ * for a process just exec'd, and ward looks at each exec's).  The
+ * structure as <linux/fs.h> has it; older headers do not.
+ */
+struct procmap_query {
+	uint64_t size, query_flags, query_addr;
+	uint64_t vma_start, vma_end, vma_flags, vma_page_size, vma_offset, inode;
+	uint32_t dev_major, dev_minor, vma_name_size, build_id_size;
+	uint64_t vma_name_addr, build_id_addr;
+};
+#define WARD_PROCMAP_QUERY _IOWR('f', 17, struct procmap_query)
+#define WARD_PROCMAP_COVERING_OR_NEXT 0x10
+#define WARD_PROCMAP_FILE_BACKED 0x20
+
+/*
+ * Whether the kernel answers PROCMAP_QUERY: learnt at the first look and
+ * kept, so that the names compared in one session are all hashed from the
+ * same source (the ioctl's names are d_path's, maps escapes a newline).
+ */
+static int query_works = -1; /* -1 not known, 0 no, 1 yes */
+
+/* The mapping at or after addr (a file's only with file), or -errno. */
+static int query_at(int fd, uint64_t addr, unsigned flags, struct procmap_query *q,
+		    char *name, size_t namelen)
+{
+	*q = (struct procmap_query){ .size = sizeof(*q), .query_flags = flags, .query_addr = addr,
+				     .vma_name_size = (uint32_t)namelen,
+				     .vma_name_addr = (uint64_t)(uintptr_t)name };
+	if (name != NULL)
+		name[0] = '\0';
+	return ioctl(fd, WARD_PROCMAP_QUERY, q) < 0 ? -errno : 0;
+}
+
+static int maps_by_query(int fd, struct maps_hit *h, int n)
+{
+	struct procmap_query q;
+	char name[PATH_MAX + 32];
+	int rc;
+
+	for (int i = 0; i < n; i++) {
+		if (h[i].found)
+			continue;
+		if (!h[i].by_file) {
+			rc = query_at(fd, h[i].addr, 0, &q, name, sizeof(name));
+			if (rc == -ENOENT)
+				continue; /* nothing mapped there */
+			if (rc < 0)
+				return rc;
+			maps_entry(q.vma_start, q.vma_end, q.vma_offset, makedev(q.dev_major, q.dev_minor),
+				   (ino_t)q.inode, name_hash(name), h, n);
+			continue;
+		}
+		/* The file's first mapping at offset 0, in address order, as maps lists them. */
+		for (uint64_t at = 0;; at = q.vma_end) {
+			rc = query_at(fd, at, WARD_PROCMAP_COVERING_OR_NEXT | WARD_PROCMAP_FILE_BACKED,
+				      &q, NULL, 0);
+			if (rc == -ENOENT)
+				break; /* no further file mapping */
+			if (rc < 0)
+				return rc;
+			if (makedev(q.dev_major, q.dev_minor) != h[i].dev || (ino_t)q.inode != h[i].ino ||
+			    q.vma_offset != 0)
+				continue;
+			/* Its name only now: d_path is the dear part. */
+			if ((rc = query_at(fd, q.vma_start, 0, &q, name, sizeof(name))) < 0)
+				return rc;
+			maps_entry(q.vma_start, q.vma_end, q.vma_offset, makedev(q.dev_major, q.dev_minor),
+				   (ino_t)q.inode, name_hash(name), &h[i], 1);
+			if (h[i].found)
+				break;
+		}
+	}
+	return 0;
+}
+
 int proc_maps_find(pid_t pid, struct maps_hit *h, int n)
 {
-	char path[64], buf[4096];
-	struct maps_query q = { h, n };
+	char path[64];
 	int fd, rc;
 
-	for (int i = 0; i < n; i++)
-		h[i].found = false;
 	if (pid > 0)
 		snprintf(path, sizeof(path), "/proc/%d/maps", pid);
 	else
 		snprintf(path, sizeof(path), "/proc/self/maps");
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		for (int i = 0; i < n; i++)
+			h[i].found = false;
 		return -errno;
-	rc = proc_lines(fd, buf, sizeof(buf), maps_query_line, &q);
+	}
+	rc = proc_maps_find_fd(fd, h, n);
 	close(fd);
 	return rc;
+}
+
+int proc_maps_find_fd(int fd, struct maps_hit *h, int n)
+{
+	char buf[4096];
+	struct maps_query mq = { h, n };
+	int rc;
+
+	for (int i = 0; i < n; i++)
+		h[i].found = false;
+	int works = __atomic_load_n(&query_works, __ATOMIC_RELAXED);
+	if (works != 0) {
+		rc = maps_by_query(fd, h, n);
+		if (works < 0) {
+			/* ENOTTY, EINVAL: a kernel without it; decided once, either way. */
+			int now = rc == -ENOTTY || rc == -EINVAL ? 0 : 1, unknown = -1;
+			__atomic_compare_exchange_n(&query_works, &unknown, now, false, __ATOMIC_RELAXED,
+						    __ATOMIC_RELAXED);
+			works = __atomic_load_n(&query_works, __ATOMIC_RELAXED);
+		}
+		if (works == 1)
+			return rc;
+		for (int i = 0; i < n; i++)
+			h[i].found = false;
+	}
+	/* From the start: the same fd may be read more than once. */
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		return -errno;
+	return proc_lines(fd, buf, sizeof(buf), maps_query_line, &mq);
 }

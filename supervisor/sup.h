@@ -179,6 +179,8 @@ struct maps_hit {
 	bool found;
 };
 int proc_maps_find(pid_t pid, struct maps_hit *h, int n);
+/* The same through fd, a maps file open (it may be asked again). */
+int proc_maps_find_fd(int fd, struct maps_hit *h, int n);
 /*
  * Each line of the /proc file fd, whole, to fn (NUL-terminated, without
  * its newline); a line longer than buf (size bytes) goes to fn once, cut

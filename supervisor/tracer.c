@@ -251,15 +251,19 @@ static void add_child(pid_t parent, pid_t child)
 		log_spawn(child);
 }
 
-/* argv of a process as one blob of NUL-terminated strings. */
-static ssize_t read_cmdline(pid_t pid, char *buf, size_t len)
-{
-	char path[64];
-	ssize_t n, got = 0;
-	int fd;
+/*
+ * What the exec checks read of a process, each relative to dir, its
+ * /proc/PID opened once: a lookup of /proc/PID for each file cost more
+ * than reading the file.  The process is stopped at its exec event and
+ * not yet reaped, so dir is that process's, whatever happens to others.
+ */
 
-	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+/* argv of a process as one blob of NUL-terminated strings. */
+static ssize_t read_cmdline(int dir, char *buf, size_t len)
+{
+	ssize_t n, got = 0;
+	int fd = openat(dir, "cmdline", O_RDONLY | O_CLOEXEC);
+
 	if (fd < 0)
 		return -1;
 	while ((size_t)got < len && (n = read(fd, buf + got, len - (size_t)got)) > 0)
@@ -269,15 +273,13 @@ static ssize_t read_cmdline(pid_t pid, char *buf, size_t len)
 }
 
 /* AT_ENTRY and AT_PHDR of a process that has just exec'd (0 when absent). */
-static bool read_auxv(pid_t pid, uint64_t *entry, uint64_t *phdr)
+static bool read_auxv(int dir, uint64_t *entry, uint64_t *phdr)
 {
-	char path[64];
 	uint64_t av[2 * 64];
 	ssize_t n;
-	int fd;
+	int fd = openat(dir, "auxv", O_RDONLY | O_CLOEXEC);
 
-	snprintf(path, sizeof(path), "/proc/%d/auxv", pid);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+	if (fd < 0)
 		return false;
 	n = read(fd, av, sizeof(av));
 	close(fd);
@@ -313,30 +315,10 @@ static bool head_matches(pid_t pid, const struct maps_hit *m, const struct exec_
 	return memcmp(sha, g->run_head_sha, sizeof(sha)) == 0;
 }
 
-/*
- * The first instruction must be in the file judged to run first: the
- * program's ELF interpreter, whose name the agent could have turned to
- * another file since, or the program.  With an interpreter, the
- * program's entry and program headers (AT_ENTRY, AT_PHDR) must not lie in
- * the interpreter's file: ld.so takes an AT_ENTRY equal to its own entry
- * (musl's, an AT_PHDR equal to its own) for being run as a command, and
- * then loads the program its argv names, with no exec to judge.
- */
-static bool runs_judged(pid_t pid, const struct exec_grant *g)
+/* runs_judged's look at the mappings, through maps, pid's. */
+static bool maps_judged(pid_t pid, int maps, struct maps_hit *h, int n, const struct exec_grant *g)
 {
-	struct user_regs_struct regs;
-	struct maps_hit h[3] = { 0 };
-	int n = 1;
-
-	if (ptrace(PTRACE_GETREGS, pid, 0, &regs) < 0)
-		return false;
-	h[0].addr = regs.rip;
-	if (g->interp) {
-		if (!read_auxv(pid, &h[1].addr, &h[2].addr))
-			return false;
-		n = 3;
-	}
-	if (proc_maps_find(pid, h, n) < 0 || !h[0].found ||
+	if (proc_maps_find_fd(maps, h, n) < 0 || !h[0].found ||
 	    !((h[0].dev == g->run_dev && h[0].ino == g->run_ino) ||
 	      (h[0].dev == g->run_map_dev && h[0].ino == g->run_map_ino)))
 		return false;
@@ -355,25 +337,47 @@ static bool runs_judged(pid_t pid, const struct exec_grant *g)
 		return true;
 	/* Where the interpreter's first bytes lie, to be compared with what was judged. */
 	struct maps_hit f = { .by_file = true, .dev = h[0].dev, .ino = h[0].ino, .name = h[0].name };
-	return proc_maps_find(pid, &f, 1) == 0 && head_matches(pid, &f, g);
+	return proc_maps_find_fd(maps, &f, 1) == 0 && head_matches(pid, &f, g);
 }
 
 /*
- * At PTRACE_EVENT_EXEC: the process must run the file that was allowed,
- * with the argv that was read.  Returns true when it does; cmd holds the
- * argv read (*cmdlen bytes).
+ * The first instruction must be in the file judged to run first: the
+ * program's ELF interpreter, whose name the agent could have turned to
+ * another file since, or the program.  With an interpreter, the
+ * program's entry and program headers (AT_ENTRY, AT_PHDR) must not lie in
+ * the interpreter's file: ld.so takes an AT_ENTRY equal to its own entry
+ * (musl's, an AT_PHDR equal to its own) for being run as a command, and
+ * then loads the program its argv names, with no exec to judge.
  */
-static bool verify_exec(pid_t pid, pid_t former, struct exec_grant *g, char *exe, size_t exelen,
+static bool runs_judged(pid_t pid, int dir, const struct exec_grant *g)
+{
+	struct user_regs_struct regs;
+	struct maps_hit h[3] = { 0 };
+	int n = 1;
+
+	if (ptrace(PTRACE_GETREGS, pid, 0, &regs) < 0)
+		return false;
+	h[0].addr = regs.rip;
+	if (g->interp) {
+		if (!read_auxv(dir, &h[1].addr, &h[2].addr))
+			return false;
+		n = 3;
+	}
+	int maps = openat(dir, "maps", O_RDONLY | O_CLOEXEC);
+	bool ok = maps >= 0 && maps_judged(pid, maps, h, n, g);
+	if (maps >= 0)
+		close(maps);
+	return ok;
+}
+
+/* verify_exec's checks, dir being the process's /proc/PID. */
+static bool exec_checks(pid_t pid, int dir, struct exec_grant *g, char *exe, size_t exelen,
 			char *cmd, size_t cmdsize, ssize_t *cmdlen)
 {
-	char link[64];
 	struct stat st;
 	ssize_t n;
 
-	if (!proc_take_grant(former, g))
-		return false;
-	snprintf(link, sizeof(link), "/proc/%d/exe", pid);
-	if (stat(link, &st) < 0 || st.st_dev != g->dev || st.st_ino != g->ino ||
+	if (fstatat(dir, "exe", &st, 0) < 0 || st.st_dev != g->dev || st.st_ino != g->ino ||
 	    st.st_ctim.tv_sec != g->ctime.tv_sec || st.st_ctim.tv_nsec != g->ctime.tv_nsec ||
 	    st.st_size != g->size)
 		return false; /* another file, or this one changed since it was judged */
@@ -382,11 +386,11 @@ static bool verify_exec(pid_t pid, pid_t former, struct exec_grant *g, char *exe
 	 * program's ELF interpreter, whose name the agent could have turned to
 	 * another file since, or the program.
 	 */
-	if (!runs_judged(pid, g))
+	if (!runs_judged(pid, dir, g))
 		return false;
-	n = readlink(link, exe, exelen - 1);
+	n = readlinkat(dir, "exe", exe, exelen - 1);
 	exe[n > 0 ? n : 0] = '\0';
-	n = *cmdlen = read_cmdline(pid, cmd, cmdsize - 1);
+	n = *cmdlen = read_cmdline(dir, cmd, cmdsize - 1);
 	if (n < 0 || (size_t)n == cmdsize - 1)
 		return false;
 	cmd[n] = '\0';
@@ -417,6 +421,27 @@ static bool verify_exec(pid_t pid, pid_t former, struct exec_grant *g, char *exe
 		name--;
 	argv_mac(cmd + name, (size_t)(at - name), mac);
 	return memcmp(mac, g->name_mac, 32) == 0;
+}
+
+/*
+ * At PTRACE_EVENT_EXEC: the process must run the file that was allowed,
+ * with the argv that was read.  Returns true when it does; cmd holds the
+ * argv read (*cmdlen bytes).
+ */
+static bool verify_exec(pid_t pid, pid_t former, struct exec_grant *g, char *exe, size_t exelen,
+			char *cmd, size_t cmdsize, ssize_t *cmdlen)
+{
+	char link[64];
+
+	if (!proc_take_grant(former, g))
+		return false;
+	snprintf(link, sizeof(link), "/proc/%d", pid);
+	int dir = open(link, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dir < 0)
+		return false;
+	bool ok = exec_checks(pid, dir, g, exe, exelen, cmd, cmdsize, cmdlen);
+	close(dir);
+	return ok;
 }
 
 /*
