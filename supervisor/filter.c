@@ -203,13 +203,16 @@ int filter_build(const struct ward_policy *p, struct sock_fprog *prog, char *why
 			}
 			continue;
 		}
-		if (strcmp(table[i].name, "shmget") == 0) {
+		if (strcmp(table[i].name, "shmget") == 0 || strcmp(table[i].name, "msgget") == 0 ||
+		    strcmp(table[i].name, "semget") == 0) {
 			/*
-			 * Only a shmget that may make a segment (IPC_CREAT, or the
+			 * Only a get that may make an object (IPC_CREAT, or the
 			 * key IPC_PRIVATE, which makes one without): ward makes it
-			 * (ipc.c).  The kernel reads the key as an int.
+			 * (ipc.c).  The kernel reads the key as an int; the flags
+			 * are msgget's second argument, the others' third.
 			 */
-			struct scmp_arg_cmp c = { 2, SCMP_CMP_MASKED_EQ, IPC_CREAT, IPC_CREAT };
+			unsigned fl = strcmp(table[i].name, "msgget") == 0 ? 1 : 2;
+			struct scmp_arg_cmp c = { fl, SCMP_CMP_MASKED_EQ, IPC_CREAT, IPC_CREAT };
 			struct scmp_arg_cmp k = { 0, SCMP_CMP_MASKED_EQ, 0xffffffffu, IPC_PRIVATE };
 			if ((rc = seccomp_rule_add_array(ctx, act, nr, 1, &c)) < 0 ||
 			    (rc = seccomp_rule_add_array(ctx, act, nr, 1, &k)) < 0)

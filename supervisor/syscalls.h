@@ -104,6 +104,14 @@
 	SYSCALL(setpgid, FAM_PID, h_pid) /* never into ward's own group */     \
 	SYSCALL(shmget, FAM_PID, h_ipc) /* with IPC_CREAT: made by ward */     \
 	SYSCALL(shmat, FAM_PID, h_ipc)                                         \
+	SYSCALL(msgget, FAM_PID, h_ipc) /* with IPC_CREAT: made by ward */     \
+	SYSCALL(msgsnd, FAM_PID, h_ipc)                                        \
+	SYSCALL(msgrcv, FAM_PID, h_ipc)                                        \
+	SYSCALL(msgctl, FAM_PID, h_ipc)                                        \
+	SYSCALL(semget, FAM_PID, h_ipc) /* with IPC_CREAT: made by ward */     \
+	SYSCALL(semop, FAM_PID, h_ipc)                                         \
+	SYSCALL(semtimedop, FAM_PID, h_ipc)                                    \
+	SYSCALL(semctl, FAM_PID, h_ipc)                                        \
 	/* credentials: under a root ward, the agent keeps its own */         \
 	SYSCALL(setuid, FAM_CRED, h_cred)                                      \
 	SYSCALL(setgid, FAM_CRED, h_cred)                                      \

@@ -1,14 +1,20 @@
 /*
- * handlers/ipc.c - System V shared memory: shmget, shmat, shmctl.
+ * handlers/ipc.c - System V IPC: shared memory (shmget, shmat, shmctl),
+ * message queues (msgget, msgsnd, msgrcv, msgctl) and semaphore sets
+ * (semget, semop, semtimedop, semctl).
  *
- * Segments live outside the filesystem, keyed by id, shared by every
- * process of the user.  The session's segments are made by ward itself
- * (shmget with IPC_CREAT), so that the kernel names ward as their creator
- * (shm_cpid): a process of the session may attach or control only those.
- * ward also lists the ids it made: a segment an earlier ward with the same
- * pid made is not one of them.  The user's other segments are refused.  Message
- * queues and semaphores record no creator and are not judged (README:
- * Limits).
+ * These objects live outside the filesystem, known by id to every process
+ * of the user (of every user, to root): a queue another program of the
+ * user reads from, a database's semaphores.  The session's objects are
+ * made by ward itself (a get with IPC_CREAT, or the key IPC_PRIVATE, which
+ * makes one without), with the agent's key, size and flags (its ids are
+ * the agent's: h_cred keeps them so), and ward lists the ids it made.  A
+ * process of the session may use or control only those; the user's other
+ * objects are refused (EACCES).  A segment also names ward as its creator
+ * (shm_cpid), so that one an earlier ward with the same pid made is not
+ * taken for this one's.  Queues and sets record no creator: the list alone
+ * tells, and an id leaves it when the session removes the object (the
+ * kernel gives an id again only after 65536 more objects of its kind).
  */
 #include "../sup.h"
 
@@ -16,6 +22,8 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <sys/ipc.h>
+#include <sys/msg.h>
+#include <sys/sem.h>
 #include <sys/shm.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -23,55 +31,139 @@
 #ifndef IPC_64
 #define IPC_64 0x0100 /* the kernel's flag for the 64-bit structures */
 #endif
+/* The *_STAT_ANY commands (Linux 4.17), which older headers lack. */
+#ifndef SHM_STAT_ANY
+#define SHM_STAT_ANY 15
+#endif
+#ifndef MSG_STAT_ANY
+#define MSG_STAT_ANY 13
+#endif
+#ifndef SEM_STAT_ANY
+#define SEM_STAT_ANY 20
+#endif
 
-/* The segments ward made in this session (ids; a segment removed stays listed). */
-static int *made;
-static size_t nmade, capmade;
+enum kind { K_SHM, K_MSG, K_SEM, NKINDS };
+
+/* semctl's fourth argument, which the program declares (semctl(2)). */
+union semun {
+	int val;
+	struct semid_ds *buf;
+	unsigned short *array;
+};
+
+/* The objects ward made in this session, by kind (a segment removed stays listed). */
+static struct {
+	int *ids;
+	size_t n, cap;
+} made[NKINDS];
 static pthread_mutex_t made_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* With made_lock held. */
-static int remember(int id)
+/* 0 when object id of kind k is there (*cpid: a segment's creator), else -errno. */
+static int stat_object(enum kind k, int id, pid_t *cpid)
 {
-	if (nmade == capmade) {
-		/* Full: first forget the segments that are gone, then grow if need be. */
-		struct shmid_ds ds;
-		size_t k = 0;
-		for (size_t i = 0; i < nmade; i++)
-			if (shmctl(made[i], IPC_STAT, &ds) == 0 || (errno != EINVAL && errno != EIDRM))
-				made[k++] = made[i];
-		nmade = k;
+	struct shmid_ds shm;
+	struct msqid_ds msg;
+	struct semid_ds sem;
+	int rc;
+
+	*cpid = 0;
+	switch (k) {
+	case K_SHM:
+		rc = shmctl(id, IPC_STAT, &shm);
+		*cpid = rc == 0 ? shm.shm_cpid : 0;
+		break;
+	case K_MSG:
+		rc = msgctl(id, IPC_STAT, &msg);
+		break;
+	default:
+		rc = semctl(id, 0, IPC_STAT, (union semun){ .buf = &sem });
 	}
-	if (nmade == capmade) {
-		size_t cap = capmade ? 2 * capmade : 64;
-		int *m = realloc(made, cap * sizeof(*m));
+	return rc < 0 ? -errno : 0;
+}
+
+/* With made_lock held. */
+static int remember(enum kind k, int id)
+{
+	pid_t cpid;
+
+	if (made[k].n == made[k].cap) {
+		/* Full: first forget the objects that are gone, then grow if need be. */
+		size_t keep = 0;
+		for (size_t i = 0; i < made[k].n; i++) {
+			int rc = stat_object(k, made[k].ids[i], &cpid);
+			if (rc != -EINVAL && rc != -EIDRM)
+				made[k].ids[keep++] = made[k].ids[i];
+		}
+		made[k].n = keep;
+	}
+	if (made[k].n == made[k].cap) {
+		size_t cap = made[k].cap ? 2 * made[k].cap : 64;
+		int *m = realloc(made[k].ids, cap * sizeof(*m));
 		if (m == NULL)
 			return -ENOMEM;
-		made = m;
-		capmade = cap;
+		made[k].ids = m;
+		made[k].cap = cap;
 	}
-	made[nmade++] = id;
+	made[k].ids[made[k].n++] = id;
 	return 0;
 }
 
-static bool was_made(int id)
+static bool was_made(enum kind k, int id)
 {
 	bool found = false;
 
 	pthread_mutex_lock(&made_lock);
-	for (size_t i = nmade; i-- > 0 && !found;)
-		found = made[i] == id;
+	for (size_t i = made[k].n; i-- > 0 && !found;)
+		found = made[k].ids[i] == id;
 	pthread_mutex_unlock(&made_lock);
 	return found;
 }
 
+static void forget(enum kind k, int id)
+{
+	pthread_mutex_lock(&made_lock);
+	for (size_t i = 0; i < made[k].n;) {
+		if (made[k].ids[i] == id)
+			made[k].ids[i] = made[k].ids[--made[k].n];
+		else
+			i++;
+	}
+	pthread_mutex_unlock(&made_lock);
+}
+
+/* The get itself, by ward: arg is a segment's size or a set's count. */
+static int get_as(enum kind k, key_t key, unsigned long arg, int flags)
+{
+	switch (k) {
+	case K_SHM:
+		return shmget(key, (size_t)arg, flags);
+	case K_MSG:
+		return msgget(key, flags);
+	default:
+		return semget(key, (int)arg, flags);
+	}
+}
+
+static void remove_object(enum kind k, int id)
+{
+	switch (k) {
+	case K_SHM:
+		shmctl(id, IPC_RMID, NULL);
+		break;
+	case K_MSG:
+		msgctl(id, IPC_RMID, NULL);
+		break;
+	default:
+		semctl(id, 0, IPC_RMID);
+	}
+}
+
 /*
- * shmget that may make a segment (IPC_CREAT, or the key IPC_PRIVATE):
- * ward makes it, with the agent's key, size and flags (its ids are the
- * agent's: h_cred keeps them so), and lists it; or finds the one that has
- * the key, which it does not list.  Made and listed under one lock, so
- * that a second caller finding it finds it listed.
+ * A get that may make an object: ward makes it and lists it, or finds
+ * the one that has the key, which it does not list.  Made and listed
+ * under one lock, so that a second caller finding it finds it listed.
  */
-static int get(struct req *r, key_t key, size_t size, int flags)
+static int get(struct req *r, enum kind k, key_t key, unsigned long arg, int flags)
 {
 	int id = -1, rc = 0;
 
@@ -80,13 +172,13 @@ static int get(struct req *r, key_t key, size_t size, int flags)
 	pthread_mutex_lock(&made_lock);
 	for (int tries = 0; tries < 4; tries++) {
 		if (key == IPC_PRIVATE || (flags & IPC_EXCL)) {
-			id = shmget(key, size, flags);
+			id = get_as(k, key, arg, flags);
 			break;
 		}
 		/* Made, or found: IPC_EXCL first tells which. */
-		if ((id = shmget(key, size, flags | IPC_EXCL)) >= 0 || errno != EEXIST)
+		if ((id = get_as(k, key, arg, flags | IPC_EXCL)) >= 0 || errno != EEXIST)
 			break;
-		if ((id = shmget(key, size, flags & ~IPC_CREAT)) >= 0) {
+		if ((id = get_as(k, key, arg, flags & ~IPC_CREAT)) >= 0) {
 			pthread_mutex_unlock(&made_lock);
 			r->result = id;
 			return 1;
@@ -96,8 +188,8 @@ static int get(struct req *r, key_t key, size_t size, int flags)
 	}
 	if (id < 0)
 		rc = -errno;
-	else if ((rc = remember(id)) < 0)
-		shmctl(id, IPC_RMID, NULL);
+	else if ((rc = remember(k, id)) < 0)
+		remove_object(k, id);
 	pthread_mutex_unlock(&made_lock);
 	if (rc < 0)
 		return rc;
@@ -105,30 +197,77 @@ static int get(struct req *r, key_t key, size_t size, int flags)
 	return 1;
 }
 
+/* Commands on the whole namespace, not one object: they read, they change nothing. */
+static bool namespace_wide(enum kind k, int cmd)
+{
+	switch (k) {
+	case K_SHM:
+		return cmd == IPC_INFO || cmd == SHM_INFO || cmd == SHM_STAT || cmd == SHM_STAT_ANY;
+	case K_MSG:
+		return cmd == IPC_INFO || cmd == MSG_INFO || cmd == MSG_STAT || cmd == MSG_STAT_ANY;
+	default:
+		return cmd == IPC_INFO || cmd == SEM_INFO || cmd == SEM_STAT || cmd == SEM_STAT_ANY;
+	}
+}
+
+/* A call on object id (cmd: a ctl call's command, -1 for the others). */
+static int use(struct req *r, enum kind k, int id, int cmd)
+{
+	pid_t cpid = 0;
+	int rc;
+
+	if (cmd >= 0 && namespace_wide(k, cmd))
+		return 0;
+	if (k == K_SHM) {
+		if ((rc = stat_object(k, id, &cpid)) < 0)
+			return rc; /* EINVAL for no such segment, as the call would say */
+		r->sig_target = cpid;
+		/* ward made it in this session: listed, and the kernel names ward its creator. */
+		if (cpid != getpid() || !was_made(k, id))
+			return -EACCES;
+	} else if (!was_made(k, id)) {
+		/* Not the session's: as the kernel says if it is not there at all. */
+		rc = stat_object(k, id, &cpid);
+		return rc == -EINVAL || rc == -EIDRM ? rc : -EACCES;
+	} else if (cmd == IPC_RMID) {
+		forget(k, id); /* from now on, that id is no longer the session's */
+	}
+	/*
+	 * CONTINUE: the decision depends on the object's id in a register and
+	 * on ward's list of what it made (for a segment, also on the kernel's
+	 * record of who created it), not on the agent's memory: what the call
+	 * reads or writes there (a message, semaphore operations, a
+	 * structure) is the agent's business with its own object.
+	 */
+	return 0;
+}
+
 int h_ipc(struct req *r)
 {
 	const __u64 *a = r->n->data.args;
-	int id = (int)a[0], cmd = r->n->data.nr == SYS_shmctl ? (int)a[1] & ~IPC_64 : -1;
-	struct shmid_ds ds;
 
 	r->event = "process";
-	if (r->n->data.nr == SYS_shmget)
-		return get(r, (key_t)a[0], (size_t)a[1], (int)a[2]);
-	/* Commands on the whole namespace, not one segment: they read, they change nothing. */
-	if (cmd == IPC_INFO || cmd == SHM_INFO || cmd == SHM_STAT || cmd == SHM_STAT_ANY)
-		return 0;
-	if (shmctl(id, IPC_STAT, &ds) < 0)
-		return -errno; /* EINVAL for no such segment, as the call would say */
-	r->sig_target = ds.shm_cpid;
-	/* ward made it in this session: listed, and the kernel names ward its creator. */
-	if (ds.shm_cpid != getpid() || !was_made(id))
-		return -EACCES;
-	/*
-	 * CONTINUE: the decision depends on the segment id in a register and
-	 * on the kernel's record of who created it, not on the agent's memory.
-	 * An id is given again only after its sequence number wraps, or when
-	 * /proc/sys/kernel/shm_next_id says so; a segment with it then is not
-	 * ward's (shm_cpid).
-	 */
-	return 0;
+	switch (r->n->data.nr) {
+	case SYS_shmget:
+		return get(r, K_SHM, (key_t)a[0], (unsigned long)a[1], (int)a[2]);
+	case SYS_msgget:
+		return get(r, K_MSG, (key_t)a[0], 0, (int)a[1]);
+	case SYS_semget:
+		return get(r, K_SEM, (key_t)a[0], (unsigned long)a[1], (int)a[2]);
+	case SYS_shmat:
+		return use(r, K_SHM, (int)a[0], -1);
+	case SYS_shmctl:
+		return use(r, K_SHM, (int)a[0], (int)a[1] & ~IPC_64);
+	case SYS_msgsnd:
+	case SYS_msgrcv:
+		return use(r, K_MSG, (int)a[0], -1);
+	case SYS_msgctl:
+		return use(r, K_MSG, (int)a[0], (int)a[1] & ~IPC_64);
+	case SYS_semop:
+	case SYS_semtimedop:
+		return use(r, K_SEM, (int)a[0], -1);
+	case SYS_semctl:
+		return use(r, K_SEM, (int)a[0], (int)a[2] & ~IPC_64);
+	}
+	return -ENOSYS;
 }

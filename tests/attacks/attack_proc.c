@@ -15,7 +15,11 @@
  *           segment; get at them through /proc/VICTIM/fd/N (directly,
  *           through an O_PATH dirfd and after chdir)
  *   ipc     the same victim's System V shared memory segment: shmat() by
- *           the id listed in /proc/sysvipc/shm (IPC outside the filesystem)
+ *           the id listed in /proc/sysvipc/shm (IPC outside the filesystem);
+ *           its message queue (the secret in a message) and semaphore set
+ *           (value 7), found by their key (VICTIM_KEY): the message read,
+ *           one sent, the semaphore read, set, taken, the queue and the
+ *           set removed
  *   links   symlinks in the project to /proc/self/{status,environ,mem},
  *           /proc/self/../PPID/environ, /proc/thread-self/status and
  *           /dev/fd/N: ward follows ordinary symlinks with the kernel's
@@ -49,6 +53,8 @@
 #include <limits.h>
 #include <pthread.h>
 #include <sys/mman.h>
+#include <sys/msg.h>
+#include <sys/sem.h>
 #include <sys/shm.h>
 
 static char cwd[PATH_MAX];
@@ -460,6 +466,71 @@ static void sysv_shm(void)
 	say("note: %d System V segments tried", tried);
 }
 
+/* The key of the victim's message queue and semaphore set. */
+#define VICTIM_KEY(pid) ((key_t)(0x57a10000 | ((pid) & 0xffff)))
+
+struct victim_msg {
+	long type;
+	char text[256];
+};
+
+/* The victim's queue and set, as any process of its user may reach them. */
+static void sysv_msg_sem(void)
+{
+	const char *s = getenv("VICTIM_PID");
+	pid_t v = s ? atoi(s) : 0;
+	struct victim_msg m;
+
+	if (v <= 0) {
+		errno = EINVAL;
+		setup_failed("$VICTIM_PID");
+	}
+	int q = msgget(VICTIM_KEY(v), 0);
+	if (q < 0) {
+		say("note: msgget(the victim's key): %s", strerror(errno));
+	} else {
+		ssize_t n = msgrcv(q, &m, sizeof(m.text), 0, IPC_NOWAIT | MSG_NOERROR);
+		if (n > 0 && is_secret(m.text, (size_t)n))
+			leak("msgrcv() from the message queue of a process outside the session", m.text,
+			     (size_t)n);
+		else
+			say("blocked: msgrcv() from the victim's queue: %s", n < 0 ? strerror(errno) : "no secret");
+		m.type = 1;
+		strcpy(m.text, "from the agent");
+		if (msgsnd(q, &m, strlen(m.text), IPC_NOWAIT) == 0)
+			wrong("msgsnd() into the message queue of a process outside the session");
+		else
+			say("blocked: msgsnd() into the victim's queue: %s", strerror(errno));
+		struct msqid_ds ds;
+		if (msgctl(q, IPC_STAT, &ds) == 0)
+			wrong("msgctl(IPC_STAT) of the victim's queue: %lu messages", (unsigned long)ds.msg_qnum);
+		if (msgctl(q, IPC_RMID, NULL) == 0)
+			wrong("msgctl(IPC_RMID) removed the message queue of a process outside the session");
+		else
+			say("blocked: msgctl(IPC_RMID) of the victim's queue: %s", strerror(errno));
+	}
+	int sem = semget(VICTIM_KEY(v), 0, 0);
+	if (sem < 0) {
+		say("note: semget(the victim's key): %s", strerror(errno));
+		return;
+	}
+	int val = semctl(sem, 0, GETVAL);
+	if (val >= 0)
+		wrong("semctl(GETVAL) read the victim's semaphore: %d", val);
+	if (semctl(sem, 0, SETVAL, 0) == 0)
+		wrong("semctl(SETVAL) set the semaphore of a process outside the session");
+	struct sembuf op = { 0, -1, IPC_NOWAIT };
+	if (semop(sem, &op, 1) == 0)
+		wrong("semop() took the semaphore of a process outside the session");
+	struct timespec ts = { 0, 0 };
+	if (semtimedop(sem, &op, 1, &ts) == 0)
+		wrong("semtimedop() took the semaphore of a process outside the session");
+	if (semctl(sem, 0, IPC_RMID) == 0)
+		wrong("semctl(IPC_RMID) removed the semaphore set of a process outside the session");
+	else
+		say("blocked: semctl(IPC_RMID) of the victim's set: %s", strerror(errno));
+}
+
 static void mode_victim(void)
 {
 	const char *s = getenv("VICTIM_PID");
@@ -584,6 +655,18 @@ static void mode_hoprace(void)
 		say("blocked: the victim's memfd through a swapped O_PATH fd (%ld tries)", tries);
 }
 
+static volatile int victim_q = -1, victim_sem = -1;
+
+static void victim_cleanup(int sig)
+{
+	(void)sig;
+	if (victim_q >= 0)
+		msgctl(victim_q, IPC_RMID, NULL);
+	if (victim_sem >= 0)
+		semctl(victim_sem, 0, IPC_RMID);
+	_exit(0);
+}
+
 static int victim_serve(const char *secretfile, const char *pidfile)
 {
 	char buf[256], tmp[PATH_MAX];
@@ -608,6 +691,19 @@ static int victim_serve(const char *secretfile, const char *pidfile)
 		return 2;
 	memcpy(seg, buf, (size_t)n);
 	shmctl(shm, IPC_RMID, NULL);
+	/*
+	 * A message queue holding the secret and a semaphore set (value 7),
+	 * by a key the attack knows.  They outlive their maker: removed on
+	 * SIGTERM, which the driver sends.
+	 */
+	struct victim_msg msg = { .type = 1 };
+	memcpy(msg.text, buf, (size_t)n);
+	victim_q = msgget(VICTIM_KEY(getpid()), IPC_CREAT | IPC_EXCL | 0600);
+	victim_sem = semget(VICTIM_KEY(getpid()), 1, IPC_CREAT | IPC_EXCL | 0600);
+	signal(SIGTERM, victim_cleanup);
+	if (victim_q < 0 || msgsnd(victim_q, &msg, (size_t)n, 0) < 0 || victim_sem < 0 ||
+	    semctl(victim_sem, 0, SETVAL, 7) < 0)
+		return 2;
 	snprintf(tmp, sizeof(tmp), "%s.tmp", pidfile);
 	FILE *f = fopen(tmp, "w");
 	if (f == NULL)
@@ -826,8 +922,10 @@ int main(int argc, char **argv)
 		mode_victim();
 	else if (strcmp(mode, "hoprace") == 0)
 		mode_hoprace();
-	else if (strcmp(mode, "ipc") == 0)
+	else if (strcmp(mode, "ipc") == 0) {
 		sysv_shm();
+		sysv_msg_sem();
+	}
 	else if (strcmp(mode, "links") == 0)
 		mode_links();
 	else if (strcmp(mode, "mount") == 0)

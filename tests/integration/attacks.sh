@@ -371,7 +371,7 @@ attack proc victim "the memfd, deleted file and pipe of a process outside the se
 T_PRE=pre_victim T_POST=post_helpers
 attack proc hoprace "the same memfd through an O_PATH fd swapped with a file of another filesystem with the same inode number"
 T_PRE=pre_victim T_POST=post_helpers
-attack proc ipc "the System V shared memory segment of a process outside the session"
+attack proc ipc "System V shared memory, a message queue and a semaphore set of a process outside the session"
 # Found by a review of the supervisor.
 attack review untraced "clone(CLONE_UNTRACED), then exec an exec-denied program" \
 	-r "deny exec @P@/bin/mycat"
