@@ -26,17 +26,27 @@ struct proc {
 	bool execed; /* exe is its own, from an exec, not its creator's */
 	struct exec_grant grant;
 	struct exec_grant loader; /* .loader: ld.so, yet to open its PROG */
-	/*
-	 * The task's fs_struct group (0: not known, so never cached) and
-	 * that group's umask (-1: not cached), the same in every member;
-	 * gen counts the group's changes.
-	 */
-	unsigned fs, umask_gen;
-	int umask;
+	struct fs_group *fs; /* its fs_struct's group; NULL: not known */
 };
 
-/* Group ids are never reused (a tid is): a new group is never an old one. */
-static unsigned next_fs = 1;
+/*
+ * The tasks that share one fs_struct, and so one umask (threads,
+ * clone(CLONE_FS)), and that umask as ward last read it (-1: not kept).
+ * A kept umask is used only while the group has one task and every task's
+ * group is known: that task cannot make anything while it is in umask(2),
+ * so the value read is never one a umask(2) in flight is about to change,
+ * and a umask(2) that never happens (its caller killed first) leaves no
+ * wrong value behind, as ward keeps none from a umask(2) itself: it only
+ * forgets, and reads /proc again at the next create.  gen counts the
+ * forgettings, so that a value read across one is not kept.
+ */
+struct fs_group {
+	int members, umask;
+	unsigned gen;
+};
+
+/* Tasks whose group is not known: any of them may share any group's fs. */
+static int unknown_fs;
 
 /* How many tasks are loaders yet to open their PROG: opens look only when some are. */
 static int loaders;
@@ -53,6 +63,33 @@ static void loader_settled(struct proc *p)
 static struct proc *table;
 static pthread_rwlock_t lock = PTHREAD_RWLOCK_INITIALIZER;
 
+/* p leaves its group (the table write-locked), which goes with its last task. */
+static void fs_leave(struct proc *p)
+{
+	if (p->fs == NULL) {
+		unknown_fs--;
+		return;
+	}
+	if (--p->fs->members == 0)
+		free(p->fs);
+	p->fs = NULL;
+}
+
+/* p joins g, or no known group when g is NULL (the table write-locked). */
+static void fs_enter(struct proc *p, struct fs_group *g)
+{
+	fs_leave(p);
+	p->fs = g;
+	if (g == NULL) {
+		unknown_fs++;
+		return;
+	}
+	g->members++;
+	/* A group of one that grows: what it kept may be changed by either task now. */
+	g->umask = -1;
+	g->gen++;
+}
+
 int proc_add(pid_t tid, pid_t tgid, pid_t ppid, pid_t from)
 {
 	struct proc *p, *leader;
@@ -66,7 +103,7 @@ int proc_add(pid_t tid, pid_t tgid, pid_t ppid, pid_t from)
 			return -ENOMEM;
 		}
 		p->tid = tid;
-		p->umask = -1;
+		unknown_fs++; /* until the tracer tells whose fs it has */
 		HASH_ADD_INT(table, tid, p);
 	}
 	p->tgid = tgid;
@@ -119,6 +156,7 @@ void proc_remove(pid_t tid)
 	HASH_FIND_INT(table, &tid, p);
 	if (p != NULL) {
 		loader_settled(p);
+		fs_leave(p);
 		HASH_DEL(table, p);
 		free(p);
 	}
@@ -131,10 +169,10 @@ void proc_fs_own(pid_t tid)
 
 	pthread_rwlock_wrlock(&lock);
 	HASH_FIND_INT(table, &tid, p);
-	if (p != NULL) {
-		p->fs = next_fs++;
-		p->umask = -1;
-		p->umask_gen++;
+	struct fs_group *g = p != NULL ? calloc(1, sizeof(*g)) : NULL;
+	if (g != NULL) {
+		g->umask = -1;
+		fs_enter(p, g);
 	}
 	pthread_rwlock_unlock(&lock);
 }
@@ -146,79 +184,66 @@ void proc_fs_join(pid_t tid, pid_t creator)
 	pthread_rwlock_wrlock(&lock);
 	HASH_FIND_INT(table, &tid, p);
 	HASH_FIND_INT(table, &creator, c);
-	if (p != NULL) {
-		/* The creator's group, unknown too when the creator's is. */
-		p->fs = c != NULL ? c->fs : 0;
-		p->umask = c != NULL ? c->umask : -1;
-		p->umask_gen = c != NULL ? c->umask_gen : p->umask_gen + 1;
-	}
+	if (p != NULL && (c == NULL || c->fs != p->fs))
+		fs_enter(p, c != NULL ? c->fs : NULL); /* the creator's, unknown too when its is */
 	pthread_rwlock_unlock(&lock);
+}
+
+/* The group whose kept umask tid may use (the table locked), or NULL. */
+static struct fs_group *keeping(pid_t tid, unsigned *gen)
+{
+	struct proc *p;
+
+	HASH_FIND_INT(table, &tid, p);
+	if (p == NULL || p->fs == NULL)
+		return NULL;
+	*gen = p->fs->gen;
+	return unknown_fs == 0 && p->fs->members == 1 ? p->fs : NULL;
 }
 
 bool proc_umask_get(pid_t tid, mode_t *mask, unsigned *gen)
 {
-	struct proc *p;
+	struct fs_group *g;
 	bool hit = false;
 
 	*gen = 0;
 	pthread_rwlock_rdlock(&lock);
-	HASH_FIND_INT(table, &tid, p);
-	if (p != NULL) {
-		hit = p->fs != 0 && p->umask >= 0;
-		if (hit)
-			*mask = (mode_t)p->umask;
-		*gen = p->umask_gen;
+	if ((g = keeping(tid, gen)) != NULL && g->umask >= 0) {
+		*mask = (mode_t)g->umask;
+		hit = true;
 	}
 	pthread_rwlock_unlock(&lock);
 	return hit;
 }
 
-/* Every member of fs's group (the table write-locked): umask m, gen advanced if bump. */
-static void fs_group_set(unsigned fs, int m, bool bump)
-{
-	struct proc *p, *tmp;
-
-	HASH_ITER(hh, table, p, tmp)
-		if (p->fs == fs) {
-			p->umask = m;
-			if (bump)
-				p->umask_gen++;
-		}
-}
-
 void proc_umask_put(pid_t tid, mode_t mask, unsigned gen)
 {
-	struct proc *p;
+	struct fs_group *g;
+	unsigned now;
 
 	pthread_rwlock_wrlock(&lock);
-	HASH_FIND_INT(table, &tid, p);
-	/*
-	 * Only if no umask(2) of the group came while /proc was read: the
-	 * value read may be the one from before it.
-	 */
-	if (p != NULL && p->fs != 0 && p->umask_gen == gen)
-		fs_group_set(p->fs, (int)(mask & 0777), false);
+	/* Only if nothing was forgotten while /proc was read. */
+	if ((g = keeping(tid, &now)) != NULL && now == gen)
+		g->umask = (int)(mask & 0777);
 	pthread_rwlock_unlock(&lock);
 }
 
-void proc_umask_changed(pid_t tid, mode_t mask)
+void proc_umask_changed(pid_t tid)
 {
 	struct proc *p, *tmp;
 
 	pthread_rwlock_wrlock(&lock);
 	HASH_FIND_INT(table, &tid, p);
-	if (p != NULL && p->fs != 0) {
-		fs_group_set(p->fs, (int)(mask & 0777), true);
+	if (p != NULL && p->fs != NULL) {
+		p->fs->umask = -1;
+		p->fs->gen++;
 	} else {
-		/*
-		 * A task whose group is not known yet (its creator's event has
-		 * not come): it may share its fs with any other task, so every
-		 * cached value goes.
-		 */
-		HASH_ITER(hh, table, p, tmp) {
-			p->umask = -1;
-			p->umask_gen++;
-		}
+		/* A task whose group is not known may share any: every group forgets. */
+		HASH_ITER(hh, table, p, tmp)
+			if (p->fs != NULL) {
+				p->fs->umask = -1;
+				p->fs->gen++;
+			}
 	}
 	pthread_rwlock_unlock(&lock);
 }

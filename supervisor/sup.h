@@ -92,21 +92,21 @@ struct proc;
 int proc_add(pid_t tid, pid_t tgid, pid_t ppid, pid_t from);
 void proc_remove(pid_t tid);
 /*
- * The umask is the fs_struct's, which threads and clone(CLONE_FS) share:
- * ward keeps one cached value per such group, so that a create need not
- * read /proc/TID/status.  proc_fs_own: tid has an fs of its own;
- * proc_fs_join: tid has the one of another task (its creator's, or the
- * thread's that exec'd and took its id).  A task whose group is unknown
- * is never cached.
+ * The umask is the fs_struct's, which threads and clone(CLONE_FS) share.
+ * ward keeps the umask it read from /proc/TID/status for a group of one
+ * task (proc.c says when that is safe), so that a create need not read it
+ * again.  proc_fs_own: tid has an fs of its own; proc_fs_join: tid has
+ * another task's (its creator's, or the thread's that exec'd and took its
+ * id).  A task whose group is unknown keeps nothing from anyone.
  */
 void proc_fs_own(pid_t tid);
 void proc_fs_join(pid_t tid, pid_t creator);
-/* The cached umask of tid (true), or false and *gen for proc_umask_put. */
+/* The kept umask of tid (true), or false and *gen for proc_umask_put. */
 bool proc_umask_get(pid_t tid, mode_t *mask, unsigned *gen);
-/* Cache mask, read from /proc, unless tid's group changed it since gen. */
+/* Keep mask, read from /proc, unless tid's group forgot since gen. */
 void proc_umask_put(pid_t tid, mode_t mask, unsigned gen);
-/* tid is setting its umask to mask (umask(2), notified). */
-void proc_umask_changed(pid_t tid, mode_t mask);
+/* tid is calling umask(2): its group forgets what it kept. */
+void proc_umask_changed(pid_t tid);
 bool proc_in_session(pid_t pid);
 /* Copy what the log needs about tid: its tgid, ppid, exe. */
 bool proc_info(pid_t tid, pid_t *tgid, pid_t *ppid, char *exe, size_t len);

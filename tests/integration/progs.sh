@@ -1168,6 +1168,14 @@ thread-exec: umask(0077) = 0070
 after-exec: creat("um-i-exec", 0666) -> 0600
 EOF
 
+# umask(2) raced against creates: ward keeps a umask only for a task that
+# shares its fs_struct with no other (two threads calling umask at once, or
+# a umask(2) whose caller is killed before it runs, made it keep a wrong one).
+t "umask: raced against creates, two ways" umask race 1000 <<EOF
+two threads: no mismatch in 1000 rounds
+clone-fs exit: no mismatch in 1000 rounds
+EOF
+
 # ---------------------------------------------------------------- metadata
 
 t "stat: files, links, errors" stat f dir link dirlink/ fifo dangle missing NULL '' loop <<EOF

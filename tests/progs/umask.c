@@ -14,6 +14,16 @@
  * program again ("after-exec NAME"), which creates NAME with that umask:
  * the exec'd process has the thread's fs.  Raw system calls only, so the
  * same calls are made dynamic and static.
+ *
+ * "umask race N" races umask(2) against creates N times each way, and
+ * checks every file made against the umask the kernel reports
+ * (/proc/self/status), printing one line for each way:
+ *   - two threads call umask(077) and umask(0) at once, then the main
+ *     thread creates (ward must not keep the value of the call that the
+ *     kernel applied first);
+ *   - a process made with clone(CLONE_FS) calls umask(0) in one thread
+ *     while another ends it (exit_group), then its maker creates (a
+ *     umask(2) that never ran must change nothing).
  */
 #include "common.h"
 
@@ -116,6 +126,117 @@ static void bare(int k, const char *mode)
 	}
 }
 
+/* The umask the kernel has for this process now. */
+static unsigned kernel_umask(void)
+{
+	char buf[4096], *at;
+	unsigned m = 07777;
+	int fd = open("/proc/self/status", O_RDONLY);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+
+	if (fd >= 0)
+		close(fd);
+	if (n > 0) {
+		buf[n] = '\0';
+		if ((at = strstr(buf, "\nUmask:")) != NULL)
+			m = (unsigned)strtoul(at + 7, NULL, 8);
+	}
+	return m;
+}
+
+/* Make "race-f" 0666 and compare its mode with the kernel's umask; 0 when they agree. */
+static int check_create(const char *way, int round)
+{
+	unsigned um = kernel_umask();
+	struct stat st;
+	long fd = syscall(SYS_creat, "race-f", 0666);
+
+	if (fd < 0 || syscall(SYS_fstat, fd, &st) < 0) {
+		printf("%s: round %d: creat failed: %s\n", way, round, strerrorname_np(errno));
+		return 1;
+	}
+	syscall(SYS_close, fd);
+	syscall(SYS_unlink, "race-f");
+	if ((st.st_mode & 0777) != (0666 & ~um)) {
+		printf("%s: round %d: the kernel's umask is %04o, creat(0666) made %04o\n", way, round,
+		       um, st.st_mode & 0777);
+		return 1;
+	}
+	return 0;
+}
+
+static int race_round, race_done, race_rounds;
+
+static void *racer(void *arg)
+{
+	for (int r = 1; r <= race_rounds; r++) {
+		while (__atomic_load_n(&race_round, __ATOMIC_ACQUIRE) < r)
+			sched_yield();
+		syscall(SYS_umask, (unsigned long)arg);
+		__atomic_add_fetch(&race_done, 1, __ATOMIC_RELEASE);
+	}
+	return NULL;
+}
+
+static volatile int dying_ready;
+
+static void *dying_umask(void *arg)
+{
+	(void)arg;
+	dying_ready = 1;
+	syscall(SYS_umask, 0);
+	for (;;)
+		pause();
+	return NULL;
+}
+
+static int race(int rounds)
+{
+	pthread_t a, b;
+	int bad = 0;
+
+	race_rounds = rounds;
+	if (pthread_create(&a, NULL, racer, (void *)077L) != 0 ||
+	    pthread_create(&b, NULL, racer, (void *)0L) != 0)
+		return 1;
+	for (int r = 1; r <= rounds && !bad; r++) {
+		__atomic_store_n(&race_round, r, __ATOMIC_RELEASE);
+		while (__atomic_load_n(&race_done, __ATOMIC_ACQUIRE) < 2 * r)
+			sched_yield();
+		bad = check_create("two threads", r);
+	}
+	/* Let the racers end (after a mismatch too: they wait for the next round). */
+	__atomic_store_n(&race_round, rounds + 1, __ATOMIC_RELEASE);
+	pthread_join(a, NULL);
+	pthread_join(b, NULL);
+	if (!bad)
+		printf("two threads: no mismatch in %d rounds\n", rounds);
+	fflush(stdout);
+	srand(1);
+	for (int r = 1; r <= rounds && !bad; r++) {
+		syscall(SYS_umask, 077);
+		int spin = rand() % 3000;
+		dying_ready = 0;
+		long pid = syscall(SYS_clone, CLONE_FS | SIGCHLD, 0, NULL, NULL, 0);
+		if (pid == 0) {
+			pthread_t t;
+			if (pthread_create(&t, NULL, dying_umask, NULL) != 0)
+				syscall(SYS_exit_group, 1);
+			while (!dying_ready)
+				sched_yield();
+			for (volatile int k = 0; k < spin; k++)
+				;
+			syscall(SYS_exit_group, 0);
+		}
+		if (pid < 0 || waitpid((pid_t)pid, NULL, 0) < 0)
+			return 1;
+		bad = check_create("clone-fs exit", r);
+	}
+	if (!bad)
+		printf("clone-fs exit: no mismatch in %d rounds\n", rounds);
+	return bad;
+}
+
 int main(int argc, char **argv)
 {
 	pthread_t t;
@@ -126,6 +247,8 @@ int main(int argc, char **argv)
 		create("after-exec", argv[2]);
 		return 0;
 	}
+	if (argc == 3 && strcmp(argv[1], "race") == 0)
+		return race(atoi(argv[2])) ? 1 : 0;
 	exec_self = argv[0];
 	if (pipe(done) < 0)
 		return 2;
