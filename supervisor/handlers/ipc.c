@@ -13,8 +13,12 @@
  * objects are refused (EACCES).  A segment also names ward as its creator
  * (shm_cpid), so that one an earlier ward with the same pid made is not
  * taken for this one's.  Queues and sets record no creator: the list alone
- * tells, and an id leaves it when the session removes the object (the
- * kernel gives an id again only after 65536 more objects of its kind).
+ * tells.  An id leaves it when the session removes the object, and, since
+ * a process outside the session may remove one too (ipcrm, logind's
+ * RemoveIPC) and the kernel may give the id to a new object later (after
+ * some thousands more of its kind are made: no less than about a second
+ * however fast they are made), a sweeper looks every 100 ms and forgets
+ * the ids no longer there.
  */
 #include "../sup.h"
 
@@ -26,11 +30,9 @@
 #include <sys/sem.h>
 #include <sys/shm.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
-#ifndef IPC_64
-#define IPC_64 0x0100 /* the kernel's flag for the 64-bit structures */
-#endif
 /* The *_STAT_ANY commands (Linux 4.17), which older headers lack. */
 #ifndef SHM_STAT_ANY
 #define SHM_STAT_ANY 15
@@ -58,7 +60,12 @@ static struct {
 } made[NKINDS];
 static pthread_mutex_t made_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* 0 when object id of kind k is there (*cpid: a segment's creator), else -errno. */
+/*
+ * 0 when object id of kind k is there (*cpid: a segment's creator), else
+ * -errno.  Asked with *_STAT_ANY, which needs no read permission (the
+ * session's own object of mode 0200 is still found), by the id's index: it
+ * answers with the full id of what is there, which must be this one.
+ */
 static int stat_object(enum kind k, int id, pid_t *cpid)
 {
 	struct shmid_ds shm;
@@ -69,32 +76,51 @@ static int stat_object(enum kind k, int id, pid_t *cpid)
 	*cpid = 0;
 	switch (k) {
 	case K_SHM:
-		rc = shmctl(id, IPC_STAT, &shm);
-		*cpid = rc == 0 ? shm.shm_cpid : 0;
+		rc = shmctl(id, SHM_STAT_ANY, &shm);
+		*cpid = rc == id ? shm.shm_cpid : 0;
 		break;
 	case K_MSG:
-		rc = msgctl(id, IPC_STAT, &msg);
+		rc = msgctl(id, MSG_STAT_ANY, &msg);
 		break;
 	default:
-		rc = semctl(id, 0, IPC_STAT, (union semun){ .buf = &sem });
+		rc = semctl(id, 0, SEM_STAT_ANY, (union semun){ .buf = &sem });
 	}
-	return rc < 0 ? -errno : 0;
+	if (rc < 0)
+		return -errno;
+	return rc == id ? 0 : -EINVAL; /* another object in its place: this one is gone */
+}
+
+/* With made_lock held: ids of kind k for which gone() holds leave the list. */
+static void drop_if(enum kind k, bool (*gone)(enum kind, int, int), int arg)
+{
+	for (size_t i = 0; i < made[k].n;) {
+		if (gone(k, made[k].ids[i], arg))
+			made[k].ids[i] = made[k].ids[--made[k].n];
+		else
+			i++;
+	}
+}
+
+static bool is_id(enum kind k, int id, int arg)
+{
+	(void)k;
+	return id == arg;
+}
+
+static bool not_there(enum kind k, int id, int arg)
+{
+	pid_t cpid;
+	int rc = stat_object(k, id, &cpid);
+	(void)arg;
+	return rc == -EINVAL || rc == -EIDRM;
 }
 
 /* With made_lock held. */
 static int remember(enum kind k, int id)
 {
-	pid_t cpid;
-
 	if (made[k].n == made[k].cap) {
 		/* Full: first forget the objects that are gone, then grow if need be. */
-		size_t keep = 0;
-		for (size_t i = 0; i < made[k].n; i++) {
-			int rc = stat_object(k, made[k].ids[i], &cpid);
-			if (rc != -EINVAL && rc != -EIDRM)
-				made[k].ids[keep++] = made[k].ids[i];
-		}
-		made[k].n = keep;
+		drop_if(k, not_there, 0);
 	}
 	if (made[k].n == made[k].cap) {
 		size_t cap = made[k].cap ? 2 * made[k].cap : 64;
@@ -122,13 +148,55 @@ static bool was_made(enum kind k, int id)
 static void forget(enum kind k, int id)
 {
 	pthread_mutex_lock(&made_lock);
-	for (size_t i = 0; i < made[k].n;) {
-		if (made[k].ids[i] == id)
-			made[k].ids[i] = made[k].ids[--made[k].n];
-		else
-			i++;
-	}
+	drop_if(k, is_id, id);
 	pthread_mutex_unlock(&made_lock);
+}
+
+/* A sweeper runs while the session has queues or sets (made_lock). */
+static bool sweeping;
+
+static void *sweeper(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		struct timespec ts = { 0, 100 * 1000 * 1000 };
+		nanosleep(&ts, NULL);
+		pthread_mutex_lock(&made_lock);
+		drop_if(K_MSG, not_there, 0);
+		drop_if(K_SEM, not_there, 0);
+		if (made[K_MSG].n == 0 && made[K_SEM].n == 0) {
+			sweeping = false;
+			pthread_mutex_unlock(&made_lock);
+			return NULL;
+		}
+		pthread_mutex_unlock(&made_lock);
+	}
+}
+
+/*
+ * With made_lock held, after a queue or set was listed.  The thread is a
+ * worker's, whose signal mask (ward's signals blocked) it inherits.  If it
+ * cannot start, the object is refused: listed, it could outlive its own
+ * removal by another process unswept.
+ */
+static int sweep_start(void)
+{
+	pthread_attr_t attr;
+	pthread_t t;
+	int rc;
+
+	if (sweeping)
+		return 0;
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	/* Room for the handlers' static TLS, as every thread of ward's. */
+	pthread_attr_setstacksize(&attr, 2 << 20);
+	rc = pthread_create(&t, &attr, sweeper, NULL);
+	pthread_attr_destroy(&attr);
+	if (rc != 0)
+		return -EAGAIN;
+	sweeping = true;
+	return 0;
 }
 
 /* The get itself, by ward: arg is a segment's size or a set's count. */
@@ -186,10 +254,12 @@ static int get(struct req *r, enum kind k, key_t key, unsigned long arg, int fla
 		if (errno != ENOENT)
 			break; /* gone meanwhile (ENOENT): make it again */
 	}
-	if (id < 0)
+	if (id < 0) {
 		rc = -errno;
-	else if ((rc = remember(k, id)) < 0)
+	} else if ((rc = remember(k, id)) < 0 || (k != K_SHM && (rc = sweep_start()) < 0)) {
+		drop_if(k, is_id, id);
 		remove_object(k, id);
+	}
 	pthread_mutex_unlock(&made_lock);
 	if (rc < 0)
 		return rc;
@@ -257,17 +327,17 @@ int h_ipc(struct req *r)
 	case SYS_shmat:
 		return use(r, K_SHM, (int)a[0], -1);
 	case SYS_shmctl:
-		return use(r, K_SHM, (int)a[0], (int)a[1] & ~IPC_64);
+		return use(r, K_SHM, (int)a[0], (int)a[1]);
 	case SYS_msgsnd:
 	case SYS_msgrcv:
 		return use(r, K_MSG, (int)a[0], -1);
 	case SYS_msgctl:
-		return use(r, K_MSG, (int)a[0], (int)a[1] & ~IPC_64);
+		return use(r, K_MSG, (int)a[0], (int)a[1]);
 	case SYS_semop:
 	case SYS_semtimedop:
 		return use(r, K_SEM, (int)a[0], -1);
 	case SYS_semctl:
-		return use(r, K_SEM, (int)a[0], (int)a[2] & ~IPC_64);
+		return use(r, K_SEM, (int)a[0], (int)a[2]);
 	}
 	return -ENOSYS;
 }

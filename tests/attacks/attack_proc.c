@@ -37,8 +37,17 @@
  *           a process of the session takes the creator's id (written to
  *           /proc/sys/kernel/ns_last_pid before a fork) and attaches it
  *
+ *   ipcreuse  (root) the session makes a message queue and writes its id
+ *           to ./ipc.made; the recycler (below) removes it from outside
+ *           (ward.removed), the session waits 300 ms (ipc.waited), and the
+ *           recycler makes a queue of its own with that very id
+ *           (/proc/sys/kernel/msg_next_id) holding the secret (ipc.ready):
+ *           the id, once the session's, must not reach it
+ *
  *   shm-orphan FILE SECRETFILE  (run by the driver, not under ward): make
  *           that segment, write "ID PID" to FILE, and exit
+ *   ipc-recycler DIR SECRETFILE  (run by the driver, not under ward): the
+ *           other side of ipcreuse, through files in DIR
  *
  * DESIGN.md §3: "/proc/PID/... of any process outside the session" is
  * hard-denied (deny!), and ward "cannot ... read ward's state".  Any open
@@ -731,6 +740,91 @@ static int shm_orphan(const char *file, const char *secretfile)
 	return 0;
 }
 
+/* Wait up to 10 s for DIR/NAME to exist. */
+static bool wait_file(const char *dir, const char *name)
+{
+	char p[PATH_MAX];
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	for (int i = 0; i < 1000; i++) {
+		if (access(p, F_OK) == 0)
+			return true;
+		usleep(10000);
+	}
+	return false;
+}
+
+static bool put_file(const char *dir, const char *name, const char *text)
+{
+	char p[PATH_MAX], tmp[PATH_MAX];
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", dir, name);
+	FILE *f = fopen(tmp, "w");
+	if (f == NULL)
+		return false;
+	fputs(text, f);
+	return fclose(f) == 0 && rename(tmp, p) == 0;
+}
+
+static void mode_ipcreuse(void)
+{
+	char idtext[32];
+	struct victim_msg m;
+
+	int q = msgget(IPC_PRIVATE, IPC_CREAT | 0600);
+	if (q < 0)
+		setup_failed("msgget");
+	snprintf(idtext, sizeof(idtext), "%d\n", q);
+	if (!put_file(cwd, "ipc.made", idtext))
+		setup_failed("ipc.made");
+	if (!wait_file(cwd, "ipc.removed"))
+		setup_failed("the recycler did not remove the queue");
+	usleep(300 * 1000); /* longer than ward's sweep */
+	if (!put_file(cwd, "ipc.waited", "") || !wait_file(cwd, "ipc.ready"))
+		setup_failed("the recycler did not make its queue");
+	ssize_t n = msgrcv(q, &m, sizeof(m.text), 0, IPC_NOWAIT | MSG_NOERROR);
+	if (n > 0 && is_secret(m.text, (size_t)n))
+		leak("msgrcv() by an id the session had, now a queue of a process outside it", m.text,
+		     (size_t)n);
+	else
+		say("blocked: msgrcv() of the id the session had, now another's: %s",
+		    n < 0 ? strerror(errno) : "no secret");
+}
+
+/* The other side of ipcreuse: remove the session's queue, then take its id. */
+static int ipc_recycler(const char *dir, const char *secretfile)
+{
+	char buf[256], idtext[32], path[PATH_MAX];
+	ssize_t n = slurp(secretfile, buf, sizeof(buf));
+	struct victim_msg m = { .type = 1 };
+
+	if (n <= 0 || !wait_file(dir, "ipc.made"))
+		return 2;
+	snprintf(path, sizeof(path), "%s/ipc.made", dir);
+	FILE *f = fopen(path, "r");
+	int id = -1;
+	if (f == NULL || fscanf(f, "%d", &id) != 1 || id < 0)
+		return 2;
+	fclose(f);
+	if (msgctl(id, IPC_RMID, NULL) < 0 || !put_file(dir, "ipc.removed", "") ||
+	    !wait_file(dir, "ipc.waited"))
+		return 2;
+	int fd = open("/proc/sys/kernel/msg_next_id", O_WRONLY | O_CLOEXEC);
+	int len = snprintf(idtext, sizeof(idtext), "%d", id);
+	if (fd < 0 || write(fd, idtext, (size_t)len) != len)
+		return 2;
+	close(fd);
+	signal(SIGTERM, victim_cleanup); /* the driver's: the queue goes with it */
+	int mine = victim_q = msgget(IPC_PRIVATE, IPC_CREAT | 0600);
+	memcpy(m.text, buf, (size_t)n);
+	if (mine != id || msgsnd(mine, &m, (size_t)n, 0) < 0)
+		return 2;
+	if (!put_file(dir, "ipc.ready", ""))
+		return 2;
+	wait_file(dir, "never"); /* 10 s, then the queue goes */
+	msgctl(mine, IPC_RMID, NULL);
+	return 0;
+}
+
 static void mode_shmreuse(void)
 {
 	const char *id_s = getenv("SHM_ID"), *pid_s = getenv("SHM_PID");
@@ -910,6 +1004,8 @@ int main(int argc, char **argv)
 		return argc == 4 ? victim_serve(argv[2], argv[3]) : 2;
 	if (strcmp(mode, "shm-orphan") == 0)
 		return argc == 4 ? shm_orphan(argv[2], argv[3]) : 2;
+	if (strcmp(mode, "ipc-recycler") == 0)
+		return argc == 4 ? ipc_recycler(argv[2], argv[3]) : 2;
 	if (getcwd(cwd, sizeof(cwd)) == NULL)
 		setup_failed("getcwd");
 	if (strcmp(mode, "self") == 0)
@@ -932,6 +1028,8 @@ int main(int argc, char **argv)
 		mode_mount();
 	else if (strcmp(mode, "shmreuse") == 0)
 		mode_shmreuse();
+	else if (strcmp(mode, "ipcreuse") == 0)
+		mode_ipcreuse();
 	else {
 		errno = EINVAL;
 		setup_failed(mode);

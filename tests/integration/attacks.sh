@@ -366,6 +366,18 @@ if [ "$(id -u)" = 0 ] && [ -w /proc/sys/kernel/ns_last_pid ]; then
 else
 	echo "ok - proc shmreuse # skip needs root (ns_last_pid)"
 fi
+if [ "$(id -u)" = 0 ] && [ -w /proc/sys/kernel/msg_next_id ]; then
+	# The recycler, outside the session, removes the session's queue and
+	# makes one of its own with the same id (msg_next_id), after ward's sweep.
+	pre_recycler() {
+		"$ATT/attack_proc" ipc-recycler "$1" "$1/secret/x" &
+		HELPERS+=($!)
+	}
+	T_PRE=pre_recycler T_POST=post_helpers
+	attack proc ipcreuse "a message queue of the session removed from outside, its id then another process's"
+else
+	echo "ok - proc ipcreuse # skip needs root (msg_next_id)"
+fi
 T_PRE=pre_victim T_POST=post_helpers
 attack proc victim "the memfd, deleted file and pipe of a process outside the session"
 T_PRE=pre_victim T_POST=post_helpers

@@ -2802,6 +2802,8 @@ shmget(KEY, 4096, IPC_CREAT|0600) twice: same ID
 shmget(KEY, 4096, IPC_CREAT|IPC_EXCL|0600) = EEXIST
 shmat(ID, NULL, SHM_RDONLY) = ADDR
 shmctl(ID, IPC_RMID, NULL) = 0
+shmget(IPC_PRIVATE, 4096, IPC_CREAT|0200) = ID
+shmctl(ID, IPC_RMID, NULL) = 0
 EOF
 
 # Message queues and semaphore sets: made by ward, listed, used by the
@@ -2827,6 +2829,9 @@ msgsnd(ID, "queued") = 0
 msgctl(ID, IPC_RMID) = 0
 msgget(KEY, IPC_CREAT|0600) twice, then msgget(KEY, 0): same ID
 msgget(KEY, IPC_CREAT|IPC_EXCL|0600) = EEXIST
+msgsnd(ID, "queued") = 0
+msgctl(ID, IPC_RMID) = 0
+msgget(IPC_PRIVATE, IPC_CREAT|0200) = ID
 msgsnd(ID, "queued") = 0
 msgctl(ID, IPC_RMID) = 0
 msgget(a key no one made, 0) = ENOENT

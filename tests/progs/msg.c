@@ -2,8 +2,9 @@
  * msg.c - System V message queues made and used inside the session:
  * msgget(IPC_PRIVATE), msgsnd, msgrcv, msgctl(IPC_STAT), a child that
  * sends on its parent's queue, msgctl(IPC_RMID) and the queue gone after;
- * a key made, then found again, and IPC_EXCL on it; msgget of a key no
- * one made (ENOENT) and msgsnd on an id that is no queue (EINVAL).
+ * a key made, then found again, and IPC_EXCL on it; a queue of mode 0200
+ * (written, not read); msgget of a key no one made (ENOENT) and msgsnd on
+ * an id that is no queue (EINVAL).
  */
 #include "common.h"
 
@@ -65,6 +66,12 @@ int main(void)
 	printf("msgget(KEY, IPC_CREAT|IPC_EXCL|0600) = %s\n", e < 0 ? strerrorname_np(errno) : "ID");
 	show("msgsnd(ID, \"queued\")", syscall(SYS_msgsnd, c, &m, strlen(m.text) + 1, 0));
 	show("msgctl(ID, IPC_RMID)", syscall(SYS_msgctl, c, IPC_RMID, NULL));
+
+	/* One its owner may write but not read: sent to, and removed. */
+	id = syscall(SYS_msgget, IPC_PRIVATE, IPC_CREAT | 0200);
+	printf("msgget(IPC_PRIVATE, IPC_CREAT|0200) = %s\n", id < 0 ? strerrorname_np(errno) : "ID");
+	show("msgsnd(ID, \"queued\")", syscall(SYS_msgsnd, id, &m, strlen(m.text) + 1, IPC_NOWAIT));
+	show("msgctl(ID, IPC_RMID)", syscall(SYS_msgctl, id, IPC_RMID, NULL));
 
 	show("msgget(a key no one made, 0)", syscall(SYS_msgget, (key_t)0x57bfffff, 0));
 	show("msgsnd(an id that is no queue)", syscall(SYS_msgsnd, 0x7ffffffe, &m, 1, IPC_NOWAIT));

@@ -1,7 +1,8 @@
 /*
  * shm.c - System V shared memory made and used inside the session:
  * shmget(IPC_PRIVATE), shmat, write, shmdt, shmctl(IPC_RMID); IPC_PRIVATE
- * without IPC_CREAT; a key made, then found again, and IPC_EXCL on it.
+ * without IPC_CREAT; a key made, then found again, and IPC_EXCL on it; a
+ * segment of mode 0200 (its owner may not read it) removed.
  */
 #include "common.h"
 
@@ -41,5 +42,9 @@ int main(void)
 	p = (char *)syscall(SYS_shmat, b, NULL, SHM_RDONLY);
 	printf("shmat(ID, NULL, SHM_RDONLY) = %s\n", p == (char *)-1 ? strerrorname_np(errno) : "ADDR");
 	printf("shmctl(ID, IPC_RMID, NULL) = %ld\n", syscall(SYS_shmctl, b, IPC_RMID, NULL));
+	/* One its owner may not read: still the session's to control. */
+	id = syscall(SYS_shmget, IPC_PRIVATE, 4096, IPC_CREAT | 0200);
+	printf("shmget(IPC_PRIVATE, 4096, IPC_CREAT|0200) = %s\n", id < 0 ? "-1" : "ID");
+	printf("shmctl(ID, IPC_RMID, NULL) = %ld\n", syscall(SYS_shmctl, id, IPC_RMID, NULL));
 	return 0;
 }
