@@ -38,7 +38,8 @@ struct proc {
  * and a umask(2) that never happens (its caller killed first) leaves no
  * wrong value behind, as ward keeps none from a umask(2) itself: it only
  * forgets, and reads /proc again at the next create.  gen counts the
- * forgettings, so that a value read across one is not kept.
+ * forgettings, so that a value read across one is not kept, and a value
+ * read while the group was not one task is never kept (gen 0).
  */
 struct fs_group {
 	int members, umask;
@@ -47,6 +48,14 @@ struct fs_group {
 
 /* Tasks whose group is not known: any of them may share any group's fs. */
 static int unknown_fs;
+
+/* g forgets its umask; gen skips 0, which means "keep nothing" (proc_umask_get). */
+static void fs_forget(struct fs_group *g)
+{
+	g->umask = -1;
+	if (++g->gen == 0)
+		g->gen = 1;
+}
 
 /* How many tasks are loaders yet to open their PROG: opens look only when some are. */
 static int loaders;
@@ -86,8 +95,7 @@ static void fs_enter(struct proc *p, struct fs_group *g)
 	}
 	g->members++;
 	/* A group of one that grows: what it kept may be changed by either task now. */
-	g->umask = -1;
-	g->gen++;
+	fs_forget(g);
 }
 
 int proc_add(pid_t tid, pid_t tgid, pid_t ppid, pid_t from)
@@ -208,7 +216,14 @@ bool proc_umask_get(pid_t tid, mode_t *mask, unsigned *gen)
 
 	*gen = 0;
 	pthread_rwlock_rdlock(&lock);
-	if ((g = keeping(tid, gen)) != NULL && g->umask >= 0) {
+	g = keeping(tid, gen);
+	if (g == NULL) {
+		/*
+		 * Read now, while another task may be in umask(2): not to be kept,
+		 * even if the group is one task again by the time it is read.
+		 */
+		*gen = 0;
+	} else if (g->umask >= 0) {
 		*mask = (mode_t)g->umask;
 		hit = true;
 	}
@@ -222,8 +237,8 @@ void proc_umask_put(pid_t tid, mode_t mask, unsigned gen)
 	unsigned now;
 
 	pthread_rwlock_wrlock(&lock);
-	/* Only if nothing was forgotten while /proc was read. */
-	if ((g = keeping(tid, &now)) != NULL && now == gen)
+	/* Only if it was read while keeping, and nothing was forgotten since. */
+	if (gen != 0 && (g = keeping(tid, &now)) != NULL && now == gen)
 		g->umask = (int)(mask & 0777);
 	pthread_rwlock_unlock(&lock);
 }
@@ -235,15 +250,12 @@ void proc_umask_changed(pid_t tid)
 	pthread_rwlock_wrlock(&lock);
 	HASH_FIND_INT(table, &tid, p);
 	if (p != NULL && p->fs != NULL) {
-		p->fs->umask = -1;
-		p->fs->gen++;
+		fs_forget(p->fs);
 	} else {
 		/* A task whose group is not known may share any: every group forgets. */
 		HASH_ITER(hh, table, p, tmp)
-			if (p->fs != NULL) {
-				p->fs->umask = -1;
-				p->fs->gen++;
-			}
+			if (p->fs != NULL)
+				fs_forget(p->fs);
 	}
 	pthread_rwlock_unlock(&lock);
 }

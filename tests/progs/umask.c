@@ -24,11 +24,21 @@
  *   - a process made with clone(CLONE_FS) calls umask(0) in one thread
  *     while another ends it (exit_group), then its maker creates (a
  *     umask(2) that never ran must change nothing).
+ *
+ * "umask race-exit N" (two CPUs): a thread Q, idle-scheduled on a CPU
+ * that a helper process keeps busy, is let through its umask(077) while
+ * ward reads the main thread's umask for a create, and exits; the next
+ * create must have the kernel's umask (ward kept the value it read while Q
+ * was there once Q was gone).  The race is met within rounds when reading
+ * /proc/TID/status is slow: "umask with-groups COMMAND..." (root) runs
+ * COMMAND with 65536 supplementary groups, which the status file lists.
  */
 #include "common.h"
 
+#include <grp.h>
 #include <pthread.h>
 #include <sched.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 
 static int done[2];
@@ -237,6 +247,97 @@ static int race(int rounds)
 	return bad;
 }
 
+static long now_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000L + ts.tv_nsec / 1000;
+}
+
+static void pin_cpu(int cpu)
+{
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* What the helper process and the main thread share. */
+static struct busy {
+	volatile int spin, quit;
+	volatile long until; /* spin up to then (us), once set */
+} *busy;
+static volatile int q_ready;
+
+static void *late_umask(void *arg)
+{
+	struct sched_param sp = { 0 };
+	struct timespec cpu;
+
+	(void)arg;
+	pin_cpu(1);
+	sched_setscheduler(0, SCHED_IDLE, &sp);
+	/* Some CPU time first, so that the idle class has it behind the helper. */
+	do
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
+	while (cpu.tv_sec == 0 && cpu.tv_nsec < 2000000);
+	q_ready = 1;
+	syscall(SYS_umask, 077);
+	syscall(SYS_exit, 0);
+	return NULL;
+}
+
+static int race_exit(int rounds)
+{
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+		printf("race-exit: no mismatch in %d rounds\n", rounds); /* nothing to race */
+		return 0;
+	}
+	busy = mmap(NULL, sizeof(*busy), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (busy == MAP_FAILED)
+		return 1;
+	pid_t helper = fork();
+	if (helper == 0) {
+		pin_cpu(1);
+		while (!busy->quit) {
+			while (busy->spin && (busy->until == 0 || now_us() < busy->until))
+				;
+			busy->spin = 0;
+			usleep(100);
+		}
+		_exit(0);
+	}
+	pin_cpu(0);
+	int bad = 0;
+	for (int r = 0; r < rounds && !bad; r++) {
+		pthread_t q;
+		syscall(SYS_umask, 0);
+		busy->until = 0;
+		busy->spin = 1;
+		usleep(2000);
+		q_ready = 0;
+		if (pthread_create(&q, NULL, late_umask, NULL) != 0)
+			return 1;
+		while (!q_ready)
+			usleep(100);
+		usleep(2000);
+		/* Q gets the CPU while ward reads /proc for this create. */
+		busy->until = now_us() + 12000 + (r % 7) * 1000;
+		long fd = syscall(SYS_creat, "race-e", 0666);
+		if (fd >= 0)
+			syscall(SYS_close, fd);
+		syscall(SYS_unlink, "race-e");
+		pthread_join(q, NULL);
+		busy->spin = 0;
+		bad = check_create("race-exit", r + 1);
+	}
+	busy->quit = 1;
+	waitpid(helper, NULL, 0);
+	if (!bad)
+		printf("race-exit: no mismatch in %d rounds\n", rounds);
+	return bad;
+}
+
 int main(int argc, char **argv)
 {
 	pthread_t t;
@@ -249,6 +350,17 @@ int main(int argc, char **argv)
 	}
 	if (argc == 3 && strcmp(argv[1], "race") == 0)
 		return race(atoi(argv[2])) ? 1 : 0;
+	if (argc == 3 && strcmp(argv[1], "race-exit") == 0)
+		return race_exit(atoi(argv[2])) ? 1 : 0;
+	if (argc > 2 && strcmp(argv[1], "with-groups") == 0) {
+		static gid_t groups[65536];
+		for (int i = 0; i < 65536; i++)
+			groups[i] = (gid_t)(100000 + i);
+		if (setgroups(65536, groups) < 0)
+			return 2;
+		execvp(argv[2], argv + 2);
+		return 127;
+	}
 	exec_self = argv[0];
 	if (pipe(done) < 0)
 		return 2;
