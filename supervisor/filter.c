@@ -347,6 +347,24 @@ int filter_build(const struct ward_policy *p, struct sock_fprog *prog, char *why
 		/* A frozen filesystem stops every writer on the host (root). */
 		{ 0xffff, 0x5877 }, /* FIFREEZE */
 		{ 0xffff, 0x5878 }, /* FITHAW */
+		/*
+		 * What changes a whole filesystem for everyone on it, from any
+		 * fd of a file there (root): shutting it down (every later call
+		 * on it fails, and the NOLOGFLUSH mode drops others' recent
+		 * writes), growing or resizing it, its UUID (what fstab mounts
+		 * by), XFS's reserved blocks and error injection.
+		 */
+		{ 0xffff, 0x587d }, /* FS_IOC_SHUTDOWN (ext4, XFS_IOC_GOINGDOWN, f2fs) */
+		{ 0xffff, 0x586e }, /* XFS_IOC_FSGROWFSDATA */
+		{ 0xffff, 0x586f }, /* XFS_IOC_FSGROWFSLOG */
+		{ 0xffff, 0x5870 }, /* XFS_IOC_FSGROWFSRT */
+		{ 0xffff, 0x5872 }, /* XFS_IOC_SET_RESBLKS */
+		{ 0xffff, 0x5874 }, /* XFS_IOC_ERROR_INJECTION */
+		{ 0xffff, 0x5875 }, /* XFS_IOC_ERROR_CLEARALL */
+		{ 0xffff, 0x6607 }, /* EXT4_IOC_GROUP_EXTEND */
+		{ 0xffff, 0x6608 }, /* EXT4_IOC_GROUP_ADD */
+		{ 0xffff, 0x6610 }, /* EXT4_IOC_RESIZE_FS */
+		{ 0xffff, 0x662c }, /* EXT4_IOC_SETFSUUID */
 		{ 0xffffffff, 0x5437 }, /* TIOCVHANGUP */
 		{ 0xffffffff, 0x541d }, /* TIOCCONS */
 		{ 0xffffffff, 0x5423 }, /* TIOCSETD */

@@ -30,6 +30,11 @@
  *   freeze     FIFREEZE on a file of ext4/ (a loop mount the driver made,
  *              root): every writer on that filesystem would wait, outside
  *              the session too (thawed again at once if it worked)
+ *   fsioctl    the ioctls that change a whole filesystem (shutdown, grow
+ *              and resize, its UUID, XFS's reserved blocks and error
+ *              injection), each on a pipe: a pipe has none of them, so the
+ *              kernel answers ENOTTY to each one it is let see, with no
+ *              effect; refused, they are EPERM (try-syscall style)
  */
 #include "attack.h"
 
@@ -317,6 +322,41 @@ static void mode_inotify(void)
 	close(in);
 }
 
+static void mode_fsioctl(void)
+{
+	static const struct {
+		const char *name;
+		unsigned long cmd;
+	} calls[] = {
+		{ "FS_IOC_SHUTDOWN", _IOR('X', 125, __u32) },
+		{ "XFS_IOC_FSGROWFSDATA", _IOW('X', 110, char[16]) },
+		{ "XFS_IOC_FSGROWFSLOG", _IOW('X', 111, char[8]) },
+		{ "XFS_IOC_FSGROWFSRT", _IOW('X', 112, char[16]) },
+		{ "XFS_IOC_SET_RESBLKS", _IOWR('X', 114, char[16]) },
+		{ "XFS_IOC_ERROR_INJECTION", _IOW('X', 116, char[8]) },
+		{ "XFS_IOC_ERROR_CLEARALL", _IOW('X', 117, char[8]) },
+		{ "EXT4_IOC_GROUP_EXTEND", _IOW('f', 7, unsigned long) },
+		{ "EXT4_IOC_GROUP_ADD", _IOW('f', 8, char[48]) },
+		{ "EXT4_IOC_RESIZE_FS", _IOW('f', 16, __u64) },
+		{ "EXT4_IOC_SETFSUUID", _IOW('f', 44, char[8]) },
+	};
+	int p[2];
+	char buf[64] = { 0 };
+
+	if (pipe(p) < 0)
+		setup_failed("pipe");
+	for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]); i++) {
+		int rc = ioctl(p[0], calls[i].cmd, buf);
+		if (rc < 0 && errno == EPERM)
+			say("blocked: %s: %s", calls[i].name, strerror(errno));
+		else
+			wrong("%s reached the kernel (%s)", calls[i].name,
+			      rc < 0 ? strerror(errno) : "it succeeded");
+	}
+	close(p[0]);
+	close(p[1]);
+}
+
 static void mode_freeze(void)
 {
 	int fd = open("ext4", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -365,6 +405,8 @@ int main(int argc, char **argv)
 		mode_xfs();
 	else if (strcmp(mode, "freeze") == 0)
 		mode_freeze();
+	else if (strcmp(mode, "fsioctl") == 0)
+		mode_fsioctl();
 	else if (strcmp(mode, "inotify") == 0)
 		mode_inotify();
 	else

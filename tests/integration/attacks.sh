@@ -399,6 +399,7 @@ attack review pgrpsig "pidfd_send_signal(self, PIDFD_SIGNAL_PROCESS_GROUP)"
 attack review clonens "clone() with each CLONE_NEW* flag: a process in namespaces of its own"
 attack review uffd "/dev/userfaultfd and USERFAULTFD_IOC_NEW (the userfaultfd call is refused)"
 attack review inotify "inotify_add_watch on the read-denied secret/ (what happens there, and when)"
+attack review fsioctl "the ioctls that shut down, grow or rename a whole filesystem (on a pipe: no effect)"
 # Attacks on a filesystem of a kind of their own, loop-mounted in a mount
 # namespace by the driver (root): can FS run here?
 loop_fs_ok() { # FS
