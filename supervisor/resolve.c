@@ -116,6 +116,20 @@ static bool anon_ok(struct req *r, int fd, const char *real)
 	return true;
 }
 
+/*
+ * An object outside the filesystem's names (a pipe, socket or anonymous
+ * inode, or a memfd) can only be reached through the fd table of a
+ * process of the session (other processes' /proc entries are refused
+ * before any walk), so it is the agent's own already: the path policy
+ * does not apply to it.
+ */
+bool unnamed_object(const char *real, const struct stat *st)
+{
+	if (real[0] != '/')
+		return true;
+	return strncmp(real, "/memfd:", 7) == 0 && st->st_nlink == 0;
+}
+
 int anon_check(struct req *r, int fd, const char *real)
 {
 	if (anon_ok(r, fd, real))

@@ -424,6 +424,12 @@ int resolve_from(struct req *r, int dirfd, int base, const char *path,
  * worker's, so that files are created with exactly the agent's modes.
  */
 int agent_umask(struct req *r, mode_t *mask);
+/*
+ * A pipe, socket, anonymous inode or memfd (by its real path and stat):
+ * reached only through the agent's own fd (anon_check), so its own, to
+ * which the path policy does not apply.
+ */
+bool unnamed_object(const char *real, const struct stat *st);
 /* Hand fd to the agent as the call's result (ADDFD | SEND); closes fd. */
 int reply_fd(struct req *r, int fd, bool cloexec, bool writable);
 /* Open (creating parents as needed) a rewrite target; no symlink is followed. */

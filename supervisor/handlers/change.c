@@ -133,8 +133,9 @@ static int object_target(struct req *r, int dirfd, uint64_t path_addr, enum nami
 		*fd = -1;
 		return rc;
 	}
-	if (r->real[0] != '/') {
-		/* A pipe or socket reached through an fd of the agent's: its own. */
+	struct stat st;
+	if (r->real[0] != '/' || (fstat(*fd, &st) == 0 && unnamed_object(r->real, &st))) {
+		/* A pipe, socket or memfd reached through an fd of the agent's: its own. */
 		r->op = ward_op_name(op);
 		r->log_path = r->real;
 		r->decided = 0;

@@ -144,20 +144,6 @@ static int decide_ops(struct req *r, unsigned ops, const char *path, struct ward
 	return result;
 }
 
-/*
- * An object outside the filesystem's names (a pipe, socket or anonymous
- * inode, or a memfd) can only be reached through the fd table of a
- * process of the session (other processes' /proc entries are refused
- * before any walk), so it is the agent's own already: the path policy
- * does not apply to it.
- */
-static bool unnamed(const char *real, const struct stat *st)
-{
-	if (real[0] != '/')
-		return true;
-	return strncmp(real, "/memfd:", 7) == 0 && st->st_nlink == 0;
-}
-
 /* A file removed since it was opened is judged by the name it had. */
 static void strip_deleted(char *real, const struct stat *st)
 {
@@ -539,7 +525,7 @@ static int open_existing(struct req *r, const struct open_args *a, mode_t mode)
 		goto out;
 	}
 	strip_deleted(r->real, &st);
-	if (unnamed(r->real, &st)) {
+	if (unnamed_object(r->real, &st)) {
 		r->op = ward_op_name(open_ops(a->flags) & WARD_OP_WRITE ? WARD_OP_WRITE : WARD_OP_READ);
 		r->log_path = r->real;
 		r->decided = 0;
