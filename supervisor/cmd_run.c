@@ -195,6 +195,24 @@ static void remove_tree(const char *path)
 		warnx_("could not remove %s", path);
 }
 
+/*
+ * A project that holds the home directory (ward run from ~, or from /)
+ * gives the agent all of it to write under the default profile, but for
+ * what the profile protects by name: say so.
+ */
+static void warn_wide_project(const struct ward_vars *v)
+{
+	size_t n = strlen(v->project);
+
+	if (S->quiet || v->home[0] != '/')
+		return;
+	if (strcmp(v->project, "/") == 0 ||
+	    (strncmp(v->home, v->project, n) == 0 && (v->home[n] == '\0' || v->home[n] == '/')))
+		warnx_("the project (%s) holds your home directory: the agent may write all of it "
+		       "but what the policy protects (--project DIR chooses another)",
+		       v->project);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -274,6 +292,7 @@ int cmd_run(int argc, char **argv)
 	if (S->policy == NULL)
 		die(WARD_EXIT_FAILURE, "%s", err.msg);
 	ward_policy_set_session(S->policy, session_pred, NULL);
+	warn_wide_project(&S->vars);
 	tty_init();
 	ward_policy_set_ttys(S->policy, foreign_tty_pred, NULL);
 	S->cache = ward_cache_new(16384);

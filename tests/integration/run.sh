@@ -397,6 +397,12 @@ before=$(sha256sum <"$G/main/.git/config")
 check "a linked worktree: the agent may not write the common directory's config" "$before" \
 	"$(sha256sum <"$G/main/.git/config")"
 
+# ward run from ~: the project holds the home directory, which is said.
+out=$(cd "$HOME" && "$WARD" run --log "$BASE/home.jsonl" -- true 2>&1 >/dev/null | grep -c "holds your home directory")
+check "a project that holds the home directory is warned of" "1" "$out"
+out=$(cd "$HOME" && "$WARD" run -q --log "$BASE/home.jsonl" -- sh -c 'echo k >>.ssh/authorized_keys' 2>&1)
+check "...and ~/.ssh is still not the agent's to write (-q: no warning)" "sh: 1: cannot create .ssh/authorized_keys: Permission denied" "$out"
+
 # Terminals: the session's own (ward's, and a pty it opens) are the
 # agent's; another window's are not (attack_tty).
 if command -v script >/dev/null; then

@@ -97,9 +97,13 @@ suite() {
 	run_case tar 'tar cf a.tar data && tar tf a.tar | sort && mkdir x && tar xf a.tar -C x && diff -r data x/data && echo same;
 		tar czf b.tgz src && tar tzf b.tgz' "$as"
 	run_case pipes 'seq 1 2000 | sort -n | uniq | tail -n 2; yes | head -n 3; (echo a; echo b) | tac; cat <(echo procsub)' "$as"
-	# A memfd's mode, times, owner and size (the agent's own, as a pipe is).
+	# A memfd's mode, times, owner and size (the agent's own, as a pipe is);
+	# POSIX semaphores and shared memory, which live in /dev/shm.
 	run_case memfd '/usr/bin/python3 -c "import os; fd = os.memfd_create(\"m\"); os.fchmod(fd, 0o600);
 os.utime(fd, (1, 1)); os.fchown(fd, os.getuid(), -1); os.ftruncate(fd, 10); print(os.fstat(fd).st_size, oct(os.fstat(fd).st_mode & 0o777))"' "$as"
+	run_case posix-shm '/usr/bin/python3 -c "import multiprocessing as mp, multiprocessing.shared_memory as sm
+l = mp.Lock(); l.acquire(); l.release(); m = sm.SharedMemory(create=True, size=64); m.buf[0] = 7
+n = sm.SharedMemory(m.name); print(n.buf[0]); n.close(); m.close(); m.unlink()"' "$as"
 }
 
 mkdir -p "$BASE/w" "$BASE/home" "$BASE/tmp" "$BASE/run"

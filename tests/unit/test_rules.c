@@ -657,6 +657,8 @@ static const struct layer_row layer_rows[] = {
 	{ "default", NULL, NULL, NULL, NULL, "delete", "@R/tmp/ward-1000",
 	  "deny delete @R/tmp/ward-1000 builtin:default:63" },
 	{ "default", NULL, NULL, NULL, NULL, "write", "/dev/ptmx", "allow write /dev/ptmx builtin:default:21" },
+	{ "default", NULL, NULL, NULL, NULL, "create", "/dev/shm/sem.mp-x",
+	  "allow create /dev/shm/sem.mp-x builtin:default:71" },
 	{ "default", NULL, NULL, NULL, NULL, "read", "@R/home/notes.txt",
 	  "allow read @R/home/notes.txt builtin:default:8" },
 	{ "default", NULL, NULL, NULL, NULL, "read", "@R/proj/src/a.c",
@@ -1721,6 +1723,45 @@ static void test_dump(void **state)
 	ward_policy_free(p);
 }
 
+/*
+ * The default profile with the project at ~ (ward run from the home
+ * directory): the project's allow covers all of it, but credentials and
+ * what runs code later stay write-protected.
+ */
+static void test_default_from_home(void **state)
+{
+	static const struct {
+		const char *op, *target, *expect;
+	} rows[] = {
+		{ "write", "@R/home/.ssh/authorized_keys", "deny" },
+		{ "create", "@R/home/.ssh", "deny" },
+		{ "create", "@R/home/.config/autostart/x.desktop", "deny" },
+		{ "create", "@R/home/.config/systemd/user/x.service", "deny" },
+		{ "create", "@R/home/.local/bin/ls", "deny" },
+		{ "create", "@R/home/.local/lib/python3.11/site-packages/x.pth", "deny" },
+		{ "write", "@R/home/.bashrc", "deny" },
+		{ "write", "@R/home/.kube/config", "deny" },
+		{ "write", "@R/home/notes.txt", "allow" },
+		{ "create", "@R/home/src/main.c", "allow" },
+	};
+	struct ward_vars saved = vars;
+	(void)state;
+	snprintf(vars.project, sizeof(vars.project), "%s", vars.home);
+	struct ward_policy *p = load_profile("default");
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		struct ward_verdict v;
+		char target[PATH_MAX];
+		subst(rows[i].target, target, sizeof(target));
+		enum ward_op op = ward_op_parse(rows[i].op);
+		assert_int_equal(ward_decide_path(p, op, target, &v), 0);
+		const char *got = v.action == WARD_ALLOW ? "allow" : v.action == WARD_DENY ? "deny" : "ask";
+		if (strcmp(got, rows[i].expect) != 0)
+			fail_msg("%s %s: %s, expected %s", rows[i].op, target, got, rows[i].expect);
+	}
+	ward_policy_free(p);
+	vars = saved;
+}
+
 static void test_cache(void **state)
 {
 	struct ward_verdict v, u;
@@ -1751,9 +1792,11 @@ static void test_cache(void **state)
 	assert_int_equal(ward_cache_decide_path(cache, p, WARD_OP_STAT, a, &v, &hit), 0);
 	assert_false(hit);
 	assert_int_equal(v.action, WARD_ALLOW);
-	/* undecided answers are cached as such */
-	assert_int_equal(ward_cache_decide_path(cache, p, WARD_OP_WRITE, a, &v, &hit), 0);
-	assert_int_equal(ward_cache_decide_path(cache, p, WARD_OP_WRITE, a, &v, &hit), 0);
+	/* undecided answers are cached as such (home outside the project) */
+	char d[PATH_MAX];
+	subst("@R/home/notes.txt", d, sizeof(d));
+	assert_int_equal(ward_cache_decide_path(cache, p, WARD_OP_WRITE, d, &v, &hit), 0);
+	assert_int_equal(ward_cache_decide_path(cache, p, WARD_OP_WRITE, d, &v, &hit), 0);
 	assert_true(hit);
 	assert_true(v.undecided);
 	assert_int_equal(v.action, WARD_ASK);
@@ -2365,6 +2408,7 @@ int main(void)
 		cmocka_unit_test(test_include_files),
 		cmocka_unit_test(test_long_words),
 		cmocka_unit_test(test_dump),
+		cmocka_unit_test(test_default_from_home),
 		cmocka_unit_test(test_cache),
 		cmocka_unit_test(test_cache_threads),
 		cmocka_unit_test(test_net_parse),
