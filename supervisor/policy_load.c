@@ -194,26 +194,73 @@ static bool looks_like_repo(const char *dotgit)
  * an earlier session, a git that hangs), ward does not start: its hooks
  * would go unguarded.
  */
+/*
+ * Where git would find a repository the agent made: when the project has
+ * no .git, or one the agent spoiled (its HEAD moved away), git takes the
+ * project itself for a bare repository if it holds HEAD, objects and refs,
+ * and else looks in each directory above for a .git or a bare repository,
+ * whose config (core.fsmonitor, core.hooksPath) then runs at the user's
+ * next git command there (a shell prompt's git status).  So no HEAD is
+ * made in the project or above it, nor a .git above it: rules appended to
+ * out (len bytes).  A project that is a bare repository keeps its HEAD.
+ */
+static void protect_discovery(const char *project, char *out, size_t len)
+{
+	char dir[PATH_MAX], q[3 * PATH_MAX];
+
+	snprintf(dir, sizeof(dir), "%s", project);
+	for (bool top = true;; top = false) {
+		char head[PATH_MAX + 8];
+		snprintf(head, sizeof(head), "%s/HEAD", strcmp(dir, "/") == 0 ? "" : dir);
+		bool bare = top && access(head, F_OK) == 0 && looks_like_repo(dir);
+		size_t l = strlen(out);
+		if (!bare && policy_quote(q, sizeof(q), strcmp(dir, "/") == 0 ? "" : dir, false) == 0)
+			snprintf(out + l, len - l, "deny create \"%s/HEAD\"%s%s%s\n", q,
+				 top ? "" : " \"", top ? "" : q, top ? "" : "/.git\"");
+		char *slash = strrchr(dir, '/');
+		if (slash == NULL || strcmp(dir, "/") == 0)
+			return;
+		if (slash == dir)
+			slash[1] = '\0';
+		else
+			*slash = '\0';
+	}
+}
+
 static int protect_git(struct ward_policy *p, const char *profile, const struct ward_vars *vars,
 		       struct ward_error *err)
 {
 	static const char *const what[] = { "hooks", "config" };
 	char dotgit[PATH_MAX], paths[2 * PATH_MAX + 2], found[PATH_MAX], usual[PATH_MAX];
-	char q[3 * PATH_MAX], rules[2 * sizeof(q) + 256] = "";
+	char q[3 * PATH_MAX];
+	int rc = 0;
 
 	if (strcmp(profile, "default") != 0 && strcmp(profile, "strict") != 0)
 		return 0;
+	/*
+	 * A line for the project and each directory above it (two names of at
+	 * most 3 bytes a byte, quoted), and two for hooks and config.
+	 */
+	size_t depth = 1, plen = strlen(vars->project);
+	for (const char *c = vars->project; *c; c++)
+		depth += *c == '/';
+	size_t size = depth * (6 * plen + 64) + 2 * (6 * PATH_MAX + 64);
+	char *rules = malloc(size);
+	if (rules == NULL)
+		return -ENOMEM;
+	rules[0] = '\0';
 	if (find_git(vars->project, dotgit, sizeof(dotgit)) < 0)
-		return 0;
+		goto add;
 	char *line = paths, *next;
 	if (git_paths(vars->project, paths, sizeof(paths)) < 0 ||
 	    (next = strchr(paths, '\n')) == NULL || next[1] != '/') {
 		if (!looks_like_repo(dotgit))
-			return 0; /* an empty .git: git does not take it for a repository either */
+			goto add; /* an empty .git: git does not take it for a repository either */
 		snprintf(err->msg, sizeof(err->msg),
 			 "git cannot find the hooks and config of the repository at %s (is git "
 			 "installed, is the repository whole?): ward would leave them unguarded",
 			 dotgit);
+		free(rules);
 		return -EIO;
 	}
 	for (int i = 0; i < 2; i++) {
@@ -229,12 +276,16 @@ static int protect_git(struct ward_policy *p, const char *profile, const struct 
 		if (policy_quote(q, sizeof(q), found, false) < 0)
 			continue;
 		size_t l = strlen(rules);
-		snprintf(rules + l, sizeof(rules) - l, "deny write,create,delete \"%s\"%s%s%s\n", q,
+		snprintf(rules + l, size - l, "deny write,create,delete \"%s\"%s%s%s\n", q,
 			 i == 0 ? " \"" : "", i == 0 ? q : "", i == 0 ? "/**\"" : "");
 	}
-	if (rules[0] == '\0')
-		return 0;
-	return ward_policy_add_text(p, WARD_LAYER_PROFILE, "builtin:git", rules, strlen(rules), err);
+add:
+	protect_discovery(vars->project, rules, size);
+	if (rules[0] != '\0')
+		rc = ward_policy_add_text(p, WARD_LAYER_PROFILE, "builtin:git", rules, strlen(rules),
+					  err);
+	free(rules);
+	return rc;
 }
 
 /* Add a layer file when it exists; a file that exists but cannot be read is an error. */

@@ -511,8 +511,8 @@ check "check: exit 0, nothing on stderr" "rc=0 err=" "rc=$RC err=$ERR"
 check "check: the first line is the self layer" "# layer self builtin:self" "${OUT%%$'\n'*}"
 check "check: the last two lines are the settings" $'set undecided ask\nset ask-timeout 120' \
 	"$(printf '%s\n' "$OUT" | tail -n 2)"
-check "check: layers self, then profile default" \
-	$'# layer self builtin:self\n# layer profile builtin:default' \
+check "check: layers self, then profile default, then where git looks (builtin:git)" \
+	$'# layer self builtin:self\n# layer profile builtin:default\n# layer profile builtin:git' \
 	"$(printf '%s\n' "$OUT" | grep '^# layer')"
 check_has_line "check: a profile rule, expanded, with its location" "$OUT" \
 	"deny read $H/.ssh/** # $(loc default deny read '~/.ssh/**')"
@@ -543,7 +543,7 @@ EOF
 w check good.policy
 check "check good.policy: exit 0, nothing on stderr" "rc=0 err=" "rc=$RC err=$ERR"
 check "check good.policy: layers self, profile, then the file" \
-	$'# layer self builtin:self\n# layer profile builtin:default\n# layer policy good.policy' \
+	$'# layer self builtin:self\n# layer profile builtin:default\n# layer profile builtin:git\n# layer policy good.policy' \
 	"$(printf '%s\n' "$OUT" | grep '^# layer')"
 rules=$(printf '%s\n' "$OUT" | sed -n '/^# layer policy good.policy$/,$p' | tr -s ' ' ' ')
 check "check good.policy: the file's rules, canonical and expanded, then the settings" \
@@ -575,7 +575,7 @@ check "check --undecided allow: overrides the file's set undecided" \
 	$'set undecided allow\nset ask-timeout 30' "$(printf '%s\n' "$OUT" | tail -n 2)"
 w check --profile strict
 check "check --profile strict: the strict profile's layer and settings" \
-	$'# layer self builtin:self\n# layer profile builtin:strict\nset undecided deny' \
+	$'# layer self builtin:self\n# layer profile builtin:strict\n# layer profile builtin:git\nset undecided deny' \
 	"$(printf '%s\n' "$OUT" | grep -e '^# layer' -e '^set undecided')"
 w check -p good.policy -r 'allow write /srv/r1' -r 'deny write /srv/r2'
 check_has_line "check -r: the first --rule's location" "$OUT" "allow write /srv/r1 # --rule:1"
@@ -606,6 +606,7 @@ w check -p good.policy
 check "check: layers self, profile, user, policy" \
 	"# layer self builtin:self
 # layer profile builtin:default
+# layer profile builtin:git
 # layer user $CFG/ward/policy
 # layer policy good.policy" "$(printf '%s\n' "$OUT" | grep '^# layer')"
 check_has_line "check: the user rule with its location" "$OUT" \

@@ -403,6 +403,25 @@ check "a project that holds the home directory is warned of" "1" "$out"
 out=$(cd "$HOME" && "$WARD" run -q --log "$BASE/home.jsonl" -- sh -c 'echo k >>.ssh/authorized_keys' 2>&1)
 check "...and ~/.ssh is still not the agent's to write (-q: no warning)" "sh: 1: cannot create .ssh/authorized_keys: Permission denied" "$out"
 
+# A repository the agent makes where git will look: the project itself as
+# a bare repository once .git is spoiled (its HEAD moved away), or a .git
+# in a directory above the project; either's config runs code at the
+# user's next git command (core.fsmonitor).  No HEAD is made there, nor a
+# .git above (found by review).
+git init -q "$G/bare"
+(cd "$G/bare" && TMPDIR=$G run -- sh -c 'mv .git/HEAD .git/HEAD.old; mkdir objects refs
+	echo "ref: refs/heads/master" >HEAD
+	printf "[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = .\n\tfsmonitor = \"echo ran >%s/fsmon; false\"\n" "$PWD" >config' 2>/dev/null)
+(cd "$G/bare" && git status >/dev/null 2>&1)
+check "the project made a bare repository: no HEAD, and git runs nothing of the agent's" \
+	"no HEAD, fsmonitor not run" \
+	"$([ -e "$G/bare/HEAD" ] && echo HEAD || echo "no HEAD"), $([ -e "$G/bare/fsmon" ] && echo "fsmonitor ran" || echo "fsmonitor not run")"
+has "...logged as the rule builtin:git" "$L" '"op":"create","path":"[^"]*/bare/HEAD","decision":"deny","errno":"EACCES","rule":"builtin:git:[0-9]+"'
+mkdir -p "$G/up/proj"
+(cd "$G/up/proj" && TMPDIR=$G run -- sh -c 'mkdir ../.git; echo "ref: refs/heads/master" >../HEAD' 2>/dev/null)
+check "...nor a .git or HEAD in a directory above the project" "neither" \
+	"$([ -e "$G/up/.git" ] || [ -e "$G/up/HEAD" ] && echo planted || echo neither)"
+
 # Terminals: the session's own (ward's, and a pty it opens) are the
 # agent's; another window's are not (attack_tty).
 if command -v script >/dev/null; then
