@@ -260,6 +260,16 @@ void proc_umask_changed(pid_t tid)
 	pthread_rwlock_unlock(&lock);
 }
 
+void proc_kill_all(void)
+{
+	struct proc *p, *tmp;
+
+	pthread_rwlock_rdlock(&lock);
+	HASH_ITER(hh, table, p, tmp)
+		kill(p->tgid, SIGKILL);
+	pthread_rwlock_unlock(&lock);
+}
+
 bool proc_in_session(pid_t pid)
 {
 	struct proc *p;

@@ -91,6 +91,8 @@ struct proc;
 /* from: the task that made it, whose executable it runs (0: none known). */
 int proc_add(pid_t tid, pid_t tgid, pid_t ppid, pid_t from);
 void proc_remove(pid_t tid);
+/* SIGKILL every process of the session (the command has exited). */
+void proc_kill_all(void);
 /*
  * The umask is the fs_struct's, which threads and clone(CLONE_FS) share.
  * ward keeps the umask it read from /proc/TID/status for a group of one

@@ -530,6 +530,50 @@ static int exit_status(int st)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
+/*
+ * The command has exited: what it left running is killed now, and waited
+ * for, so that the log's last events are theirs and session-end comes
+ * after them (ward's exit would kill them too, EXITKILL, but after
+ * session-end was written, with calls still served meanwhile).  A task
+ * ward has not seen yet (a child not yet at its first stop) is killed at
+ * its first stop.  At most two seconds: a task that does not die (stuck in
+ * the kernel) is left to EXITKILL.
+ */
+static void end_session(void)
+{
+	struct timespec t0, t;
+
+	proc_kill_all();
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		int st;
+		pid_t w = waitpid(-1, &st, __WALL | WNOHANG);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return; /* ECHILD: nothing left */
+		if (w > 0 && (WIFEXITED(st) || WIFSIGNALED(st))) {
+			pid_t tgid, ppid;
+			if (proc_info(w, &tgid, &ppid, NULL, 0)) {
+				struct jline *l = log_begin("exit", w);
+				jl_int(l, "status", exit_status(st));
+				log_finish(l);
+			}
+			proc_remove(w);
+			continue;
+		}
+		if (w > 0) {
+			kill(w, SIGKILL); /* stopped: a task met only now, or one still running */
+			continue;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 > 2000)
+			return;
+		struct timespec nap = { 0, 1000 * 1000 };
+		nanosleep(&nap, NULL);
+	}
+}
+
 int tracer_run(char **argv, int *status)
 {
 	int sv[2], rc;
@@ -672,6 +716,7 @@ int tracer_run(char **argv, int *status)
 				proc_orphans(w); /* reparented by the kernel: ppid in the log follows */
 			if (w == pid) {
 				*status = exit_status(st);
+				end_session();
 				break;
 			}
 			continue;

@@ -397,6 +397,13 @@ before=$(sha256sum <"$G/main/.git/config")
 check "a linked worktree: the agent may not write the common directory's config" "$before" \
 	"$(sha256sum <"$G/main/.git/config")"
 
+# What the command leaves running is killed when it exits, before
+# session-end, which stays the log's last line (a process left behind went
+# on making calls, logged after session-end).
+run -- sh -c '(while :; do cat /etc/hostname >/dev/null; done) & sleep 0.2'
+check "what the command left running: killed, session-end last" "session-end exit:137" \
+	"$(tail -n 1 "$L" | grep -o '"event":"session-end"' | cut -d'"' -f4) $(grep '"event":"exit"' "$L" | grep -c '"status":137' | sed 's/^[1-9][0-9]*$/exit:137/')"
+
 # ward run from ~: the project holds the home directory, which is said.
 out=$(cd "$HOME" && "$WARD" run --log "$BASE/home.jsonl" -- true 2>&1 >/dev/null | grep -c "holds your home directory")
 check "a project that holds the home directory is warned of" "1" "$out"
