@@ -65,6 +65,7 @@ struct sess_unix {
 
 struct sess_abstract {
 	uint32_t sock_ino;
+	int type; /* the kernel keeps an abstract name per socket type */
 	size_t len;
 	char name[108];
 };
@@ -136,7 +137,7 @@ void net_format(const uint8_t a[16], char *out, size_t len)
 static bool grow(void **arr, size_t n, size_t size)
 {
 	if (n >= NET_MAX_SESSION)
-		return false;
+		return false; /* the caller prunes, then tries again */
 	if (n == 0 || (n >= 8 && (n & (n - 1)) == 0)) {
 		size_t cap = n ? 2 * n : 8;
 		void *p = realloc(*arr, cap * size);
@@ -166,6 +167,17 @@ static int diag(const void *req, size_t len, void *buf, size_t buflen)
 		return e->error < 0 ? e->error : -EIO;
 	}
 	return h->nlmsg_type == SOCK_DIAG_BY_FAMILY ? 0 : -EIO;
+}
+
+/*
+ * The protocol whose port space a socket uses: 0 is the type's own (TCP,
+ * UDP), MPTCP shares TCP's.  UDP-Lite, SCTP and the rest have their own.
+ */
+static int port_space(int type, int protocol)
+{
+	if (protocol == 0)
+		return type == SOCK_STREAM ? IPPROTO_TCP : type == SOCK_DGRAM ? IPPROTO_UDP : 0;
+	return protocol == IPPROTO_MPTCP ? IPPROTO_TCP : protocol;
 }
 
 /*
@@ -249,6 +261,53 @@ static int unix_socket(uint32_t sock_ino, dev_t *dev, uint32_t *ino, char *name,
 	return 0;
 }
 
+/*
+ * A full list (NET_MAX_SESSION entries: the session bound that many
+ * sockets) keeps only those still open; with the lock held.  Entries go
+ * from the front: the newest are at the end, where the lookups start.
+ */
+static void prune_inet(void)
+{
+	size_t keep = 0;
+	for (size_t i = 0; i < n_inet; i++) {
+		const struct sess_inet *e = &s_inet[i];
+		static const uint8_t lo4[16] = { [10] = 0xff, [11] = 0xff, [12] = 127, [15] = 1 };
+		static const uint8_t lo6[16] = { [15] = 1 };
+		const uint8_t *at = !is_any(e->addr) ? e->addr : is_v4(e->addr) ? lo4 : lo6;
+		if (inet_receiver(e->protocol, at, e->port, e->cookie))
+			s_inet[keep++] = *e;
+	}
+	n_inet = keep;
+}
+
+static void prune_unix(void)
+{
+	size_t keep = 0;
+	for (size_t i = 0; i < n_unix; i++) {
+		dev_t d;
+		uint32_t ino;
+		char name[108];
+		size_t nl;
+		if (unix_socket(s_unix[i].sock_ino, &d, &ino, name, &nl) == 0)
+			s_unix[keep++] = s_unix[i];
+	}
+	n_unix = keep;
+}
+
+static void prune_abstract(void)
+{
+	size_t keep = 0;
+	for (size_t i = 0; i < n_abs; i++) {
+		dev_t d;
+		uint32_t ino;
+		char name[108];
+		size_t nl;
+		if (unix_socket(s_abs[i].sock_ino, &d, &ino, name, &nl) == 0)
+			s_abs[keep++] = s_abs[i];
+	}
+	n_abs = keep;
+}
+
 int net_session_add_inet(int type, int protocol, const uint8_t addr[16], uint16_t port,
 			 bool v6only, uint64_t cookie)
 {
@@ -260,6 +319,8 @@ int net_session_add_inet(int type, int protocol, const uint8_t addr[16], uint16_
 			rc = 0;
 			goto out;
 		}
+	if (n_inet >= NET_MAX_SESSION)
+		prune_inet();
 	if (grow((void **)&s_inet, n_inet, sizeof(*s_inet))) {
 		s_inet[n_inet] = (struct sess_inet){ .type = type, .protocol = protocol,
 						     .port = port, .v6only = v6only,
@@ -294,6 +355,8 @@ int net_session_add_unix(uint32_t sock_ino)
 			rc = 0;
 			goto out;
 		}
+	if (n_unix >= NET_MAX_SESSION)
+		prune_unix();
 	if (grow((void **)&s_unix, n_unix, sizeof(*s_unix))) {
 		s_unix[n_unix++] = (struct sess_unix){ sock_ino, dev, ino };
 		rc = 0;
@@ -303,7 +366,7 @@ out:
 	return rc;
 }
 
-int net_session_add_abstract(uint32_t sock_ino, const char *name, size_t len)
+int net_session_add_abstract(uint32_t sock_ino, int type, const char *name, size_t len)
 {
 	int rc = -ENOMEM;
 
@@ -315,8 +378,11 @@ int net_session_add_abstract(uint32_t sock_ino, const char *name, size_t len)
 			rc = 0;
 			goto out;
 		}
+	if (n_abs >= NET_MAX_SESSION)
+		prune_abstract();
 	if (grow((void **)&s_abs, n_abs, sizeof(*s_abs))) {
 		s_abs[n_abs].sock_ino = sock_ino;
+		s_abs[n_abs].type = type;
 		s_abs[n_abs].len = len;
 		memcpy(s_abs[n_abs].name, name, len);
 		n_abs++;
@@ -334,18 +400,19 @@ out:
  * that socket, still open, is the one that would receive there.  0.0.0.0
  * takes IPv4 only; :: takes IPv6, and IPv4 too unless bound IPV6_V6ONLY.
  */
-bool net_session_inet(int type, const uint8_t addr[16], uint16_t port)
+bool net_session_inet(int type, int protocol, const uint8_t addr[16], uint16_t port)
 {
 	struct {
 		int protocol;
 		uint64_t cookie;
 	} cand[8];
-	int n = 0;
+	int n = 0, space = port_space(type, protocol);
 
 	pthread_mutex_lock(&lock);
-	for (size_t i = 0; i < n_inet && n < 8; i++) {
+	/* Newest first: a port bound again and again (a server restarted) is its last socket's. */
+	for (size_t i = n_inet; i-- > 0 && n < 8;) {
 		const struct sess_inet *e = &s_inet[i];
-		if (e->type != type || e->port != port)
+		if (e->type != type || e->port != port || port_space(e->type, e->protocol) != space)
 			continue;
 		if (memcmp(e->addr, addr, 16) == 0 ||
 		    (is_any(e->addr) && net_is_loopback(addr) &&
@@ -381,14 +448,15 @@ bool net_session_unix(dev_t dev, ino_t ino)
 	return false;
 }
 
-bool net_session_abstract(const char *name, size_t len)
+bool net_session_abstract(int type, const char *name, size_t len)
 {
 	uint32_t cand[16];
 	int n = 0;
 
 	pthread_mutex_lock(&lock);
-	for (size_t i = 0; i < n_abs && n < 16; i++)
-		if (s_abs[i].len == len && memcmp(s_abs[i].name, name, len) == 0)
+	for (size_t i = n_abs; i-- > 0 && n < 16;)
+		if (s_abs[i].type == type && s_abs[i].len == len &&
+		    memcmp(s_abs[i].name, name, len) == 0)
 			cand[n++] = s_abs[i].sock_ino;
 	pthread_mutex_unlock(&lock);
 	for (int i = 0; i < n; i++) {

@@ -386,11 +386,15 @@ void net_format(const uint8_t a[16], char *out, size_t len);
 int net_session_add_inet(int type, int protocol, const uint8_t addr[16], uint16_t port,
 			 bool v6only, uint64_t cookie);
 int net_session_add_unix(uint32_t sock_ino);
-int net_session_add_abstract(uint32_t sock_ino, const char *name, size_t len);
-/* Would a session socket, still alive, receive at this destination? */
-bool net_session_inet(int type, const uint8_t addr[16], uint16_t port);
+int net_session_add_abstract(uint32_t sock_ino, int type, const char *name, size_t len);
+/*
+ * Would a session socket, still alive, receive at this destination, for a
+ * socket of this type and protocol (UDP and UDP-Lite, TCP and SCTP have
+ * port spaces of their own; an abstract name is one per socket type)?
+ */
+bool net_session_inet(int type, int protocol, const uint8_t addr[16], uint16_t port);
 bool net_session_unix(dev_t dev, ino_t ino);
-bool net_session_abstract(const char *name, size_t len);
+bool net_session_abstract(int type, const char *name, size_t len);
 bool net_is_dns(const uint8_t addr[16], uint16_t port);
 /* The names ward verified for addr (at most max), waiting a little for
  * the first resolution of the policy's names; returns how many. */

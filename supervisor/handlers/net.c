@@ -422,7 +422,8 @@ static int decide_dest(struct req *r, const struct sock *s, enum call call, stru
 		t.kind = WARD_NET_INET;
 		memcpy(t.addr, d->addr, 16);
 		t.port = d->port;
-		t.session = call != C_BIND && net_session_inet(s->type & 0xf, d->addr, d->port);
+		t.session = call != C_BIND &&
+			    net_session_inet(s->type & 0xf, s->protocol, d->addr, d->port);
 		t.dns = net_is_dns(d->addr, d->port);
 		if (call != C_BIND && !net_is_loopback(d->addr) && net_is_local(d->addr)) {
 			/*
@@ -473,7 +474,8 @@ static int decide_dest(struct req *r, const struct sock *s, enum call call, stru
 		printable(d->path, d->len, real, sizeof(real));
 		t.kind = WARD_NET_ABSTRACT;
 		t.path = real;
-		t.session = d->kind == D_ABSTRACT && net_session_abstract(d->path, d->len);
+		t.session = d->kind == D_ABSTRACT &&
+			    net_session_abstract(s->type & 0xf, d->path, d->len);
 		snprintf(r->net_addr, sizeof(r->net_addr), "unix-abstract:%s", real);
 		rc = decide_net(r, op, &t);
 		break;
@@ -543,7 +545,7 @@ static void record_bind(const struct sock *s, const struct dest *d)
 	if (ss.ss_family == AF_UNIX && l > offsetof(struct sockaddr_un, sun_path) + 1) {
 		const struct sockaddr_un *un = (const struct sockaddr_un *)&ss;
 		if (un->sun_path[0] == '\0')
-			net_session_add_abstract((uint32_t)st.st_ino, un->sun_path + 1,
+			net_session_add_abstract((uint32_t)st.st_ino, s->type & 0xf, un->sun_path + 1,
 						 l - offsetof(struct sockaddr_un, sun_path) - 1);
 		return;
 	}

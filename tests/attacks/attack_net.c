@@ -861,10 +861,20 @@ static void mode_kinds(void)
  * records what the session binds as the session's, but the port number
  * alone must not make the outside service one of them.
  */
+static void bind_then_proto(const char *how, int bdomain, int btype, int bproto, struct addr b,
+			    bool v6only, int domain, int type, struct addr out);
+
 static void bind_then(const char *how, int bdomain, int btype, struct addr b, bool v6only,
 		      int domain, int type, struct addr out)
 {
-	int one = 1, bs = sock(bdomain, btype, 0);
+	bind_then_proto(how, bdomain, btype, 0, b, v6only, domain, type, out);
+}
+
+/* The same, the bound socket of protocol bproto (UDP-Lite has a port space of its own). */
+static void bind_then_proto(const char *how, int bdomain, int btype, int bproto, struct addr b,
+			    bool v6only, int domain, int type, struct addr out)
+{
+	int one = 1, bs = sock(bdomain, btype, bproto);
 
 	if (v6only && setsockopt(bs, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one)) < 0)
 		setup_failed("IPV6_V6ONLY");
@@ -909,6 +919,17 @@ static void mode_sessbind(void)
 		  a4("0.0.0.0", tcp4), false, AF_INET, SOCK_STREAM, t4);
 	bind_then("bind(TCP 0.0.0.0:UDP4), sendto(UDP 127.0.0.1:UDP4)", AF_INET, SOCK_STREAM,
 		  a4("0.0.0.0", udp4), false, AF_INET, SOCK_DGRAM, u4);
+	/* UDP-Lite's port space is not UDP's: its bind takes nothing from the UDP service. */
+	bind_then_proto("bind(UDP-Lite 0.0.0.0:UDP4), sendto(UDP 127.0.0.1:UDP4)", AF_INET,
+			SOCK_DGRAM, IPPROTO_UDPLITE, a4("0.0.0.0", udp4), false, AF_INET, SOCK_DGRAM,
+			u4);
+	/*
+	 * An abstract name is one per socket type: a datagram socket may take
+	 * the name the outside stream service listens on.
+	 */
+	struct addr abs = a_abstract("ward-attack-%d", pid);
+	bind_then("bind(DGRAM unix-abstract:ward-attack-PID), connect(STREAM to it)", AF_UNIX,
+		  SOCK_DGRAM, abs, false, AF_UNIX, SOCK_STREAM, abs);
 }
 
 /*

@@ -467,6 +467,26 @@ kill 0" out
 		--log "$U/logs/block.jsonl" -- sh -c "$script" 2>/dev/null)
 	check "${TAG}eight senders blocked on a full socket, and ward still serves the rest" \
 		"still-served" "$(printf '%s\n' "$out" | grep -x still-served)"
+
+	# A server restarted again and again on one port (a dev server's
+	# reloads) stays the session's: its newest socket is looked at first.
+	local rp
+	rp=$(free_port)
+	out=$(cd "$P" && "${RUNAS[@]}" env -i "${ENVV[@]}" timeout 60 "$WARD" run -q \
+		--log "$U/logs/restart.jsonl" -- python3 -c "
+import socket
+ok = 0
+for i in range(12):
+    l = socket.socket(); l.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    l.bind(('127.0.0.1', $rp)); l.listen()
+    c = socket.socket()
+    try:
+        c.connect(('127.0.0.1', $rp)); ok += 1
+    except OSError as e:
+        print('start', i + 1, e)
+    c.close(); l.close()
+print(ok, 'of 12')" 2>&1)
+	check "${TAG}a server restarted 12 times on one port: each start reached" "12 of 12" "$out"
 }
 
 # --- as root: a ward run as root, and the host's own non-loopback addresses
