@@ -568,6 +568,38 @@ static void record_bind(const struct sock *s, const struct dest *d)
 	}
 }
 
+/*
+ * The end of a blocking call's wait as SO_SNDTIMEO sets it (false: none,
+ * it waits for good).  ward's own call on the agent's socket is woken by
+ * ward's timer every 100 ms and made again, which would start the
+ * kernel's timeout over each time: ward keeps the deadline instead.
+ */
+static bool send_deadline(const struct sock *s, struct timespec *end)
+{
+	struct timeval tv = { 0, 0 };
+	socklen_t l = sizeof(tv);
+
+	if (getsockopt(s->fd, SOL_SOCKET, SO_SNDTIMEO, &tv, &l) < 0 || (tv.tv_sec == 0 && tv.tv_usec == 0))
+		return false;
+	clock_gettime(CLOCK_MONOTONIC, end);
+	end->tv_sec += tv.tv_sec;
+	end->tv_nsec += tv.tv_usec * 1000L;
+	if (end->tv_nsec >= 1000000000L) {
+		end->tv_sec++;
+		end->tv_nsec -= 1000000000L;
+	}
+	return true;
+}
+
+/* Milliseconds left until end (0 when it has passed), at most 100. */
+static int ms_left(const struct timespec *end)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	long ms = (end->tv_sec - now.tv_sec) * 1000 + (end->tv_nsec - now.tv_nsec) / 1000000;
+	return ms <= 0 ? 0 : ms > 100 ? 100 : (int)ms;
+}
+
 static bool may_block(const struct sock *s, int flags)
 {
 	int fl = fcntl(s->fd, F_GETFL);
@@ -602,6 +634,8 @@ static int do_connect(struct req *r, struct sock *s, uint64_t addr, long len)
 		goto out;
 	socklen_t kl = kernel_name(&d, sa, len, &k);
 	bool blocking = may_block(s, 0);
+	struct timespec end;
+	bool timed = blocking && send_deadline(s, &end);
 	if (blocking)
 		notify_blocking_begin();
 	rc = connect(s->fd, (struct sockaddr *)&k, kl) < 0 ? -errno : 1;
@@ -612,14 +646,20 @@ static int do_connect(struct req *r, struct sock *s, uint64_t addr, long len)
 			rc = why;
 			break;
 		}
+		/* SO_SNDTIMEO ran out: a unix connect says EAGAIN, an internet one EINPROGRESS. */
+		if (timed && ms_left(&end) == 0) {
+			rc = s->domain == AF_UNIX ? -EAGAIN : -EINPROGRESS;
+			break;
+		}
 		if (s->domain == AF_UNIX) {
 			rc = connect(s->fd, (struct sockaddr *)&k, kl) < 0 ? -errno : 1;
 			continue;
 		}
 		/* An internet connect goes on by itself: wait for its outcome. */
 		struct pollfd p = { s->fd, POLLOUT, 0 };
-		if (poll(&p, 1, -1) < 0)
-			continue; /* EINTR: look again */
+		int n = poll(&p, 1, timed ? ms_left(&end) : -1);
+		if (n <= 0)
+			continue; /* EINTR, or the deadline: look again */
 		int err = 0;
 		socklen_t el = sizeof(err);
 		if (getsockopt(s->fd, SOL_SOCKET, SO_ERROR, &err, &el) < 0)
@@ -1025,6 +1065,8 @@ static long send_one(struct req *r, struct sock *s, const struct msghdr *m, int 
 		mine.msg_namelen = kernel_name(&d, sa, namelen, &k);
 	}
 	bool blocking = may_block(s, flags);
+	struct timespec end;
+	bool timed = blocking && send_deadline(s, &end);
 	/*
 	 * A stream message larger than ward's buffer goes in rounds, as the
 	 * kernel would send it in one call; control data goes with the first.
@@ -1041,6 +1083,8 @@ static long send_one(struct req *r, struct sock *s, const struct msghdr *m, int 
 		if (rc == -EINTR && blocking) {
 			/* ward's wake-up timer: nothing was sent; go on unless the agent was interrupted */
 			int why = agent_interrupted(r);
+			if (why == 0 && timed && ms_left(&end) == 0)
+				why = -EAGAIN; /* SO_SNDTIMEO ran out, as the kernel's wait would */
 			if (why == 0)
 				continue;
 			rc = why;

@@ -487,6 +487,29 @@ for i in range(12):
     c.close(); l.close()
 print(ok, 'of 12')" 2>&1)
 	check "${TAG}a server restarted 12 times on one port: each start reached" "12 of 12" "$out"
+
+	# SO_SNDTIMEO bounds a blocking connect and send as natively (ward's own
+	# call, woken every 100 ms, waited for good).
+	out=$(cd "$P" && "${RUNAS[@]}" env -i "${ENVV[@]}" timeout 20 "$WARD" run -q \
+		--log "$U/logs/sndtimeo.jsonl" -- python3 -c "
+import socket, struct, time, errno
+tv = struct.pack('ll', 1, 0)
+l = socket.socket(); l.bind(('127.0.0.1', 0)); l.listen(0)
+fill = []
+for i in range(3):
+    c = socket.socket(); c.setblocking(False)
+    try: c.connect(l.getsockname())
+    except BlockingIOError: pass
+    fill.append(c)
+time.sleep(0.2)
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, tv)
+try: s.connect(l.getsockname()); print('connected')
+except OSError as e: print('connect', errno.errorcode[e.errno])
+a, b = socket.socketpair(); a.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, tv)
+try:
+    while True: a.sendmsg([b'x' * 65536])
+except OSError as e: print('sendmsg', errno.errorcode[e.errno])" 2>&1 | tr '\n' ' ')
+	check "${TAG}SO_SNDTIMEO: a blocking connect and sendmsg time out" "connect EINPROGRESS sendmsg EAGAIN " "$out"
 }
 
 # --- as root: a ward run as root, and the host's own non-loopback addresses
