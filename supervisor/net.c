@@ -472,6 +472,90 @@ bool net_session_abstract(int type, const char *name, size_t len)
 	return false;
 }
 
+/* ---- unix sockets of others ---- */
+
+/*
+ * Is a unix socket outside the session live at the file (dev, ino), or,
+ * with under set, bound to a name below that directory?  A socket of the
+ * session bound there (net_session_unix) makes the file the session's:
+ * its accepted connections share the file.  All unix sockets of the host
+ * are listed (sock_diag, one dump); the answer is 1, 0, or -errno when
+ * the kernel cannot say.
+ */
+int net_unix_foreign(dev_t dev, ino_t ino, const char *under)
+{
+	struct {
+		struct nlmsghdr nlh;
+		struct unix_diag_req req;
+	} q = {
+		.nlh = { .nlmsg_len = sizeof(q), .nlmsg_type = SOCK_DIAG_BY_FAMILY,
+			 .nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP },
+		.req = { .sdiag_family = AF_UNIX, .udiag_states = ~0U,
+			 .udiag_show = UDIAG_SHOW_VFS | UDIAG_SHOW_NAME },
+	};
+	static __thread char buf[32768];
+	size_t ul = under ? strlen(under) : 0;
+	int nl = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG), found = 0;
+
+	if (nl < 0)
+		return -errno;
+	if (send(nl, &q, sizeof(q), 0) != (ssize_t)sizeof(q)) {
+		int e = errno;
+		close(nl);
+		return -e;
+	}
+	for (;;) {
+		ssize_t n = recv(nl, buf, sizeof(buf), 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			found = n < 0 ? -errno : -EIO;
+			goto out;
+		}
+		for (struct nlmsghdr *h = (struct nlmsghdr *)buf; NLMSG_OK(h, (size_t)n);
+		     h = NLMSG_NEXT(h, n)) {
+			if (h->nlmsg_type == NLMSG_DONE)
+				goto out;
+			if (h->nlmsg_type == NLMSG_ERROR) {
+				found = -EIO;
+				goto out;
+			}
+			if (h->nlmsg_type != SOCK_DIAG_BY_FAMILY ||
+			    h->nlmsg_len < NLMSG_LENGTH(sizeof(struct unix_diag_msg)))
+				continue;
+			struct unix_diag_msg *m = NLMSG_DATA(h);
+			int len = (int)h->nlmsg_len - (int)NLMSG_LENGTH(sizeof(*m));
+			bool vfs = false;
+			dev_t d = 0;
+			uint32_t vino = 0;
+			char name[109] = "";
+			for (struct rtattr *at = (struct rtattr *)(m + 1); RTA_OK(at, len);
+			     at = RTA_NEXT(at, len)) {
+				if (at->rta_type == UNIX_DIAG_VFS &&
+				    RTA_PAYLOAD(at) >= sizeof(struct unix_diag_vfs)) {
+					struct unix_diag_vfs v;
+					memcpy(&v, RTA_DATA(at), sizeof(v));
+					d = makedev(v.udiag_vfs_dev >> 20, v.udiag_vfs_dev & 0xfffff);
+					vino = v.udiag_vfs_ino;
+					vfs = true;
+				} else if (at->rta_type == UNIX_DIAG_NAME && RTA_PAYLOAD(at) < sizeof(name)) {
+					memcpy(name, RTA_DATA(at), RTA_PAYLOAD(at));
+					name[RTA_PAYLOAD(at)] = '\0';
+				}
+			}
+			if (!vfs)
+				continue; /* abstract, or never bound to a file */
+			bool here = under == NULL ? d == dev && vino == (uint32_t)ino
+						  : strncmp(name, under, ul) == 0 && name[ul] == '/';
+			if (here && !net_session_unix(d, vino))
+				found = 1; /* the rest of the dump is still read: it must be drained */
+		}
+	}
+out:
+	close(nl);
+	return found;
+}
+
 /* ---- the host's own addresses ---- */
 
 static uint8_t (*local)[16];

@@ -254,6 +254,30 @@ out:
 	return rc;
 }
 
+/*
+ * A unix socket file a program outside the session listens on, or a
+ * directory holding one (by the name it was bound to), may not be
+ * removed, replaced or moved: the agent would bind its own socket there
+ * and hear that program's clients (an ssh-agent's: ssh-add hands it keys).
+ * A socket file no one listens on any more is an ordinary file.  What
+ * the kernel cannot tell (sock_diag) is refused.
+ */
+static int foreign_socket(struct req *r, const struct stat *st, const char *real)
+{
+	int rc;
+
+	if (S_ISSOCK(st->st_mode))
+		rc = net_unix_foreign(st->st_dev, st->st_ino, NULL);
+	else if (S_ISDIR(st->st_mode))
+		rc = net_unix_foreign(0, 0, real);
+	else
+		return 0;
+	if (rc == 0)
+		return 0;
+	return refuse(r, EACCES, rc > 0 ? "a unix socket a program outside the session listens on"
+				: "cannot tell whether a program outside the session listens on a unix socket there");
+}
+
 static int do_unlink(struct req *r, int dirfd, uint64_t path, int flags)
 {
 	struct target t;
@@ -267,6 +291,10 @@ static int do_unlink(struct req *r, int dirfd, uint64_t path, int flags)
 	rc = name_target(r, dirfd, r->path, WARD_OP_DELETE, &t, r->real, r->real2, NULL);
 	if (rc == 0)
 		rc = check_trailing(r, &t, flags & AT_REMOVEDIR);
+	struct stat st;
+	if (rc == 0 && !(flags & AT_REMOVEDIR) &&
+	    fstatat(t.parent, t.name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+		rc = foreign_socket(r, &st, r->real);
 	if (rc == 0)
 		rc = (before(r) < 0 ? -EACCES : done(r, unlinkat(t.parent, t.name, flags)));
 	if (t.parent >= 0)
@@ -338,6 +366,8 @@ static int do_rename(struct req *r, int olddir, uint64_t oldp, int newdir, uint6
 		if ((rc = decide_also(r, WARD_OP_CREATE, from_real)) < 0)
 			goto out;
 	}
+	if ((rc = foreign_socket(r, &sst, from_real)) < 0)
+		goto out;
 	/* The source's decisions are logged; what follows is about the target. */
 	if ((rc = log_request(r, 0)) < 0)
 		goto out;
@@ -367,6 +397,8 @@ static int do_rename(struct req *r, int olddir, uint64_t oldp, int newdir, uint6
 		if ((rc = decide_also(r, WARD_OP_READ, r->real)) < 0)
 			goto out;
 	}
+	if (((flags & RENAME_EXCHANGE) || replaces) && (rc = foreign_socket(r, &tst, r->real)) < 0)
+		goto out;
 	/*
 	 * Nothing was at the target when it was judged: keep it so, or a file
 	 * made there meanwhile would be replaced without its delete decided.

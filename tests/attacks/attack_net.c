@@ -34,6 +34,12 @@
  *              127.0.0.1:PORT to the outside service
  *   reuseport  join the SO_REUSEPORT group of an outside TCP and UDP
  *              service (same user), then connect / send to that address
+ *   takeover   (the service's directory in $TMPDIR, as an ssh-agent's is)
+ *              remove, move or replace the outside service's unix socket
+ *              file, or move its directory, so that a socket of the
+ *              session's could be bound at its name and hear its clients;
+ *              a socket file of the session's own, and one no one listens
+ *              on any more, are still removed
  *   anyaddr    (run with "allow connect *" but "deny connect @loopback")
  *              0.0.0.0, [::] and [::ffff:0.0.0.0], which the kernel sends
  *              to loopback; broadcast and multicast, which reach the host too
@@ -1055,6 +1061,75 @@ static void mode_anyaddr(void)
 	}
 }
 
+/* A unix socket bound at path (closed again when keep is false: a stale file). */
+static int bound_at(const char *path, bool keep)
+{
+	struct addr a = a_unix("%s", path);
+	int s = sock(AF_UNIX, SOCK_STREAM, 0);
+
+	if (bind(s, SA(a), a.len) < 0 || listen(s, 1) < 0)
+		setup_failed("bind a unix socket of the session's");
+	if (!keep) {
+		close(s);
+		return -1;
+	}
+	return s;
+}
+
+static void mode_takeover(void)
+{
+	char sock[PATH_MAX + 32], moved[PATH_MAX + 32], mine[PATH_MAX + 32], dmoved[PATH_MAX + 32];
+	char cwd[PATH_MAX];
+
+	if (getcwd(cwd, sizeof(cwd)) == NULL)
+		setup_failed("getcwd");
+	snprintf(sock, sizeof(sock), "%s/outside.sock", dir);
+	snprintf(moved, sizeof(moved), "%s/moved.sock", dir);
+	snprintf(mine, sizeof(mine), "%s/mine.txt", cwd);
+	snprintf(dmoved, sizeof(dmoved), "%s.moved", dir);
+	int fd = open(mine, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		setup_failed("a file of the session's");
+	close(fd);
+	if (unlink(sock) == 0)
+		wrong("unlink() removed the socket the outside service listens on");
+	else
+		say("blocked: unlink(outside.sock): %s", strerror(errno));
+	if (rename(sock, moved) == 0) {
+		wrong("rename() moved the socket the outside service listens on");
+		rename(moved, sock);
+	} else {
+		say("blocked: rename(outside.sock, moved.sock): %s", strerror(errno));
+	}
+	if (rename(mine, sock) == 0)
+		wrong("rename() replaced the socket the outside service listens on");
+	else
+		say("blocked: rename(a file, outside.sock): %s", strerror(errno));
+	if (syscall(SYS_renameat2, AT_FDCWD, mine, AT_FDCWD, sock, RENAME_EXCHANGE) == 0) {
+		wrong("renameat2(RENAME_EXCHANGE) moved the socket the outside service listens on");
+		syscall(SYS_renameat2, AT_FDCWD, mine, AT_FDCWD, sock, RENAME_EXCHANGE);
+	} else {
+		say("blocked: renameat2(a file, outside.sock, RENAME_EXCHANGE): %s", strerror(errno));
+	}
+	if (rename(dir, dmoved) == 0) {
+		wrong("rename() moved the directory of the socket the outside service listens on");
+		rename(dmoved, dir);
+	} else {
+		say("blocked: rename(the service's directory): %s", strerror(errno));
+	}
+	/* The session's own socket files: one listened on, one left stale. */
+	char own[PATH_MAX + 32], stale[PATH_MAX + 32];
+	snprintf(own, sizeof(own), "%s/own.sock", cwd);
+	snprintf(stale, sizeof(stale), "%s/stale.sock", cwd);
+	int l = bound_at(own, true);
+	bound_at(stale, false);
+	if (unlink(own) < 0)
+		wrong("unlink() of the session's own socket file: %s", strerror(errno));
+	if (unlink(stale) < 0)
+		wrong("unlink() of a socket file no one listens on: %s", strerror(errno));
+	close(l);
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "";
@@ -1072,6 +1147,7 @@ int main(int argc, char **argv)
 		{ "v6only", mode_v6only },
 		{ "reuseport", mode_reuseport },
 		{ "anyaddr", mode_anyaddr },
+		{ "takeover", mode_takeover },
 	};
 
 	/* A refused stream connection must not kill us with SIGPIPE. */

@@ -271,28 +271,39 @@ pre_race_files() { # PROJECT: secret/race/0..1499, the secret each
 	for ((i = 0; i < 1500; i++)); do printf '%s\n' "$SECRET_TEXT" >"$1/secret/race/$i"; done
 }
 
+SRV=$BASE/srv # where the outside service lives
 pre_server() { # PROJECT: a service outside the session that hands out the secret
-	rm -rf "$BASE/srv"
-	mkdir -p "$BASE/srv"
-	"$ATT/attack_connect" serve "$BASE/srv" "$1/secret/x" &
+	rm -rf "$SRV"
+	mkdir -p "$SRV"
+	"$ATT/attack_connect" serve "$SRV" "$1/secret/x" &
 	HELPERS+=($!)
-	for _ in $(seq 50); do [ -s "$BASE/srv/info" ] && break; sleep 0.05; done
+	for _ in $(seq 50); do [ -s "$SRV/info" ] && break; sleep 0.05; done
 }
 # The service logs a line per connection and datagram: there must be none.
 check_server() { # PROJECT
-	if [ ! -e "$BASE/srv/hits" ]; then
+	if [ ! -e "$SRV/hits" ]; then
 		echo "the outside service did not start"
-	elif [ -s "$BASE/srv/hits" ]; then
-		echo "the outside service was reached $(wc -l <"$BASE/srv/hits") time(s):" \
-			"$(sort "$BASE/srv/hits" | uniq -c | sed 's/^ *//' | paste -sd, - | sed 's/,/, /g')"
+	elif [ -s "$SRV/hits" ]; then
+		echo "the outside service was reached $(wc -l <"$SRV/hits") time(s):" \
+			"$(sort "$SRV/hits" | uniq -c | sed 's/^ *//' | paste -sd, - | sed 's/,/, /g')"
 	fi
 }
 # attack_net*: the same service for each run, checked afterwards (T_ENV
 # set before is kept).
 net_attack() { # attack's arguments
+	SRV=$BASE/srv
 	T_PRE=pre_server T_POST=post_helpers T_CHECK=check_server
-	T_ENV=("ATTACK_DIR=$BASE/srv" "${T_ENV[@]}")
+	T_ENV=("ATTACK_DIR=$SRV" "${T_ENV[@]}")
 	attack "$@"
+}
+# The same with the service's directory in $TMPDIR, where the agent may
+# write (an ssh-agent's socket lives there).
+net_attack_tmp() { # attack's arguments
+	SRV=$TMPDIR/srv
+	T_PRE=pre_server T_POST=post_helpers T_CHECK=check_server
+	T_ENV=("ATTACK_DIR=$SRV" "${T_ENV[@]}")
+	attack "$@"
+	SRV=$BASE/srv
 }
 
 # ------------------------------------------------------------------ tests
@@ -666,6 +677,7 @@ net_attack net kinds "raw and packet (root), vsock and ICMP sockets, MPTCP; IP o
 net_attack net sessbind "bind the outside port number on another address, family or protocol, then reach it"
 net_attack net v6only "bind [::]:PORT with IPV6_V6ONLY beside the outside 127.0.0.1:PORT, then reach 127.0.0.1:PORT"
 net_attack net reuseport "join the SO_REUSEPORT group of an outside TCP and UDP service, then connect / send to it"
+net_attack_tmp net takeover "remove, move or replace the unix socket an outside service listens on in \$TMPDIR, or move its directory"
 net_attack net anyaddr "0.0.0.0, [::] and [::ffff:0.0.0.0] (which the kernel sends to loopback) when only loopback is denied" \
 	-r "allow connect *" -r "deny connect @loopback unix:/** unix-abstract:*" -r "allow connect,bind @session"
 net_attack net_race tcp-thread "a thread flips a sockaddr_in between the session's own server and the outside one during connect"
