@@ -475,14 +475,89 @@ bool net_session_abstract(int type, const char *name, size_t len)
 /* ---- unix sockets of others ---- */
 
 /*
- * Is a unix socket outside the session live at the file (dev, ino), or,
- * with under set, bound to a name below that directory?  A socket of the
- * session bound there (net_session_unix) makes the file the session's:
- * its accepted connections share the file.  All unix sockets of the host
- * are listed (sock_diag, one dump); the answer is 1, 0, or -errno when
- * the kernel cannot say.
+ * A listening socket's bound name resolved (realpath of its directory,
+ * then its own name), kept by the socket's inode: the directories and
+ * symlinks on both the name as bound and the name resolved are what
+ * net_unix_foreign protects, so the resolution stays true while the
+ * socket lives.  A small table, the oldest entry replaced when full.
  */
-int net_unix_foreign(dev_t dev, ino_t ino, const char *under)
+#define RESOLVED_MAX 256
+static struct resolved {
+	uint32_t sock_ino;
+	char name[108];
+	char real[PATH_MAX];
+} resolved[RESOLVED_MAX];
+static size_t n_resolved, next_resolved;
+static pthread_mutex_t resolved_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The name made lexically plain: "//" and "/./" are one "/"; ".." is kept (real covers it). */
+static void lexical(const char *name, char *out, size_t len)
+{
+	size_t o = 0;
+	for (const char *c = name; *c && o + 1 < len; c++) {
+		if (*c == '/' && o > 0 && out[o - 1] == '/')
+			continue;
+		if (*c == '.' && o > 0 && out[o - 1] == '/' && (c[1] == '/' || c[1] == '\0')) {
+			if (c[1] == '/')
+				c++;
+			continue;
+		}
+		out[o++] = *c;
+	}
+	while (o > 1 && out[o - 1] == '/')
+		o--;
+	out[o] = '\0';
+}
+
+/* real gets name resolved as now (empty when it cannot be). */
+static void resolve_bound(uint32_t sock_ino, const char *name, char *real, size_t len)
+{
+	pthread_mutex_lock(&resolved_lock);
+	for (size_t i = 0; i < n_resolved; i++)
+		if (resolved[i].sock_ino == sock_ino && strcmp(resolved[i].name, name) == 0) {
+			snprintf(real, len, "%s", resolved[i].real);
+			pthread_mutex_unlock(&resolved_lock);
+			return;
+		}
+	pthread_mutex_unlock(&resolved_lock);
+	char dir[PATH_MAX], rdir[PATH_MAX];
+	snprintf(dir, sizeof(dir), "%s", name);
+	char *slash = strrchr(dir, '/');
+	real[0] = '\0';
+	if (slash == NULL)
+		return;
+	*slash = '\0';
+	if (realpath(dir[0] ? dir : "/", rdir) == NULL)
+		return;
+	snprintf(real, len, "%s/%s", strcmp(rdir, "/") == 0 ? "" : rdir, slash + 1);
+	pthread_mutex_lock(&resolved_lock);
+	struct resolved *e = &resolved[n_resolved < RESOLVED_MAX ? n_resolved++ : next_resolved++ % RESOLVED_MAX];
+	e->sock_ino = sock_ino;
+	snprintf(e->name, sizeof(e->name), "%s", name);
+	snprintf(e->real, sizeof(e->real), "%s", real);
+	pthread_mutex_unlock(&resolved_lock);
+}
+
+/* path is name, or a directory above it. */
+static bool at_or_above(const char *path, const char *name)
+{
+	size_t pl = strlen(path);
+	if (pl == 1 && path[0] == '/')
+		return name[0] == '/';
+	return strncmp(name, path, pl) == 0 && (name[pl] == '\0' || name[pl] == '/');
+}
+
+/*
+ * Is a unix socket outside the session, listening (or a datagram socket
+ * bound and not connected: both take new clients), at the file (dev,
+ * ino), or, with path set, at a name that path is (a symlink on the way)
+ * or is above, whether the name is taken as it was bound or as it
+ * resolves now?  A socket of the session bound at the file makes it the
+ * session's.  The kernel lists the sockets (sock_diag, a dump of those two
+ * states only); 1, 0, or -errno when it cannot say.  Asked anew each
+ * time: a socket bound a moment ago counts at once.
+ */
+int net_unix_foreign(dev_t dev, ino_t ino, const char *path)
 {
 	struct {
 		struct nlmsghdr nlh;
@@ -490,11 +565,11 @@ int net_unix_foreign(dev_t dev, ino_t ino, const char *under)
 	} q = {
 		.nlh = { .nlmsg_len = sizeof(q), .nlmsg_type = SOCK_DIAG_BY_FAMILY,
 			 .nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP },
-		.req = { .sdiag_family = AF_UNIX, .udiag_states = ~0U,
+		.req = { .sdiag_family = AF_UNIX,
+			 .udiag_states = (1U << 10) | (1U << 7), /* TCP_LISTEN, TCP_CLOSE */
 			 .udiag_show = UDIAG_SHOW_VFS | UDIAG_SHOW_NAME },
 	};
 	static __thread char buf[32768];
-	size_t ul = under ? strlen(under) : 0;
 	int nl = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG), found = 0;
 
 	if (nl < 0)
@@ -521,8 +596,8 @@ int net_unix_foreign(dev_t dev, ino_t ino, const char *under)
 				goto out;
 			}
 			if (h->nlmsg_type != SOCK_DIAG_BY_FAMILY ||
-			    h->nlmsg_len < NLMSG_LENGTH(sizeof(struct unix_diag_msg)))
-				continue;
+			    h->nlmsg_len < NLMSG_LENGTH(sizeof(struct unix_diag_msg)) || found != 0)
+				continue; /* the rest of the dump is still read: it must be drained */
 			struct unix_diag_msg *m = NLMSG_DATA(h);
 			int len = (int)h->nlmsg_len - (int)NLMSG_LENGTH(sizeof(*m));
 			bool vfs = false;
@@ -544,11 +619,21 @@ int net_unix_foreign(dev_t dev, ino_t ino, const char *under)
 				}
 			}
 			if (!vfs)
-				continue; /* abstract, or never bound to a file */
-			bool here = under == NULL ? d == dev && vino == (uint32_t)ino
-						  : strncmp(name, under, ul) == 0 && name[ul] == '/';
+				continue; /* abstract */
+			bool here;
+			if (path == NULL) {
+				here = d == dev && vino == (uint32_t)ino;
+			} else {
+				char lex[sizeof(name)], real[PATH_MAX];
+				lexical(name, lex, sizeof(lex));
+				here = name[0] == '/' && at_or_above(path, lex);
+				if (!here && name[0] == '/') {
+					resolve_bound(m->udiag_ino, name, real, sizeof(real));
+					here = real[0] == '/' && at_or_above(path, real);
+				}
+			}
 			if (here && !net_session_unix(d, vino))
-				found = 1; /* the rest of the dump is still read: it must be drained */
+				found = 1;
 		}
 	}
 out:

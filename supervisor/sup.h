@@ -397,11 +397,11 @@ bool net_session_unix(dev_t dev, ino_t ino);
 bool net_session_abstract(int type, const char *name, size_t len);
 bool net_is_dns(const uint8_t addr[16], uint16_t port);
 /*
- * A unix socket of a program outside the session is live at the file
- * (dev, ino), or bound to a name below the directory under (not NULL):
- * 1, 0, or -errno.
+ * A unix socket of a program outside the session takes clients at the
+ * file (dev, ino), or at a name that path (not NULL: a directory or a
+ * symlink) is or is above, as bound or as it resolves: 1, 0, or -errno.
  */
-int net_unix_foreign(dev_t dev, ino_t ino, const char *under);
+int net_unix_foreign(dev_t dev, ino_t ino, const char *path);
 /* The names ward verified for addr (at most max), waiting a little for
  * the first resolution of the policy's names; returns how many. */
 int net_host_of(const uint8_t addr[16], char hosts[][256], int max);

@@ -256,8 +256,8 @@ out:
 
 /*
  * A unix socket file a program outside the session listens on, or a
- * directory holding one (by the name it was bound to), may not be
- * removed, replaced or moved: the agent would bind its own socket there
+ * directory or symlink on the way to one (by the name it was bound to, and
+ * by that name resolved), may not be removed, replaced or moved: the agent would bind its own socket there
  * and hear that program's clients (an ssh-agent's: ssh-add hands it keys).
  * A socket file no one listens on any more is an ordinary file.  What
  * the kernel cannot tell (sock_diag) is refused.
@@ -268,8 +268,8 @@ static int foreign_socket(struct req *r, const struct stat *st, const char *real
 
 	if (S_ISSOCK(st->st_mode))
 		rc = net_unix_foreign(st->st_dev, st->st_ino, NULL);
-	else if (S_ISDIR(st->st_mode))
-		rc = net_unix_foreign(0, 0, real);
+	else if (S_ISDIR(st->st_mode) || S_ISLNK(st->st_mode))
+		rc = net_unix_foreign(0, 0, real); /* real: the link's own name, not its target */
 	else
 		return 0;
 	if (rc == 0)

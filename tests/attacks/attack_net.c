@@ -1078,12 +1078,12 @@ static int bound_at(const char *path, bool keep)
 
 static void mode_takeover(void)
 {
-	char sock[PATH_MAX + 32], moved[PATH_MAX + 32], mine[PATH_MAX + 32], dmoved[PATH_MAX + 32];
+	char osock[PATH_MAX + 32], moved[PATH_MAX + 32], mine[PATH_MAX + 32], dmoved[PATH_MAX + 96];
 	char cwd[PATH_MAX];
 
 	if (getcwd(cwd, sizeof(cwd)) == NULL)
 		setup_failed("getcwd");
-	snprintf(sock, sizeof(sock), "%s/outside.sock", dir);
+	snprintf(osock, sizeof(osock), "%s/outside.sock", dir);
 	snprintf(moved, sizeof(moved), "%s/moved.sock", dir);
 	snprintf(mine, sizeof(mine), "%s/mine.txt", cwd);
 	snprintf(dmoved, sizeof(dmoved), "%s.moved", dir);
@@ -1091,23 +1091,23 @@ static void mode_takeover(void)
 	if (fd < 0)
 		setup_failed("a file of the session's");
 	close(fd);
-	if (unlink(sock) == 0)
+	if (unlink(osock) == 0)
 		wrong("unlink() removed the socket the outside service listens on");
 	else
 		say("blocked: unlink(outside.sock): %s", strerror(errno));
-	if (rename(sock, moved) == 0) {
+	if (rename(osock, moved) == 0) {
 		wrong("rename() moved the socket the outside service listens on");
-		rename(moved, sock);
+		rename(moved, osock);
 	} else {
 		say("blocked: rename(outside.sock, moved.sock): %s", strerror(errno));
 	}
-	if (rename(mine, sock) == 0)
+	if (rename(mine, osock) == 0)
 		wrong("rename() replaced the socket the outside service listens on");
 	else
 		say("blocked: rename(a file, outside.sock): %s", strerror(errno));
-	if (syscall(SYS_renameat2, AT_FDCWD, mine, AT_FDCWD, sock, RENAME_EXCHANGE) == 0) {
+	if (syscall(SYS_renameat2, AT_FDCWD, mine, AT_FDCWD, osock, RENAME_EXCHANGE) == 0) {
 		wrong("renameat2(RENAME_EXCHANGE) moved the socket the outside service listens on");
-		syscall(SYS_renameat2, AT_FDCWD, mine, AT_FDCWD, sock, RENAME_EXCHANGE);
+		syscall(SYS_renameat2, AT_FDCWD, mine, AT_FDCWD, osock, RENAME_EXCHANGE);
 	} else {
 		say("blocked: renameat2(a file, outside.sock, RENAME_EXCHANGE): %s", strerror(errno));
 	}
@@ -1117,17 +1117,55 @@ static void mode_takeover(void)
 	} else {
 		say("blocked: rename(the service's directory): %s", strerror(errno));
 	}
+	/*
+	 * A listener bound by a name with a symlink and "//" in it
+	 * ($LINKED_DIR//srvlink/svc/s.sock, srvlink -> srvreal): the real
+	 * directory moved, the symlink replaced or removed.
+	 */
+	const char *ld = getenv("LINKED_DIR");
+	if (ld == NULL)
+		setup_failed("$LINKED_DIR");
+	char real_svc[PATH_MAX + 32], link[PATH_MAX + 32], tmpl[PATH_MAX + 32];
+	snprintf(real_svc, sizeof(real_svc), "%s/srvreal/svc", ld);
+	snprintf(link, sizeof(link), "%s/srvlink", ld);
+	snprintf(tmpl, sizeof(tmpl), "%s/srvlink.new", ld);
+	snprintf(dmoved, sizeof(dmoved), "%s.moved", real_svc);
+	if (rename(real_svc, dmoved) == 0) {
+		wrong("rename() moved the real directory of a socket bound through a symlink");
+		rename(dmoved, real_svc);
+	} else {
+		say("blocked: rename(srvreal/svc): %s", strerror(errno));
+	}
+	if (symlink(cwd, tmpl) < 0)
+		setup_failed("symlink");
+	if (rename(tmpl, link) == 0)
+		wrong("rename() replaced the symlink on the way to an outside listener");
+	else
+		say("blocked: rename(a symlink, srvlink): %s", strerror(errno));
+	unlink(tmpl);
+	if (unlink(link) == 0)
+		wrong("unlink() removed the symlink on the way to an outside listener");
+	else
+		say("blocked: unlink(srvlink): %s", strerror(errno));
 	/* The session's own socket files: one listened on, one left stale. */
 	char own[PATH_MAX + 32], stale[PATH_MAX + 32];
 	snprintf(own, sizeof(own), "%s/own.sock", cwd);
 	snprintf(stale, sizeof(stale), "%s/stale.sock", cwd);
 	int l = bound_at(own, true);
 	bound_at(stale, false);
+	/* A connection accepted, then the listener closed: the file is still the session's. */
+	struct addr oa = a_unix("%s", own);
+	int c = sock(AF_UNIX, SOCK_STREAM, 0), acc;
+	if (connect(c, SA(oa), oa.len) < 0 || (acc = accept(l, NULL, NULL)) < 0)
+		setup_failed("connect to the session's own socket");
+	close(l);
+	l = acc;
 	if (unlink(own) < 0)
 		wrong("unlink() of the session's own socket file: %s", strerror(errno));
 	if (unlink(stale) < 0)
 		wrong("unlink() of a socket file no one listens on: %s", strerror(errno));
 	close(l);
+	close(c);
 }
 
 int main(int argc, char **argv)

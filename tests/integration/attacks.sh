@@ -297,11 +297,24 @@ net_attack() { # attack's arguments
 	attack "$@"
 }
 # The same with the service's directory in $TMPDIR, where the agent may
-# write (an ssh-agent's socket lives there).
+# write (an ssh-agent's socket lives there), and a second listener there
+# bound by a name with a symlink and a double slash in it
+# ($TMPDIR//srvlink/svc/s.sock, srvlink -> srvreal).
+pre_server_tmp() { # PROJECT
+	pre_server "$1"
+	rm -rf "$TMPDIR/srvreal" "$TMPDIR/srvlink"
+	mkdir -p "$TMPDIR/srvreal/svc"
+	ln -s "$TMPDIR/srvreal" "$TMPDIR/srvlink"
+	python3 -c 'import socket, sys, time
+s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(5); time.sleep(60)' \
+		"${TMPDIR%/}//srvlink/svc/s.sock" &
+	HELPERS+=($!)
+	for _ in $(seq 50); do [ -S "$TMPDIR/srvreal/svc/s.sock" ] && break; sleep 0.05; done
+}
 net_attack_tmp() { # attack's arguments
 	SRV=$TMPDIR/srv
-	T_PRE=pre_server T_POST=post_helpers T_CHECK=check_server
-	T_ENV=("ATTACK_DIR=$SRV" "${T_ENV[@]}")
+	T_PRE=pre_server_tmp T_POST=post_helpers T_CHECK=check_server
+	T_ENV=("ATTACK_DIR=$SRV" "LINKED_DIR=$TMPDIR" "${T_ENV[@]}")
 	attack "$@"
 	SRV=$BASE/srv
 }
