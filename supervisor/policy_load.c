@@ -136,9 +136,12 @@ static int git_paths(const char *project, char *out, size_t len)
 	return out[0] == '/' ? 0 : -1;
 }
 
+static bool is_bare(const char *dir);
+
 /*
  * The repository the project is in (or is): the first .git on the way up
- * from it, or $GIT_DIR.  0 and its path in out, or -1 for none.
+ * from it, or the first directory that is a bare repository (HEAD, objects
+ * and refs in it), or $GIT_DIR.  0 and its path in out, or -1 for none.
  */
 static int find_git(const char *project, char *out, size_t len)
 {
@@ -154,6 +157,10 @@ static int find_git(const char *project, char *out, size_t len)
 		if (snprintf(out, len, "%s/.git", strcmp(dir, "/") == 0 ? "" : dir) < (int)len &&
 		    access(out, F_OK) == 0)
 			return 0;
+		if (is_bare(dir)) {
+			snprintf(out, len, "%s", dir);
+			return 0;
+		}
 		char *slash = strrchr(dir, '/');
 		if (slash == NULL || strcmp(dir, "/") == 0)
 			return -1;
@@ -194,6 +201,21 @@ static bool looks_like_repo(const char *dotgit)
  * an earlier session, a git that hangs), ward does not start: its hooks
  * would go unguarded.
  */
+/* A directory git takes for a bare repository: HEAD, and objects and refs directories. */
+static bool is_bare(const char *dir)
+{
+	static const char *const parts[] = { "HEAD", "objects", "refs" };
+	char path[PATH_MAX + 16];
+	struct stat st;
+
+	for (int i = 0; i < 3; i++) {
+		snprintf(path, sizeof(path), "%s/%s", strcmp(dir, "/") == 0 ? "" : dir, parts[i]);
+		if (stat(path, &st) < 0 || (i > 0 && !S_ISDIR(st.st_mode)))
+			return false;
+	}
+	return true;
+}
+
 /*
  * Where git would find a repository the agent made: when the project has
  * no .git, or one the agent spoiled (its HEAD moved away), git takes the
@@ -212,7 +234,7 @@ static void protect_discovery(const char *project, char *out, size_t len)
 	for (bool top = true;; top = false) {
 		char head[PATH_MAX + 8];
 		snprintf(head, sizeof(head), "%s/HEAD", strcmp(dir, "/") == 0 ? "" : dir);
-		bool bare = top && access(head, F_OK) == 0 && looks_like_repo(dir);
+		bool bare = top && is_bare(dir);
 		size_t l = strlen(out);
 		if (!bare && policy_quote(q, sizeof(q), strcmp(dir, "/") == 0 ? "" : dir, false) == 0)
 			snprintf(out + l, len - l, "deny create \"%s/HEAD\"%s%s%s\n", q,
@@ -278,6 +300,19 @@ static int protect_git(struct ward_policy *p, const char *profile, const struct 
 		size_t l = strlen(rules);
 		snprintf(rules + l, size - l, "deny write,create,delete \"%s\"%s%s%s\n", q,
 			 i == 0 ? " \"" : "", i == 0 ? q : "", i == 0 ? "/**\"" : "");
+	}
+	/*
+	 * A repository that is not the project's own .git (the project is a
+	 * bare repository, or a directory of one above): where the profile's
+	 * rules for .git/commondir and .git/config.worktree do not reach.
+	 */
+	char own[PATH_MAX + 8], real[PATH_MAX];
+	snprintf(own, sizeof(own), "%s/.git", vars->project);
+	if ((realpath(dotgit, real) == NULL || strcmp(real, own) != 0) &&
+	    policy_quote(q, sizeof(q), realpath(dotgit, real) ? real : dotgit, false) == 0) {
+		size_t l = strlen(rules);
+		snprintf(rules + l, size - l,
+			 "deny write,create,delete \"%s/commondir\" \"%s/config.worktree\"\n", q, q);
 	}
 add:
 	protect_discovery(vars->project, rules, size);

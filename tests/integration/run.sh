@@ -424,6 +424,11 @@ check "the project made a bare repository: no HEAD, and git runs nothing of the 
 	"no HEAD, fsmonitor not run" \
 	"$([ -e "$G/bare/HEAD" ] && echo HEAD || echo "no HEAD"), $([ -e "$G/bare/fsmon" ] && echo "fsmonitor ran" || echo "fsmonitor not run")"
 has "...logged as the rule builtin:git" "$L" '"op":"create","path":"[^"]*/bare/HEAD","decision":"deny","errno":"EACCES","rule":"builtin:git:[0-9]+"'
+git init -q --bare "$G/bareproj"
+before=$(sha256sum <"$G/bareproj/config")
+(cd "$G/bareproj" && run -- sh -c 'echo "[core] pager = evil" >>config; echo evil >hooks/post-update' 2>/dev/null)
+check "a project that is a bare repository: its config and hooks are protected" "same, no hook" \
+	"$([ "$(sha256sum <"$G/bareproj/config")" = "$before" ] && echo same || echo changed), $([ -e "$G/bareproj/hooks/post-update" ] && echo hook || echo "no hook")"
 mkdir -p "$G/up/proj"
 (cd "$G/up/proj" && TMPDIR=$G run -- sh -c 'mkdir ../.git; echo "ref: refs/heads/master" >../HEAD' 2>/dev/null)
 check "...nor a .git or HEAD in a directory above the project" "neither" \
