@@ -323,6 +323,76 @@ add:
 	return rc;
 }
 
+/* path is dir or below it. */
+static bool below(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+	if (n == 1 && dir[0] == '/')
+		return true;
+	return strncmp(path, dir, n) == 0 && (path[n] == '/' || path[n] == '\0');
+}
+
+/*
+ * The directories of $PATH the profile lets the agent write (a ~/bin in
+ * a project that holds the home directory, a PATH entry in $TMPDIR): a
+ * program planted there runs at the user's next command of that name, in
+ * any shell, long after the session.  Writing there is asked (the rule's
+ * target resolved as every rule's is), in a layer right after the
+ * profile's, so user rules may still allow it.  Not the project's own directories when
+ * the project lies below the home directory (a node_modules/.bin on PATH:
+ * the agent builds there), and not relative entries, which name a
+ * different directory wherever the user stands.
+ */
+static int protect_bin_dirs(struct ward_policy *p, const char *profile,
+			    const struct ward_vars *vars, struct ward_error *err)
+{
+	const char *env = getenv("PATH");
+	bool project_holds_home = below(vars->home, vars->project);
+	char entry[PATH_MAX], real[PATH_MAX], probe[PATH_MAX + 8], q[3 * PATH_MAX];
+	char *rules = NULL;
+	size_t len = 0, size = 0;
+	int rc = 0;
+
+	if (env == NULL || (strcmp(profile, "default") != 0 && strcmp(profile, "strict") != 0))
+		return 0;
+	for (const char *e = env; *e != '\0';) {
+		size_t n = strcspn(e, ":");
+		bool fits = n < sizeof(entry);
+		if (fits)
+			snprintf(entry, sizeof(entry), "%.*s", (int)n, e);
+		e += n + (e[n] == ':');
+		if (!fits || entry[0] != '/')
+			continue;
+		/* Rule targets are resolved as they are compiled; the probe needs it done. */
+		struct ward_verdict v;
+		const char *d = realpath(entry, real) ? real : entry;
+		if (strcmp(d, "/") == 0 || (below(d, vars->project) && !project_holds_home))
+			continue;
+		snprintf(probe, sizeof(probe), "%s/ward-probe", d);
+		if (ward_decide_path(p, WARD_OP_CREATE, probe, &v) < 0 || v.action != WARD_ALLOW)
+			continue; /* denied, asked or rewritten already */
+		if (policy_quote(q, sizeof(q), entry, false) < 0)
+			continue;
+		size_t need = 2 * strlen(q) + 48;
+		if (len + need > size) {
+			size_t grown = 2 * (size + need);
+			char *r = realloc(rules, grown);
+			if (r == NULL) {
+				free(rules);
+				return -ENOMEM;
+			}
+			rules = r;
+			size = grown;
+		}
+		len += (size_t)snprintf(rules + len, size - len,
+					"ask write,create,delete \"%s\" \"%s/**\"\n", q, q);
+	}
+	if (len > 0)
+		rc = ward_policy_add_text(p, WARD_LAYER_PROFILE, "builtin:path", rules, len, err);
+	free(rules);
+	return rc;
+}
+
 /* Add a layer file when it exists; a file that exists but cannot be read is an error. */
 static int optional_file(struct ward_policy *p, enum ward_layer layer,
 			 const char *path, struct ward_error *err)
@@ -348,7 +418,8 @@ struct ward_policy *policy_load(const struct policy_opts *o,
 		return NULL;
 	}
 	if ((rc = ward_policy_add_profile(p, o->profile ? o->profile : "default", err)) < 0 ||
-	    (rc = protect_git(p, o->profile ? o->profile : "default", vars, err)) < 0)
+	    (rc = protect_git(p, o->profile ? o->profile : "default", vars, err)) < 0 ||
+	    (rc = protect_bin_dirs(p, o->profile ? o->profile : "default", vars, err)) < 0)
 		goto fail;
 	if ((rc = optional_file(p, WARD_LAYER_SYSTEM, WARD_SYSCONFDIR "/policy", err)) < 0)
 		goto fail;

@@ -410,6 +410,29 @@ check "a project that holds the home directory is warned of" "1" "$out"
 out=$(cd "$HOME" && "$WARD" run -q --log "$BASE/home.jsonl" -- sh -c 'echo k >>.ssh/authorized_keys' 2>&1)
 check "...and ~/.ssh is still not the agent's to write (-q: no warning)" "sh: 1: cannot create .ssh/authorized_keys: Permission denied" "$out"
 
+# The directories of $PATH the agent could write: a program planted there
+# runs at the user's next command of that name (found by review: ~/bin/ls,
+# with the project holding the home directory).  Asked, which without
+# prompting refuses; the project's own directories when it lies below ~ are
+# not (node_modules/.bin), nor is the rest of the project or $TMPDIR.
+mkdir -p "$HOME/.deno/bin" "$BASE/tmp/tools" "$BASE/tmp/real" "$HOME/src/app/node_modules/.bin"
+ln -sfn "$BASE/tmp/real" "$BASE/tmp/linked"
+pathdirs="$HOME/.deno/bin:$BASE/tmp/tools:$BASE/tmp/linked:$HOME/src/app/node_modules/.bin"
+out=$(cd "$HOME" && PATH=$pathdirs:$PATH "$WARD" run -q --log "$L" -- sh -c '
+	for f in .deno/bin/ls "$TMPDIR/tools/git" "$TMPDIR/real/make" src/app/node_modules/.bin/tsc notes.txt "$TMPDIR/other"; do
+		{ echo evil >"$f"; } 2>/dev/null && printf "%s " "${f##*/}"; done' 2>&1)
+check "PATH directories are not the agent's to write, by name or real path (project ~: its node_modules/.bin too)" "notes.txt other " "$out"
+has "...logged as asked by builtin:path" "$L" '"op":"create","path":"[^"]*/\.deno/bin/ls","decision":"deny","errno":"EACCES","rule":"builtin:path:1"'
+out=$(cd "$HOME/src/app" && PATH=$pathdirs:$PATH "$WARD" run -q --log "$L" -- sh -c '
+	for f in node_modules/.bin/vite "$HOME/.deno/bin/cat" "$TMPDIR/tools/cc"; do
+		{ echo evil >"$f"; } 2>/dev/null && printf "%s " "${f##*/}"; done' 2>&1)
+check "...a project below ~ builds in its own PATH directories, not in the others" "vite " "$out"
+out=$(cd "$HOME" && PATH=$pathdirs:$PATH "$WARD" run -q --log "$L" -r "allow create $HOME/.deno/bin/**" -- sh -c '
+	echo ok >.deno/bin/deno && cat .deno/bin/deno' 2>&1)
+check "...a rule of the user's may allow it (builtin:path is a layer before theirs)" "ok" "$out"
+out=$(cd "$HOME" && PATH=$pathdirs:$PATH "$WARD" check 2>&1 | tr -s ' ' | grep -c "^ask write,create,delete $BASE/tmp/real/\*\* # builtin:path:")
+check "...ward check lists the real path of a symlinked PATH entry" "1" "$out"
+
 # A repository the agent makes where git will look: the project itself as
 # a bare repository once .git is spoiled (its HEAD moved away), or a .git
 # in a directory above the project; either's config runs code at the
