@@ -238,8 +238,14 @@ bool ward_policy_moves_guarded(const struct ward_policy *p, const char *from, co
 	for (size_t i = 0; i < p->nrules; i++) {
 		const struct ward_rule *r = p->rules[i];
 		if (r->kind == T_FOREIGN_TTY && r->action != WARD_ALLOW) {
-			/* Terminals: only /, /dev and /dev/pts hold them (devtmpfs, devpts). */
+			/*
+			 * Terminals: only /, /dev and /dev/pts hold them (devtmpfs,
+			 * devpts).  A move within /dev/shm stays there (one tmpfs),
+			 * and under /dev, where the group still reaches it.
+			 */
 			const char *d[] = { from, to };
+			if (strncmp(from, "/dev/shm/", 9) == 0 && strncmp(to, "/dev/shm/", 9) == 0)
+				continue;
 			for (int k = 0; k < 2; k++)
 				if (strcmp(d[k], "/") == 0 || strcmp(d[k], "/dev") == 0 ||
 				    strncmp(d[k], "/dev/", 5) == 0)

@@ -294,6 +294,7 @@ int cmd_run(int argc, char **argv)
 	ward_policy_set_session(S->policy, session_pred, NULL);
 	warn_wide_project(&S->vars);
 	tty_init();
+	shm_init();
 	ward_policy_set_ttys(S->policy, foreign_tty_pred, NULL);
 	S->cache = ward_cache_new(16384);
 	if (S->cache == NULL)

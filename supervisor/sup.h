@@ -156,6 +156,22 @@ bool proc_session_pid(pid_t pid);
 bool proc_maybe_session(pid_t pid);
 
 /* tty.c: the session's terminals (ward's own, and the ptys it holds the master of). */
+/* What the session made in /dev/shm (shm.c). */
+struct req;
+void shm_init(void);
+/* real lies below /dev/shm (by name: what to look at more closely). */
+bool shm_path(const char *real);
+/* Note an object made at real (by the session); nothing outside /dev/shm is noted. */
+void shm_made(const char *real, const struct stat *st);
+/* The session removed real's last name. */
+void shm_gone(const char *real, const struct stat *st);
+/*
+ * 0, or a refusal (-EACCES, with the reason) to change the object at real
+ * when it lies in /dev/shm, the session did not make it, and the verdict
+ * just given came from no rule of the user's.
+ */
+int shm_check(struct req *r, const char *real, const struct stat *st);
+
 void tty_init(void);
 /* True for path being a terminal that is not the session's (or one stat cannot tell). */
 bool tty_foreign(const char *path);

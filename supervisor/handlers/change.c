@@ -144,6 +144,8 @@ static int object_target(struct req *r, int dirfd, uint64_t path_addr, enum nami
 	rc = decide_path(r, op, r->real, &v);
 	if (rc == 1)
 		rc = -EACCES;
+	if (rc == 0 && op == WARD_OP_WRITE && shm_path(r->real))
+		rc = fstat(*fd, &st) < 0 ? -EACCES : shm_check(r, r->real, &st);
 	if (rc < 0) {
 		close(*fd);
 		*fd = -1;
@@ -216,6 +218,14 @@ static int denied_create(const struct target *t, int rc)
 	return rc;
 }
 
+/* The session made t's name, r->real (noted where that matters: /dev/shm). */
+static void made_here(struct req *r, const struct target *t)
+{
+	struct stat st;
+	if (shm_path(r->real) && fstatat(t->parent, t->name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+		shm_made(r->real, &st);
+}
+
 static int do_create(struct req *r, int dirfd, uint64_t path, int kind, mode_t mode, dev_t dev)
 {
 	struct target t;
@@ -248,6 +258,8 @@ static int do_create(struct req *r, int dirfd, uint64_t path, int kind, mode_t m
 		rc = (before(r) < 0 ? -EACCES : done(r, mkdirat(t.parent, t.name, mode & 07777)));
 	else
 		rc = (before(r) < 0 ? -EACCES : done(r, mknodat(t.parent, t.name, (mode & S_IFMT) | (mode & 07777), dev)));
+	if (rc == 1)
+		made_here(r, &t);
 out:
 	if (t.parent >= 0)
 		close(t.parent);
@@ -292,11 +304,15 @@ static int do_unlink(struct req *r, int dirfd, uint64_t path, int flags)
 	if (rc == 0)
 		rc = check_trailing(r, &t, flags & AT_REMOVEDIR);
 	struct stat st;
-	if (rc == 0 && !(flags & AT_REMOVEDIR) &&
-	    fstatat(t.parent, t.name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+	bool there = rc == 0 && fstatat(t.parent, t.name, &st, AT_SYMLINK_NOFOLLOW) == 0;
+	if (there && !(flags & AT_REMOVEDIR))
 		rc = foreign_socket(r, &st, r->real);
+	if (there && rc == 0)
+		rc = shm_check(r, r->real, &st);
 	if (rc == 0)
 		rc = (before(r) < 0 ? -EACCES : done(r, unlinkat(t.parent, t.name, flags)));
+	if (rc == 1 && there)
+		shm_gone(r->real, &st);
 	if (t.parent >= 0)
 		close(t.parent);
 	if (rc == -EINVAL) {
@@ -366,7 +382,8 @@ static int do_rename(struct req *r, int olddir, uint64_t oldp, int newdir, uint6
 		if ((rc = decide_also(r, WARD_OP_CREATE, from_real)) < 0)
 			goto out;
 	}
-	if ((rc = foreign_socket(r, &sst, from_real)) < 0)
+	if ((rc = foreign_socket(r, &sst, from_real)) < 0 ||
+	    (rc = shm_check(r, from_real, &sst)) < 0)
 		goto out;
 	/* The source's decisions are logged; what follows is about the target. */
 	if ((rc = log_request(r, 0)) < 0)
@@ -397,7 +414,8 @@ static int do_rename(struct req *r, int olddir, uint64_t oldp, int newdir, uint6
 		if ((rc = decide_also(r, WARD_OP_READ, r->real)) < 0)
 			goto out;
 	}
-	if (((flags & RENAME_EXCHANGE) || replaces) && (rc = foreign_socket(r, &tst, r->real)) < 0)
+	if (((flags & RENAME_EXCHANGE) || replaces) &&
+	    ((rc = foreign_socket(r, &tst, r->real)) < 0 || (rc = shm_check(r, r->real, &tst)) < 0))
 		goto out;
 	/*
 	 * Nothing was at the target when it was judged: keep it so, or a file
@@ -448,7 +466,8 @@ static int do_link(struct req *r, int olddir, uint64_t oldp, int newdir, uint64_
 		rc = -EPERM; /* no hard links to directories */
 		goto out;
 	}
-	if (r->real[0] == '/' && (rc = decide_also(r, WARD_OP_WRITE, r->real)) < 0)
+	if (r->real[0] == '/' && ((rc = decide_also(r, WARD_OP_WRITE, r->real)) < 0 ||
+				  (rc = shm_check(r, r->real, &sst)) < 0))
 		goto out;
 	/* The source's decisions are logged; what follows is about the target. */
 	if ((rc = log_request(r, 0)) < 0)
@@ -499,6 +518,8 @@ static int do_symlink(struct req *r, uint64_t target, int newdir, uint64_t linkp
 		rc = slash_create(&t);
 	else if (rc == 0)
 		rc = (before(r) < 0 ? -EACCES : done(r, symlinkat(r->path2, t.parent, t.name)));
+	if (rc == 1)
+		made_here(r, &t);
 	if (t.parent >= 0)
 		close(t.parent);
 	return rc;

@@ -538,6 +538,8 @@ static int open_existing(struct req *r, const struct open_args *a, mode_t mode)
 			rc = do_rewrite(r, &v, a->orig_flags, mode);
 			goto out;
 		}
+		if ((open_ops(a->flags) & WARD_OP_WRITE) && (rc = shm_check(r, r->real, &st)) < 0)
+			goto out;
 	}
 	if ((a->orig_flags & O_CREAT) && S_ISDIR(st.st_mode)) {
 		rc = -EISDIR; /* O_CREAT on a directory */
@@ -572,6 +574,14 @@ static int open_existing(struct req *r, const struct open_args *a, mode_t mode)
 out:
 	close(opath);
 	return rc;
+}
+
+/* The session made fd's file at real (noted where that matters: /dev/shm). */
+static void made_here(const char *real, int fd)
+{
+	struct stat st;
+	if (shm_path(real) && fstat(fd, &st) == 0)
+		shm_made(real, &st);
 }
 
 /* O_CREAT: create in the parent directory, or open what is there. */
@@ -675,8 +685,10 @@ static int open_create(struct req *r, const struct open_args *a, mode_t mode)
 		fd = openat(parent, name, flags, mode);
 		rc = fd < 0 ? -errno : 0;
 		close(parent);
-		if (fd >= 0)
+		if (fd >= 0) {
+			made_here(r->real, fd);
 			return finish(r, fd, a->flags);
+		}
 		if (rc != -EEXIST)
 			return rc;
 		/* Someone made it meanwhile: look again. */
@@ -703,6 +715,12 @@ static int open_tmpfile(struct req *r, const struct open_args *a, mode_t mode)
 	fd = openat(dir, ".", (a->flags & ~O_CLOEXEC) | O_CLOEXEC, mode);
 	rc = fd < 0 ? -errno : 0;
 	close(dir);
+	if (fd >= 0) {
+		/* Unnamed until linked in: noted by its directory's name. */
+		char name[PATH_MAX + 8];
+		snprintf(name, sizeof(name), "%s/#tmpfile", r->real);
+		made_here(name, fd);
+	}
 	return fd < 0 ? rc : finish(r, fd, a->flags);
 }
 

@@ -484,6 +484,131 @@ static void mode_roundtrip(void)
 	}
 }
 
+/* A change that must fail: "LEAK" when it did not. */
+static void must_fail(const char *what, int rc)
+{
+	if (rc >= 0) {
+		att_through = 1;
+		say("LEAK: %s succeeded", what);
+	} else {
+		say("blocked: %s: %s", what, strerror(errno));
+	}
+}
+
+/* A change of the session's own object that must work: "WRONG" when it did not. */
+static void must_work(const char *what, int rc)
+{
+	if (rc < 0)
+		wrong("%s: %s", what, strerror(errno));
+}
+
+/*
+ * Another program's object in /dev/shm (WARD_SHM_VICTIM, made before the
+ * session: a database's shared memory, a service's semaphore), which the
+ * default profile's allow for writing in /dev/shm reaches by name: written,
+ * truncated, replaced, moved, linked, removed.  The session's own objects
+ * there (shm_open, sem_open, a directory) stay its to change.
+ */
+static void mode_shm(void)
+{
+	const char *v = getenv("WARD_SHM_VICTIM");
+	char own[128], own2[128], other[128], dir[128], in[160], sl[128], tmpn[128], magic[64];
+	int fd, pid = (int)getpid();
+
+	if (v == NULL)
+		setup_failed("WARD_SHM_VICTIM unset");
+	snprintf(own, sizeof(own), "/dev/shm/ward-own-%d", pid);
+	snprintf(own2, sizeof(own2), "/dev/shm/ward-own2-%d", pid);
+	snprintf(other, sizeof(other), "/dev/shm/ward-moved-%d", pid);
+	snprintf(dir, sizeof(dir), "/dev/shm/ward-dir-%d", pid);
+	snprintf(in, sizeof(in), "%s/f", dir);
+	snprintf(sl, sizeof(sl), "/dev/shm/ward-sl-%d", pid);
+	snprintf(tmpn, sizeof(tmpn), "/dev/shm/ward-tmp-%d", pid);
+
+	/* The victim is readable, as the user's other files are. */
+	if ((fd = open(v, O_RDONLY | O_CLOEXEC)) < 0)
+		wrong("open(victim, O_RDONLY): %s", strerror(errno));
+	else
+		close(fd);
+
+	fd = open(v, O_RDWR | O_CLOEXEC);
+	must_fail("open(victim, O_RDWR)", fd);
+	if (fd >= 0) {
+		if (write(fd, "INJECTED", 8) != 8)
+			say("note: the write failed");
+		close(fd);
+	}
+	fd = open(v, O_RDWR | O_CREAT | O_CLOEXEC, 0600); /* shm_open(name, O_CREAT|O_RDWR) */
+	must_fail("open(victim, O_RDWR|O_CREAT)", fd);
+	if (fd >= 0)
+		close(fd);
+	fd = open(v, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	must_fail("open(victim, O_WRONLY|O_TRUNC)", fd);
+	if (fd >= 0)
+		close(fd);
+	must_fail("truncate(victim)", truncate(v, 0));
+	must_fail("chmod(victim)", chmod(v, 0666));
+	must_fail("utimensat(victim)", utimensat(AT_FDCWD, v, NULL, 0));
+	must_fail("unlink(victim)", unlink(v));
+	must_fail("rename(victim, elsewhere in /dev/shm)", rename(v, other));
+	must_fail("link(victim, a new name)", link(v, other));
+	/* Through a symlink of the agent's, and through /proc/self/fd of an O_PATH fd. */
+	must_work("symlink to the victim", symlink(v, sl));
+	fd = open(sl, O_RDWR | O_CLOEXEC);
+	must_fail("open(symlink to victim, O_RDWR)", fd);
+	if (fd >= 0)
+		close(fd);
+	must_work("unlink own symlink", unlink(sl));
+	int opath = open(v, O_PATH | O_CLOEXEC);
+	if (opath >= 0) {
+		snprintf(magic, sizeof(magic), "/proc/self/fd/%d", opath);
+		fd = open(magic, O_RDWR | O_CLOEXEC);
+		must_fail("open(/proc/self/fd/N of the victim, O_RDWR)", fd);
+		if (fd >= 0)
+			close(fd);
+		close(opath);
+	}
+
+	/* The session's own: made, written, truncated, moved, removed. */
+	fd = open(own, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	must_work("create own", fd);
+	if (fd >= 0) {
+		must_work("ftruncate own", ftruncate(fd, 4096));
+		close(fd);
+	}
+	fd = open(own, O_RDWR | O_CLOEXEC);
+	must_work("reopen own O_RDWR", fd);
+	if (fd >= 0)
+		close(fd);
+	must_work("truncate own", truncate(own, 0));
+	must_work("chmod own", chmod(own, 0644));
+	/* Own over the victim: it would replace another's object. */
+	must_fail("rename(own, victim)", rename(own, v));
+	must_fail("renameat2(own, victim, RENAME_EXCHANGE)",
+		  (int)syscall(SYS_renameat2, AT_FDCWD, own, AT_FDCWD, v, 2 /* RENAME_EXCHANGE */));
+	must_work("rename own", rename(own, own2));
+	must_work("unlink own", unlink(own2));
+	must_work("mkdir own", mkdir(dir, 0700));
+	fd = open(in, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	must_work("create in own directory", fd);
+	if (fd >= 0)
+		close(fd);
+	must_work("unlink in own directory", unlink(in));
+	must_work("rmdir own", rmdir(dir));
+	/* sem_open's way: a file made under a temporary name, linked in under its own. */
+	fd = open(own, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	must_work("create a temporary name", fd);
+	if (fd >= 0)
+		close(fd);
+	must_work("link it in", link(own, tmpn));
+	must_work("unlink the temporary name", unlink(own));
+	fd = open(tmpn, O_RDWR | O_CLOEXEC);
+	must_work("reopen the linked name", fd);
+	if (fd >= 0)
+		close(fd);
+	must_work("unlink the linked name", unlink(tmpn));
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "";
@@ -512,6 +637,8 @@ int main(int argc, char **argv)
 		mode_chattr();
 	else if (strcmp(mode, "core") == 0)
 		mode_core();
+	else if (strcmp(mode, "shm") == 0)
+		mode_shm();
 	else
 		setup_failed("unknown mode");
 	return finish();

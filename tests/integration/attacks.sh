@@ -517,6 +517,21 @@ check_policyfile() {
 T_PRE=pre_policyfile T_CHECK=check_policyfile
 attack protect policyfile "the --policy files, their includes and the symlinks to them: written, replaced, renamed" \
 	-p @P@/link.policy -p @P@/cfgl/team.policy -p @P@/chain.policy -p @P@/cfgc/inc.policy
+# Another program's object in /dev/shm: made before the session, as a
+# database's shared memory is; it must come out of the session as it went in.
+SHM_VICTIM=/dev/shm/ward-victim-$$
+pre_shm() { printf 'VICTIM-DATA' >"$SHM_VICTIM" && chmod 600 "$SHM_VICTIM" &&
+	stat -c '%i %a %s %Y' "$SHM_VICTIM" >"$BASE/shm.stat"; }
+check_shm() {
+	[ "$(cat "$SHM_VICTIM" 2>/dev/null)" = VICTIM-DATA ] || echo "the victim's content changed or it is gone"
+	[ "$(stat -c '%i %a %s %Y' "$SHM_VICTIM" 2>/dev/null)" = "$(cat "$BASE/shm.stat")" ] ||
+		echo "the victim's inode, mode, size or time changed"
+	ls /dev/shm | grep -q "ward-moved-" && echo "a name for the victim was made"
+	rm -f "$SHM_VICTIM"
+}
+post_shm() { rm -f /dev/shm/ward-moved-* /dev/shm/ward-own*-* /dev/shm/ward-sl-* /dev/shm/ward-tmp-*; rmdir /dev/shm/ward-dir-* 2>/dev/null; true; }
+T_PRE=pre_shm T_CHECK=check_shm T_POST=post_shm T_ENV=("WARD_SHM_VICTIM=$SHM_VICTIM")
+attack protect shm "another program's object in /dev/shm written, truncated, replaced, moved, linked, removed; the session's own changed freely"
 pre_rewrite() { mkdir -p "$1/guarded" "$1/cache/d1/d2"; }
 T_PRE=pre_rewrite
 attack rewrite mkdir "a symlink planted where ward makes a rewrite's missing parent directory" \

@@ -658,7 +658,7 @@ static const struct layer_row layer_rows[] = {
 	  "deny delete @R/tmp/ward-1000 builtin:default:63" },
 	{ "default", NULL, NULL, NULL, NULL, "write", "/dev/ptmx", "allow write /dev/ptmx builtin:default:21" },
 	{ "default", NULL, NULL, NULL, NULL, "create", "/dev/shm/sem.mp-x",
-	  "allow create /dev/shm/sem.mp-x builtin:default:71" },
+	  "allow create /dev/shm/sem.mp-x builtin:default:73" },
 	{ "default", NULL, NULL, NULL, NULL, "read", "@R/home/notes.txt",
 	  "allow read @R/home/notes.txt builtin:default:8" },
 	{ "default", NULL, NULL, NULL, NULL, "read", "@R/proj/src/a.c",
@@ -1420,6 +1420,10 @@ static void test_moves_guarded(void **state)
 	assert_true(moves(p, "@R/home", "@R/home2")); /* ~/.ssh and the rest */
 	assert_true(moves(p, "/", "@R/x")); /* everything is below / */
 	assert_true(moves(p, "@R/proj/a", "/proc")); /* other processes' entries */
+	/* Terminals: a move in /dev may carry one; one within /dev/shm stays in /dev. */
+	assert_true(moves(p, "/dev/shm/a", "/dev/pts/x"));
+	assert_true(moves(p, "/dev/x", "/dev/shm/x"));
+	assert_false(moves(p, "/dev/shm/a", "/dev/shm/b"));
 	/* The rule is on it, not below: only what is below counts here. */
 	assert_false(moves(p, "@R/proj/.git/config", "@R/proj/x"));
 
