@@ -147,7 +147,7 @@ static void search_free(struct search *s)
  * True when some path below `to` would be allowed an operation that the
  * same path below `from` is not (or when that cannot be shown not to be).
  */
-static bool widens(const struct ward_policy *p, const char *from, const char *to)
+static bool widens(const struct ward_policy *p, const char *from, const char *to, unsigned ops)
 {
 	struct search s = { .p = p };
 	unsigned short cls[256] = { 0 };
@@ -164,7 +164,7 @@ static bool widens(const struct ward_policy *p, const char *from, const char *to
 	s.keymax = 1;
 	for (size_t i = 0; i < p->nrules; i++) {
 		const struct ward_rule *r = p->rules[i];
-		if (r->kind != T_PATH || !(r->ops & WARD_OPS_PATH))
+		if (r->kind != T_PATH || !(r->ops & ops))
 			continue;
 		int tmp[glob_size(r->glob)];
 		int a = glob_states_below(r->glob, from, tmp), b = glob_states_below(r->glob, to, tmp);
@@ -212,6 +212,8 @@ static bool widens(const struct ward_policy *p, const char *from, const char *to
 		if (!cur->key[0]) {
 			for (unsigned op = 1; op & WARD_OPS_PATH; op <<= 1) {
 				bool allowed[2];
+				if (!(op & ops))
+					continue;
 				decide(&s, cur->key, op, allowed);
 				if (allowed[1] && !allowed[0]) {
 					widened = true;
@@ -267,5 +269,58 @@ bool ward_policy_moves_guarded(const struct ward_policy *p, const char *from, co
 			return true;
 		allows_differ = true;
 	}
-	return allows_differ && widens(p, from, to);
+	return allows_differ && widens(p, from, to, WARD_OPS_PATH);
+}
+
+/*
+ * True when every op of ops is allowed on every path below dir: no rule
+ * other than allow for them can match below it, and for each op an allow
+ * rule holds whose target is a literal PREFIX, then slash-star-star, with
+ * dir at or below PREFIX.
+ */
+static bool all_allowed_below(const struct ward_policy *p, const char *dir, unsigned ops)
+{
+	unsigned covered = 0;
+	size_t dl = strlen(dir);
+
+	if (p->undecided == WARD_UNDECIDED_ALLOW)
+		covered = ops;
+	for (size_t i = 0; i < p->nrules; i++) {
+		const struct ward_rule *r = p->rules[i];
+		if (r->kind != T_PATH || !(r->ops & ops))
+			continue;
+		int tmp[glob_size(r->glob)];
+		int n = glob_states_below(r->glob, dir, tmp);
+		if (n < 0)
+			return false;
+		if (n == 0)
+			continue; /* it matches nothing below dir */
+		if (r->action != WARD_ALLOW)
+			return false;
+		size_t tl = strlen(r->target);
+		if (tl < 3 || strcmp(r->target + tl - 3, "/**") != 0)
+			continue;
+		size_t pl = tl - 3;
+		char prefix[pl + 1];
+		memcpy(prefix, r->target, pl);
+		prefix[pl] = '\0';
+		if (glob_has_magic(prefix) || strchr(prefix, '\\') != NULL)
+			continue;
+		if (pl == 0 || (strncmp(dir, prefix, pl) == 0 && (dl == pl || dir[pl] == '/')))
+			covered |= r->ops & ops;
+	}
+	return covered == ops;
+}
+
+bool ward_policy_link_widens(const struct ward_policy *p, const char *name, const char *target)
+{
+	/*
+	 * What a name keeps from the agent is what it may not write there: a
+	 * later reader takes what it finds by that name.  Reading through a
+	 * link is judged where it leads, as every open is.
+	 */
+	const unsigned ops = WARD_OP_WRITE | WARD_OP_CREATE | WARD_OP_DELETE;
+	if (all_allowed_below(p, name, ops))
+		return false; /* nothing below name is kept from the agent */
+	return widens(p, name, target, ops);
 }

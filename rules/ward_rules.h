@@ -147,6 +147,14 @@ void ward_policy_set_ttys(struct ward_policy *p, bool (*foreign_tty)(const char 
  * the move.
  */
 bool ward_policy_moves_guarded(const struct ward_policy *p, const char *from, const char *to);
+/*
+ * Whether a symlink at name leading to target (both absolute, real as far
+ * as they exist) would let the agent reach below name what the policy
+ * keeps from it there: some path below target allows an op that the same
+ * path below name does not.  Unexaminable (beyond the search's bound, out
+ * of memory): true.
+ */
+bool ward_policy_link_widens(const struct ward_policy *p, const char *name, const char *target);
 
 /*
  * Make path (absolute, lexically normal) real the way rule prefixes are:

@@ -332,6 +332,133 @@ static int do_unlink(struct req *r, int dirfd, uint64_t path, int flags)
 	return rc;
 }
 
+/* The policy would let the agent remove or replace path, or a directory above it. */
+static bool replaceable(const char *path)
+{
+	char p[PATH_MAX];
+	struct ward_verdict v;
+
+	snprintf(p, sizeof(p), "%s", path);
+	for (;;) {
+		if (ward_decide_path(S->policy, WARD_OP_DELETE, p, &v) < 0 || v.action == WARD_ALLOW)
+			return true;
+		char *slash = strrchr(p, '/');
+		if (slash == NULL || slash == p)
+			return false; /* "/" itself is never removed */
+		*slash = '\0';
+	}
+}
+
+/*
+ * A symlink made at name (a real path; dir is its directory's) with the
+ * text text: every path below name then leads below where it points, and
+ * rules match real paths, so what rules say below name would no longer
+ * hold for what is reached through it, though other programs still read
+ * it by that name (~/.config made a link to a directory of the agent's:
+ * ward's own user policy, git's config, autostart entries below it).  So
+ * it is refused when some path below where it leads allows what the same
+ * path below name does not (ward_policy_link_widens).  Where it leads is
+ * walked now, as the kernel would walk it; a symlink on the way that the
+ * agent may replace later could lead it elsewhere later, so such a link
+ * must itself allow below it no more than name does (and a link made
+ * anew is judged so in turn); a ".." after a name that does not exist yet
+ * (it may become a link) is refused.  0, or a refusal.
+ */
+static int symlink_pivot(struct req *r, const char *name, const char *dir, const char *text)
+{
+	static const char why[] = "a symlink here would take what is below its name out of "
+				  "the reach of the rules for that name";
+	char cur[PATH_MAX], rest[2 * PATH_MAX], target[PATH_MAX], cand[PATH_MAX];
+	bool exists = true;
+	int hops = 0;
+
+	if (text[0] == '\0')
+		return 0; /* no link: the kernel says ENOENT */
+	if (snprintf(rest, sizeof(rest), "%s", text) >= (int)sizeof(rest))
+		return refuse(r, EACCES, why);
+	snprintf(cur, sizeof(cur), "%s", text[0] == '/' ? "" : dir);
+	if (strcmp(cur, "/") == 0)
+		cur[0] = '\0'; /* cur is "" for the root: components are appended with '/' */
+	char *c = rest;
+	while (*c != '\0') {
+		size_t n = strcspn(c, "/");
+		char comp[NAME_MAX + 1];
+		if (n > NAME_MAX)
+			return refuse(r, EACCES, why);
+		memcpy(comp, c, n);
+		comp[n] = '\0';
+		c += n + (c[n] == '/');
+		if (n == 0 || strcmp(comp, ".") == 0)
+			continue;
+		if (strcmp(comp, "..") == 0) {
+			if (!exists)
+				return refuse(r, EACCES, why);
+			char *slash = strrchr(cur, '/');
+			if (slash != NULL)
+				*slash = '\0';
+			continue;
+		}
+		if (snprintf(cand, sizeof(cand), "%s/%s", cur, comp) >= (int)sizeof(cand))
+			return refuse(r, EACCES, why);
+		struct stat st;
+		if (exists && lstat(cand, &st) == 0 && S_ISLNK(st.st_mode)) {
+			ssize_t t = readlink(cand, target, sizeof(target) - 1);
+			if (t <= 0 || ++hops > 40)
+				return refuse(r, EACCES, why);
+			target[t] = '\0';
+			if (replaceable(cand) && ward_policy_link_widens(S->policy, name, cand))
+				return refuse(r, EACCES, why);
+			/* Go on from the link's directory (or the root) with its text, then the rest. */
+			char more[2 * PATH_MAX];
+			if (snprintf(more, sizeof(more), "%s/%s", target, c) >= (int)sizeof(more))
+				return refuse(r, EACCES, why);
+			memcpy(rest, more, strlen(more) + 1);
+			c = rest;
+			if (target[0] == '/')
+				cur[0] = '\0';
+			continue;
+		}
+		if (exists && lstat(cand, &st) < 0)
+			exists = false;
+		memcpy(cur, cand, strlen(cand) + 1);
+	}
+	if (cur[0] == '\0')
+		strcpy(cur, "/");
+	if (ward_policy_link_widens(S->policy, name, cur))
+		return refuse(r, EACCES, why);
+	return 0;
+}
+
+/*
+ * After a rename: what is at name now, if a symlink, is judged as made
+ * there (its text read again: the agent may have put another link in the
+ * source's place between the check and the move).  A link that fails is
+ * removed again.  checked: the text judged before, or NULL.
+ */
+static int pivot_after(struct req *r, int dirfd, const char *name, const char *name_real,
+		       const char *dir_real, const char *checked)
+{
+	char text[PATH_MAX];
+	struct stat st;
+
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISLNK(st.st_mode))
+		return 0;
+	ssize_t n = readlinkat(dirfd, name, text, sizeof(text) - 1);
+	if (n >= 0) {
+		text[n] = '\0';
+		if (checked != NULL && strcmp(text, checked) == 0)
+			return 0;
+	}
+	if (n < 0 || symlink_pivot(r, name_real, dir_real, text) < 0) {
+		unlinkat(dirfd, name, 0);
+		if (r->reason == NULL)
+			refuse(r, EACCES, "a symlink moved here could not be judged");
+		r->logged = false; /* logged once more, with the refusal */
+		return -EACCES;
+	}
+	return 0;
+}
+
 /*
  * rename = delete at the source + create at the target (both ways for
  * EXCHANGE).  A move must not widen access: what cannot be read or
@@ -343,7 +470,8 @@ static int do_rename(struct req *r, int olddir, uint64_t oldp, int newdir, uint6
 		     unsigned flags)
 {
 	struct target from = { .parent = -1 }, to = { .parent = -1 };
-	char from_real[PATH_MAX];
+	char from_real[PATH_MAX], from_dir[PATH_MAX], stext[PATH_MAX], ttext[PATH_MAX];
+	bool slink = false, tlink = false;
 	struct stat sst, tst;
 	int rc;
 
@@ -365,6 +493,7 @@ static int do_rename(struct req *r, int olddir, uint64_t oldp, int newdir, uint6
 		rc = -EBUSY; /* ".", ".." or "/" */
 	if (rc < 0)
 		goto out;
+	snprintf(from_dir, sizeof(from_dir), "%s", r->real2);
 	if (fstatat(from.parent, from.name, &sst, AT_SYMLINK_NOFOLLOW) < 0) {
 		rc = -errno;
 		goto out;
@@ -417,6 +546,21 @@ static int do_rename(struct req *r, int olddir, uint64_t oldp, int newdir, uint6
 	if (((flags & RENAME_EXCHANGE) || replaces) &&
 	    ((rc = foreign_socket(r, &tst, r->real)) < 0 || (rc = shm_check(r, r->real, &tst)) < 0))
 		goto out;
+	/* A symlink moved is a symlink made where it lands (and, exchanged, both ways). */
+	ssize_t tn;
+	if (S_ISLNK(sst.st_mode) && (tn = readlinkat(from.parent, from.name, stext, sizeof(stext) - 1)) >= 0) {
+		stext[tn] = '\0';
+		slink = true;
+		if ((rc = symlink_pivot(r, r->real, r->real2, stext)) < 0)
+			goto out;
+	}
+	if ((flags & RENAME_EXCHANGE) && exists && S_ISLNK(tst.st_mode) &&
+	    (tn = readlinkat(to.parent, to.name, ttext, sizeof(ttext) - 1)) >= 0) {
+		ttext[tn] = '\0';
+		tlink = true;
+		if ((rc = symlink_pivot(r, from_real, from_dir, ttext)) < 0)
+			goto out;
+	}
 	/*
 	 * Nothing was at the target when it was judged: keep it so, or a file
 	 * made there meanwhile would be replaced without its delete decided.
@@ -436,6 +580,11 @@ static int do_rename(struct req *r, int olddir, uint64_t oldp, int newdir, uint6
 		goto out;
 	}
 	rc = (before(r) < 0 ? -EACCES : done(r, (int)syscall(SYS_renameat2, from.parent, from.name, to.parent, to.name, flags)));
+	if (rc == 1 && pivot_after(r, to.parent, to.name, r->real, r->real2, slink ? stext : NULL) < 0)
+		rc = -EACCES;
+	if (rc == 1 && (flags & RENAME_EXCHANGE) &&
+	    pivot_after(r, from.parent, from.name, from_real, from_dir, tlink ? ttext : NULL) < 0)
+		rc = -EACCES;
 out:
 	if (from.parent >= 0)
 		close(from.parent);
@@ -462,7 +611,11 @@ static int do_link(struct req *r, int olddir, uint64_t oldp, int newdir, uint64_
 	if (rc < 0)
 		goto out;
 	struct stat sst;
-	if (fstat(src, &sst) == 0 && S_ISDIR(sst.st_mode)) {
+	if (fstat(src, &sst) < 0) {
+		rc = -EACCES;
+		goto out;
+	}
+	if (S_ISDIR(sst.st_mode)) {
 		rc = -EPERM; /* no hard links to directories */
 		goto out;
 	}
@@ -488,6 +641,18 @@ static int do_link(struct req *r, int olddir, uint64_t oldp, int newdir, uint64_
 	if (slash_end(r->path2)) {
 		rc = slash_create(&to);
 		goto out;
+	}
+	/* A new name for a symlink is a symlink made there (its text cannot change). */
+	if (S_ISLNK(sst.st_mode)) {
+		char text[PATH_MAX];
+		ssize_t n = readlinkat(src, "", text, sizeof(text) - 1);
+		if (n < 0) {
+			rc = -EACCES;
+			goto out;
+		}
+		text[n] = '\0';
+		if ((rc = symlink_pivot(r, r->real, r->real2, text)) < 0)
+			goto out;
 	}
 	/* Link the object that was decided on, through its fd. */
 	magic(src, link, sizeof(link));
@@ -516,7 +681,7 @@ static int do_symlink(struct req *r, uint64_t target, int newdir, uint64_t linkp
 	rc = denied_create(&t, rc);
 	if (rc == 0 && slash_end(r->path))
 		rc = slash_create(&t);
-	else if (rc == 0)
+	else if (rc == 0 && (rc = symlink_pivot(r, r->real, r->real2, r->path2)) == 0)
 		rc = (before(r) < 0 ? -EACCES : done(r, symlinkat(r->path2, t.parent, t.name)));
 	if (rc == 1)
 		made_here(r, &t);

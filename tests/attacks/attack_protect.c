@@ -609,6 +609,80 @@ static void mode_shm(void)
 	must_work("unlink the linked name", unlink(tmpn));
 }
 
+/* "top" made a symlink is the attack's goal. */
+static void top_is_link(const char *how)
+{
+	struct stat st;
+	if (lstat("top", &st) == 0 && S_ISLNK(st.st_mode)) {
+		char t[256];
+		ssize_t n = readlink("top", t, sizeof(t) - 1);
+		t[n > 0 ? n : 0] = '\0';
+		att_through = 1;
+		say("LEAK: %s: top is now a symlink to %s", how, t);
+		unlink("top");
+	} else {
+		say("blocked: %s", how);
+	}
+}
+
+/*
+ * A name not there yet, below which a rule guards something (top/guard/..,
+ * as ~/.config/ward/ is guarded before ~/.config exists), made a symlink to
+ * the agent's own directory, so that what the rule keeps from the agent
+ * lands in mine/guard/ and is read later by its name: directly, through a
+ * link the agent retargets later, with ".." after a name that does not
+ * exist yet, as a hard link of a symlink, by rename.  Links that take
+ * nothing out of a rule's reach still work (to a place where the same
+ * rules hold, too).
+ */
+static void mode_pivot(void)
+{
+	if (mkdir("mine", 0755) < 0 || mkdir("mine/guard", 0755) < 0)
+		setup_failed("mkdir mine/guard");
+
+	symlink("mine", "top");
+	top_is_link("symlink(mine, top)");
+	symlink("/", "top");
+	top_is_link("symlink(/, top)");
+	/* A loop now (s leads back to top), retargeted afterwards. */
+	if (symlink("top", "s") < 0)
+		wrong("symlink(top, s), a link into the guarded place: %s", strerror(errno));
+	symlink("s", "top");
+	unlink("s");
+	symlink("mine", "s");
+	top_is_link("symlink(s, top), then s retargeted to mine");
+	unlink("s");
+	/* ".." after a name that is not there yet: nx may become a link later. */
+	symlink("nx/../mine", "top");
+	top_is_link("symlink(nx/../mine, top)");
+	/* A hard link of a symlink is a symlink. */
+	if (symlink("mine", "l1") < 0)
+		setup_failed("symlink l1");
+	linkat(AT_FDCWD, "l1", AT_FDCWD, "top", 0);
+	top_is_link("linkat(l1 -> mine, top)");
+	rename("l1", "top");
+	top_is_link("rename(l1 -> mine, top)");
+	unlink("l1");
+
+	/* What takes nothing out of a rule's reach (one rule guards top, top2 and top3 alike). */
+	if (symlink("top2", "top") < 0)
+		wrong("symlink(top2, top), where the same rules hold: %s", strerror(errno));
+	unlink("top");
+	if (symlink("top3", "top2") < 0 || rename("top2", "top") < 0)
+		wrong("symlink(top3, top2), rename(top2, top): %s", strerror(errno));
+	unlink("top");
+	if (symlink("mine", "plain") < 0)
+		wrong("symlink(mine, plain): %s", strerror(errno));
+	if (mkdir("mine/d", 0755) < 0 || symlink("../d", "mine/e") < 0)
+		wrong("symlink(../d, mine/e): %s", strerror(errno));
+	if (symlink("/usr/lib", "lib") < 0)
+		wrong("symlink(/usr/lib, lib): %s", strerror(errno));
+	if (rename("plain", "plain2") < 0)
+		wrong("rename(plain, plain2): %s", strerror(errno));
+	if (link("plain2", "plain3") < 0)
+		wrong("link(plain2, plain3): %s", strerror(errno));
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "";
@@ -639,6 +713,8 @@ int main(int argc, char **argv)
 		mode_core();
 	else if (strcmp(mode, "shm") == 0)
 		mode_shm();
+	else if (strcmp(mode, "pivot") == 0)
+		mode_pivot();
 	else
 		setup_failed("unknown mode");
 	return finish();

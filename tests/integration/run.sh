@@ -449,6 +449,27 @@ check "the project made a bare repository: no HEAD, and git runs nothing of the 
 has "...logged as the rule builtin:git" "$L" '"op":"create","path":"[^"]*/bare/HEAD","decision":"deny","errno":"EACCES","rule":"builtin:git:[0-9]+"'
 git init -q --bare "$G/bareproj"
 before=$(sha256sum <"$G/bareproj/config")
+# A name not there yet with rules below it, made a symlink to the agent's
+# own directory: with ~ the project, a rule letting the agent manage the
+# dot files, and no ~/.config, ~/.config -> .xdg took ~/.config/ward/policy
+# (ward's user policy) out of ward's deny!, and the next session loaded the
+# agent's policy (found by review).  ~/.local, where the rule allows all
+# alike, may be a link.
+H2=$BASE/fresh
+mkdir -p "$H2"
+out=$(cd "$H2" && HOME=$H2 XDG_CONFIG_HOME=$H2/.config "$WARD" run -q --log "$L" \
+	-r "allow write,create,delete $H2/.* $H2/.*/**" -- sh -c '
+	mkdir -p .xdg/ward .loc; ln -s .xdg .config 2>/dev/null || echo refused-config
+	ln -s .loc .local 2>/dev/null && echo local-ok; mkdir .config
+	ln -s ../.xdg/ward .config/ward 2>/dev/null || echo refused-ward
+	{ echo "allow write,create,delete /**" >.config/ward/policy; } 2>/dev/null || echo refused-write
+	ln -s .xdg notes && echo plain-link-ok' 2>&1)
+check "a symlink made where rules guard what is below its name is refused" \
+	"$(printf 'refused-config\nlocal-ok\nrefused-ward\nrefused-write\nplain-link-ok')" "$out"
+has "...logged with the reason" "$L" '"syscall":"symlinkat","op":"create","path":"[^"]*/fresh/\.config","decision":"deny","errno":"EACCES","by":"policy","reason":"a symlink here would take'
+check "...and the next session has no user policy of the agent's" "" \
+	"$(cd "$H2" && HOME=$H2 XDG_CONFIG_HOME=$H2/.config "$WARD" check 2>&1 | grep '^# layer user')"
+
 (cd "$G/bareproj" && run -- sh -c 'echo "[core] pager = evil" >>config; echo evil >hooks/post-update' 2>/dev/null)
 check "a project that is a bare repository: its config and hooks are protected" "same, no hook" \
 	"$([ "$(sha256sum <"$G/bareproj/config")" = "$before" ] && echo same || echo changed), $([ -e "$G/bareproj/hooks/post-update" ] && echo hook || echo "no hook")"

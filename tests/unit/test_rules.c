@@ -1732,6 +1732,38 @@ static void test_dump(void **state)
  * directory): the project's allow covers all of it, but credentials and
  * what runs code later stay write-protected.
  */
+/* ward_policy_link_widens: which symlinks would take a name out of its rules' reach. */
+static bool link_widens(struct ward_policy *p, const char *name, const char *target)
+{
+	char a[PATH_MAX], b[PATH_MAX];
+	subst(name, a, sizeof(a));
+	subst(target, b, sizeof(b));
+	return ward_policy_link_widens(p, a, b);
+}
+
+static void test_link_widens(void **state)
+{
+	(void)state;
+	struct ward_policy *p = load_profile("default");
+	/* Nothing below a plain project name is kept from the agent: any target. */
+	assert_false(link_widens(p, "@R/proj/lib", "/"));
+	assert_false(link_widens(p, "@R/proj/lib", "/usr/lib"));
+	assert_false(link_widens(p, "@R/proj/a", "@R/proj/b"));
+	/* .git/hooks and .git/config are kept from it below .git. */
+	assert_true(link_widens(p, "@R/proj/.git", "@R/proj/mine"));
+	assert_true(link_widens(p, "@R/proj/.git", "@R/tmp/mine"));
+	/* A target where the same holds: nothing widens (.git/hooks -> .git/hooks). */
+	assert_false(link_widens(p, "@R/proj/.git", "@R/proj/.git"));
+	/* Below ~/.config (outside the project): nothing is allowed to begin with. */
+	assert_false(link_widens(p, "@R/home/.config", "@R/home/.xdg"));
+	/* ...but a project place leads where writing is allowed. */
+	assert_true(link_widens(p, "@R/home/.config", "@R/proj/x"));
+	/* Reading is judged where a link leads: read rules below the name do not count. */
+	add_rule(p, "deny read @R/proj/sec/**");
+	assert_false(link_widens(p, "@R/proj/sec", "@R/proj/pub"));
+	ward_policy_free(p);
+}
+
 static void test_default_from_home(void **state)
 {
 	static const struct {
@@ -2421,6 +2453,7 @@ int main(void)
 		cmocka_unit_test(test_include_files),
 		cmocka_unit_test(test_long_words),
 		cmocka_unit_test(test_dump),
+		cmocka_unit_test(test_link_widens),
 		cmocka_unit_test(test_default_from_home),
 		cmocka_unit_test(test_cache),
 		cmocka_unit_test(test_cache_threads),
