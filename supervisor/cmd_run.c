@@ -209,7 +209,8 @@ static void warn_wide_project(const struct ward_vars *v)
 	if (strcmp(v->project, "/") == 0 ||
 	    (strncmp(v->home, v->project, n) == 0 && (v->home[n] == '\0' || v->home[n] == '/')))
 		warnx_("the project (%s) holds your home directory: the agent may write all of it "
-		       "but what the policy protects (--project DIR chooses another)",
+		       "but its dot files and directories and what the policy protects (--project DIR "
+		       "chooses another)",
 		       v->project);
 }
 

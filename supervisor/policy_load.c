@@ -333,6 +333,37 @@ static bool below(const char *path, const char *dir)
 }
 
 /*
+ * A project that holds the home directory (ward run from ~) would make all
+ * of ~ the agent's to write, its dot files and directories too: the
+ * profile names the start-up files and configs that run code it knows of,
+ * but programs read many more (bash-completion's, systemd's tmpfiles.d,
+ * editors', toolchains'), and the list cannot be finished.  So there they
+ * stay as they are for a project below ~: not the agent's (denied, as
+ * asking without a terminal would), save $TMPDIR and $SESSION should they
+ * lie there.  A layer right after the profile's; user rules may allow.
+ */
+static int protect_home_dots(struct ward_policy *p, const char *profile,
+			     const struct ward_vars *vars, struct ward_error *err)
+{
+	char rules[8 * PATH_MAX + 256], q[3 * PATH_MAX];
+
+	if ((strcmp(profile, "default") != 0 && strcmp(profile, "strict") != 0) ||
+	    strcmp(vars->home, "/") == 0 || !below(vars->home, vars->project))
+		return 0;
+	if (policy_quote(q, sizeof(q), vars->home, false) < 0)
+		return 0; /* a home of 4 KiB: no rule could name it */
+	int n = snprintf(rules, sizeof(rules), "deny write,create,delete \"%s/.*\" \"%s/.*/**\"\n", q, q);
+	/* $TMPDIR in a dot directory (~/.cache/tmp): as the profile has it. */
+	size_t hl = strlen(vars->home);
+	if (below(vars->tmpdir, vars->home) && vars->tmpdir[hl] == '/' && vars->tmpdir[hl + 1] == '.')
+		n += snprintf(rules + n, sizeof(rules) - (size_t)n,
+			      "allow write,create,delete $TMPDIR/** $SESSION/**\n"
+			      "deny write,create,delete $TMPDIR/ward-$UID/**\n"
+			      "allow write,create,delete $SESSION/**\n");
+	return ward_policy_add_text(p, WARD_LAYER_PROFILE, "builtin:home", rules, (size_t)n, err);
+}
+
+/*
  * The directories of $PATH the profile lets the agent write (a ~/bin in
  * a project that holds the home directory, a PATH entry in $TMPDIR): a
  * program planted there runs at the user's next command of that name, in
@@ -419,6 +450,7 @@ struct ward_policy *policy_load(const struct policy_opts *o,
 	}
 	if ((rc = ward_policy_add_profile(p, o->profile ? o->profile : "default", err)) < 0 ||
 	    (rc = protect_git(p, o->profile ? o->profile : "default", vars, err)) < 0 ||
+	    (rc = protect_home_dots(p, o->profile ? o->profile : "default", vars, err)) < 0 ||
 	    (rc = protect_bin_dirs(p, o->profile ? o->profile : "default", vars, err)) < 0)
 		goto fail;
 	if ((rc = optional_file(p, WARD_LAYER_SYSTEM, WARD_SYSCONFDIR "/policy", err)) < 0)

@@ -410,45 +410,45 @@ check "a project that holds the home directory is warned of" "1" "$out"
 out=$(cd "$HOME" && "$WARD" run -q --log "$BASE/home.jsonl" -- sh -c 'echo k >>.ssh/authorized_keys' 2>&1)
 check "...and ~/.ssh is still not the agent's to write (-q: no warning)" "sh: 1: cannot create .ssh/authorized_keys: Permission denied" "$out"
 
+# With the project holding ~, its dot files and directories are not the
+# agent's (as for a project below ~): the profile's list of start-up files
+# cannot be finished (found by review: ~/.bash_completion, bash-completion's
+# directory, ~/.config/user-tmpfiles.d, ~/.zlogout ran code later).
+# $TMPDIR in a dot directory stays writable.
+mkdir -p "$HOME/.cache/tmp"
+out=$(cd "$HOME" && TMPDIR=$HOME/.cache/tmp "$WARD" run -q --log "$L" -- sh -c '
+	mkdir -p .config/user-tmpfiles.d 2>/dev/null
+	for f in .bash_completion .config/user-tmpfiles.d/x.conf .zlogout .local/share/bash-completion/completions/git notes.txt src/x.c "$TMPDIR/t" .cache/tmp/u; do
+		{ mkdir -p "$(dirname "$f")" && echo x >"$f"; } 2>/dev/null && printf "%s " "${f##*/}"; done' 2>&1)
+check "project ~: its dot files and directories are not the agent's, the rest and \$TMPDIR are" "notes.txt x.c t u " "$out"
+has "...logged as the rule builtin:home" "$L" '"op":"create","path":"[^"]*/home/\.bash_completion","decision":"deny","errno":"EACCES","rule":"builtin:home:1"'
+out=$(cd "$HOME" && "$WARD" run -q --log "$L" -r "allow write,create $HOME/.bash_completion" -- sh -c 'echo ok >.bash_completion && cat .bash_completion' 2>&1)
+check "...a rule of the user's may allow one" "ok" "$out"
+rm -f "$HOME/.bash_completion" "$HOME/notes.txt"; rm -rf "$HOME/src" "$HOME/.cache/tmp"
+
 # The directories of $PATH the agent could write: a program planted there
 # runs at the user's next command of that name (found by review: ~/bin/ls,
 # with the project holding the home directory).  Asked, which without
 # prompting refuses; the project's own directories when it lies below ~ are
 # not (node_modules/.bin), nor is the rest of the project or $TMPDIR.
-mkdir -p "$HOME/.deno/bin" "$BASE/tmp/tools" "$BASE/tmp/real" "$HOME/src/app/node_modules/.bin"
+mkdir -p "$HOME/tools/bin" "$BASE/tmp/tools" "$BASE/tmp/real" "$HOME/src/app/node_modules/.bin"
 ln -sfn "$BASE/tmp/real" "$BASE/tmp/linked"
-pathdirs="$HOME/.deno/bin:$BASE/tmp/tools:$BASE/tmp/linked:$HOME/src/app/node_modules/.bin"
+pathdirs="$HOME/tools/bin:$BASE/tmp/tools:$BASE/tmp/linked:$HOME/src/app/node_modules/.bin"
 out=$(cd "$HOME" && PATH=$pathdirs:$PATH "$WARD" run -q --log "$L" -- sh -c '
-	for f in .deno/bin/ls "$TMPDIR/tools/git" "$TMPDIR/real/make" src/app/node_modules/.bin/tsc notes.txt "$TMPDIR/other"; do
+	for f in tools/bin/ls "$TMPDIR/tools/git" "$TMPDIR/real/make" src/app/node_modules/.bin/tsc notes.txt "$TMPDIR/other"; do
 		{ echo evil >"$f"; } 2>/dev/null && printf "%s " "${f##*/}"; done' 2>&1)
 check "PATH directories are not the agent's to write, by name or real path (project ~: its node_modules/.bin too)" "notes.txt other " "$out"
-has "...logged as asked by builtin:path" "$L" '"op":"create","path":"[^"]*/\.deno/bin/ls","decision":"deny","errno":"EACCES","rule":"builtin:path:1"'
+has "...logged as asked by builtin:path" "$L" '"op":"create","path":"[^"]*/tools/bin/ls","decision":"deny","errno":"EACCES","rule":"builtin:path:1"'
 out=$(cd "$HOME/src/app" && PATH=$pathdirs:$PATH "$WARD" run -q --log "$L" -- sh -c '
-	for f in node_modules/.bin/vite "$HOME/.deno/bin/cat" "$TMPDIR/tools/cc"; do
+	for f in node_modules/.bin/vite "$HOME/tools/bin/cat" "$TMPDIR/tools/cc"; do
 		{ echo evil >"$f"; } 2>/dev/null && printf "%s " "${f##*/}"; done' 2>&1)
 check "...a project below ~ builds in its own PATH directories, not in the others" "vite " "$out"
-out=$(cd "$HOME" && PATH=$pathdirs:$PATH "$WARD" run -q --log "$L" -r "allow create $HOME/.deno/bin/**" -- sh -c '
-	echo ok >.deno/bin/deno && cat .deno/bin/deno' 2>&1)
+out=$(cd "$HOME" && PATH=$pathdirs:$PATH "$WARD" run -q --log "$L" -r "allow create $HOME/tools/bin/**" -- sh -c '
+	echo ok >tools/bin/mytool && cat tools/bin/mytool' 2>&1)
 check "...a rule of the user's may allow it (builtin:path is a layer before theirs)" "ok" "$out"
 out=$(cd "$HOME" && PATH=$pathdirs:$PATH "$WARD" check 2>&1 | tr -s ' ' | grep -c "^ask write,create,delete $BASE/tmp/real/\*\* # builtin:path:")
 check "...ward check lists the real path of a symlinked PATH entry" "1" "$out"
 
-# A repository the agent makes where git will look: the project itself as
-# a bare repository once .git is spoiled (its HEAD moved away), or a .git
-# in a directory above the project; either's config runs code at the
-# user's next git command (core.fsmonitor).  No HEAD is made there, nor a
-# .git above (found by review).
-git init -q "$G/bare"
-(cd "$G/bare" && TMPDIR=$G run -- sh -c 'mv .git/HEAD .git/HEAD.old; mkdir objects refs
-	echo "ref: refs/heads/master" >HEAD
-	printf "[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = .\n\tfsmonitor = \"echo ran >%s/fsmon; false\"\n" "$PWD" >config' 2>/dev/null)
-(cd "$G/bare" && git status >/dev/null 2>&1)
-check "the project made a bare repository: no HEAD, and git runs nothing of the agent's" \
-	"no HEAD, fsmonitor not run" \
-	"$([ -e "$G/bare/HEAD" ] && echo HEAD || echo "no HEAD"), $([ -e "$G/bare/fsmon" ] && echo "fsmonitor ran" || echo "fsmonitor not run")"
-has "...logged as the rule builtin:git" "$L" '"op":"create","path":"[^"]*/bare/HEAD","decision":"deny","errno":"EACCES","rule":"builtin:git:[0-9]+"'
-git init -q --bare "$G/bareproj"
-before=$(sha256sum <"$G/bareproj/config")
 # A name not there yet with rules below it, made a symlink to the agent's
 # own directory: with ~ the project, a rule letting the agent manage the
 # dot files, and no ~/.config, ~/.config -> .xdg took ~/.config/ward/policy
@@ -470,6 +470,22 @@ has "...logged with the reason" "$L" '"syscall":"symlinkat","op":"create","path"
 check "...and the next session has no user policy of the agent's" "" \
 	"$(cd "$H2" && HOME=$H2 XDG_CONFIG_HOME=$H2/.config "$WARD" check 2>&1 | grep '^# layer user')"
 
+# A repository the agent makes where git will look: the project itself as
+# a bare repository once .git is spoiled (its HEAD moved away), or a .git
+# in a directory above the project; either's config runs code at the
+# user's next git command (core.fsmonitor).  No HEAD is made there, nor a
+# .git above (found by review).
+git init -q "$G/bare"
+(cd "$G/bare" && TMPDIR=$G run -- sh -c 'mv .git/HEAD .git/HEAD.old; mkdir objects refs
+	echo "ref: refs/heads/master" >HEAD
+	printf "[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = .\n\tfsmonitor = \"echo ran >%s/fsmon; false\"\n" "$PWD" >config' 2>/dev/null)
+(cd "$G/bare" && git status >/dev/null 2>&1)
+check "the project made a bare repository: no HEAD, and git runs nothing of the agent's" \
+	"no HEAD, fsmonitor not run" \
+	"$([ -e "$G/bare/HEAD" ] && echo HEAD || echo "no HEAD"), $([ -e "$G/bare/fsmon" ] && echo "fsmonitor ran" || echo "fsmonitor not run")"
+has "...logged as the rule builtin:git" "$L" '"op":"create","path":"[^"]*/bare/HEAD","decision":"deny","errno":"EACCES","rule":"builtin:git:[0-9]+"'
+git init -q --bare "$G/bareproj"
+before=$(sha256sum <"$G/bareproj/config")
 (cd "$G/bareproj" && run -- sh -c 'echo "[core] pager = evil" >>config; echo evil >hooks/post-update' 2>/dev/null)
 check "a project that is a bare repository: its config and hooks are protected" "same, no hook" \
 	"$([ "$(sha256sum <"$G/bareproj/config")" = "$before" ] && echo same || echo changed), $([ -e "$G/bareproj/hooks/post-update" ] && echo hook || echo "no hook")"
