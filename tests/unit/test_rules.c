@@ -1764,6 +1764,38 @@ static void test_link_widens(void **state)
 	ward_policy_free(p);
 }
 
+/* Settings that run code when the project is next opened; a repository above $TMPDIR's scratch. */
+static void test_default_project_settings(void **state)
+{
+	static const struct {
+		const char *op, *target, *expect;
+	} rows[] = {
+		{ "create", "@R/proj/.claude/hooks/pre.sh", "deny" },
+		{ "write", "@R/proj/.mcp.json", "deny" },
+		{ "create", "@R/proj/.gemini/settings.json", "deny" },
+		{ "create", "@R/proj/.cursor/mcp.json", "deny" },
+		{ "write", "@R/proj/.zed/settings.json", "deny" },
+		{ "create", "@R/proj/.idea/workspace.xml", "deny" },
+		{ "create", "@R/proj/src/.claude.txt", "allow" },
+		{ "create", "@R/tmp/.git", "deny" },
+		{ "create", "@R/tmp/HEAD", "deny" },
+		{ "create", "@R/tmp/build/.git", "allow" },
+		{ "create", "/dev/shm/HEAD", "deny" },
+	};
+	(void)state;
+	struct ward_policy *p = load_profile("default");
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		struct ward_verdict v;
+		char target[PATH_MAX];
+		subst(rows[i].target, target, sizeof(target));
+		assert_int_equal(ward_decide_path(p, ward_op_parse(rows[i].op), target, &v), 0);
+		const char *got = v.action == WARD_ALLOW ? "allow" : v.action == WARD_DENY ? "deny" : "ask";
+		if (strcmp(got, rows[i].expect) != 0)
+			fail_msg("%s %s: %s, expected %s", rows[i].op, target, got, rows[i].expect);
+	}
+	ward_policy_free(p);
+}
+
 static void test_default_from_home(void **state)
 {
 	static const struct {
@@ -2454,6 +2486,7 @@ int main(void)
 		cmocka_unit_test(test_long_words),
 		cmocka_unit_test(test_dump),
 		cmocka_unit_test(test_link_widens),
+		cmocka_unit_test(test_default_project_settings),
 		cmocka_unit_test(test_default_from_home),
 		cmocka_unit_test(test_cache),
 		cmocka_unit_test(test_cache_threads),
