@@ -379,11 +379,24 @@ int cmd_run(int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 	unsigned long lost = log_lost();
-	if (lost > 0)
+	json_t *repos = repos_json();
+	if (repos != NULL && json_array_size(repos) == 0) {
+		json_decref(repos);
+		repos = NULL;
+	}
+	if (lost > 0 && repos != NULL)
+		log_event("session-end", 0, "{s:i, s:f, s:i, s:o}", "status", status, "duration", secs,
+			  "lost", (json_int_t)lost, "repos", repos);
+	else if (lost > 0)
 		log_event("session-end", 0, "{s:i, s:f, s:i}", "status", status, "duration", secs,
 			  "lost", (json_int_t)lost);
+	else if (repos != NULL)
+		log_event("session-end", 0, "{s:i, s:f, s:o}", "status", status, "duration", secs,
+			  "repos", repos);
 	else
 		log_event("session-end", 0, "{s:i, s:f}", "status", status, "duration", secs);
+	/* Said even with -q: code that runs after the session. */
+	repos_tell();
 	log_close();
 	/* Said even with -q: the log is not the whole account of the session. */
 	if ((lost = log_lost()) > 0)

@@ -284,6 +284,9 @@ int log_request(struct req *r, int err)
 	else
 		decision = r->decided == 1 ? "rewrite" : "allow";
 	jl_str(&l, "decision", decision);
+	if (err == 0 && decision[0] == 'a' && r->op != NULL &&
+	    (strcmp(r->op, "create") == 0 || strcmp(r->op, "write") == 0 || strcmp(r->op, "delete") == 0))
+		repos_note(r->logged_path);
 	if (err != 0)
 		jl_str(&l, "errno", strerrorname_np(err) ? strerrorname_np(err) : "?");
 	if (r->denied_by_shadow)

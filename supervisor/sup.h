@@ -517,6 +517,11 @@ int log_finish(struct jline *l);
 /* A JSON string for bytes that may not be UTF-8 (they are escaped). */
 struct json_t;
 struct json_t *jpath(const char *s);
+
+/* The git repositories below the project the session made or changed (repos.c). */
+void repos_note(const char *real);
+struct json_t *repos_json(void);
+void repos_tell(void);
 void log_close(void);
 
 /* filter.c */

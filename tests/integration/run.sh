@@ -397,6 +397,21 @@ before=$(sha256sum <"$G/main/.git/config")
 check "a linked worktree: the agent may not write the common directory's config" "$before" \
 	"$(sha256sum <"$G/main/.git/config")"
 
+# A repository the agent makes or changes below the project keeps config
+# and hooks of its own (core.fsmonitor runs at git status in the project
+# once it is committed as a submodule: found by review): told at the end,
+# on stderr even with -q, and in session-end.
+git init -q "$G/outer"
+err=$(cd "$G/outer" && run -- sh -c 'git init -q vendor/lib && git -C vendor/lib config core.fsmonitor "echo x" &&
+	echo x >README && mkdir -p docs && echo y >docs/a' 2>&1 >/dev/null)
+check "a nested repository the agent made is told on stderr, with its directory" \
+	"1 $G/outer/vendor/lib" \
+	"$(printf '%s\n' "$err" | grep -c 'made or changed 1 git repository inside the project') $(printf '%s\n' "$err" | sed -n 's/^ward:   //p')"
+has "...and in session-end" <(tail -n 1 "$L") "\"event\":\"session-end\".*\"repos\":\[\"$G/outer/vendor/lib\"\]"
+err=$(cd "$G/outer" && run -- sh -c 'echo z >README; git status --short >/dev/null' 2>&1 >/dev/null)
+check "...not when the agent touched only the project's own repository" "0 none" \
+	"$(printf '%s\n' "$err" | grep -c 'git repositor') $(tail -n 1 "$L" | grep -q '"repos"' && echo repos || echo none)"
+
 # What the command leaves running is killed when it exits, before
 # session-end, which stays the log's last line (a process left behind went
 # on making calls, logged after session-end).

@@ -1,0 +1,83 @@
+/*
+ * repos.c - the git repositories the agent made or changed inside the
+ * project, told at the end of the session.
+ *
+ * A repository below the project (git init in a subdirectory, a clone, a
+ * .git made by hand) keeps its own config and hooks, which run code at
+ * the user's next git command there, and at `git status` in the project
+ * itself once the agent commits it as a submodule (git runs status in
+ * each).  The default profile lets the agent write them: a rule for every
+ * .git below the project would also refuse moving any directory into the
+ * project.  So ward says which ones the session touched, on stderr and in
+ * session-end ("repos"), for the user to look at before using git there.
+ */
+#include "sup.h"
+
+#include <jansson.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_REPOS 64
+
+static char *repos[MAX_REPOS];
+static int nrepos;
+static bool more; /* others beyond MAX_REPOS */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+void repos_note(const char *real)
+{
+	size_t pl = strlen(S->vars.project);
+	if (strcmp(S->vars.project, "/") == 0)
+		pl = 0;
+	else if (strncmp(real, S->vars.project, pl) != 0 || real[pl] != '/')
+		return;
+	/* A ".git" component below the project's own top. */
+	const char *g = real + pl;
+	for (;;) {
+		g = strstr(g, "/.git");
+		if (g == NULL)
+			return;
+		if ((g[5] == '/' || g[5] == '\0') && g != real + pl)
+			break;
+		g += 5;
+	}
+	size_t n = (size_t)(g - real);
+	pthread_mutex_lock(&lock);
+	bool seen = false;
+	for (int i = 0; i < nrepos && !seen; i++)
+		seen = strlen(repos[i]) == n && strncmp(repos[i], real, n) == 0;
+	if (!seen) {
+		if (nrepos < MAX_REPOS && (repos[nrepos] = strndup(real, n)) != NULL)
+			nrepos++;
+		else
+			more = true;
+	}
+	pthread_mutex_unlock(&lock);
+}
+
+struct json_t *repos_json(void)
+{
+	json_t *a = json_array();
+	pthread_mutex_lock(&lock);
+	for (int i = 0; a != NULL && i < nrepos; i++)
+		json_array_append_new(a, jpath(repos[i]));
+	pthread_mutex_unlock(&lock);
+	return a;
+}
+
+void repos_tell(void)
+{
+	pthread_mutex_lock(&lock);
+	if (nrepos > 0) {
+		fprintf(stderr, "ward: the agent made or changed %d git %s inside the project%s; "
+				"their config and hooks run at your next git command there, and at "
+				"git status in the project once committed as a submodule: look at "
+				".git/config and .git/hooks of:\n",
+			nrepos, nrepos == 1 ? "repository" : "repositories", more ? " (and more)" : "");
+		for (int i = 0; i < nrepos; i++)
+			fprintf(stderr, "ward:   %s\n", repos[i]);
+	}
+	pthread_mutex_unlock(&lock);
+}
