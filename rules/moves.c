@@ -312,6 +312,11 @@ static bool all_allowed_below(const struct ward_policy *p, const char *dir, unsi
 	return covered == ops;
 }
 
+bool ward_policy_keeps_below(const struct ward_policy *p, const char *dir)
+{
+	return !all_allowed_below(p, dir, WARD_OP_WRITE | WARD_OP_CREATE | WARD_OP_DELETE);
+}
+
 bool ward_policy_link_widens(const struct ward_policy *p, const char *name, const char *target)
 {
 	/*

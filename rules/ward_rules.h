@@ -155,6 +155,11 @@ bool ward_policy_moves_guarded(const struct ward_policy *p, const char *from, co
  * of memory): true.
  */
 bool ward_policy_link_widens(const struct ward_policy *p, const char *name, const char *target);
+/*
+ * Whether the policy may keep the agent from writing, creating or deleting
+ * something below dir (false: it surely allows all of that there).
+ */
+bool ward_policy_keeps_below(const struct ward_policy *p, const char *dir);
 
 /*
  * Make path (absolute, lexically normal) real the way rule prefixes are:

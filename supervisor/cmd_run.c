@@ -203,11 +203,15 @@ static void remove_tree(const char *path)
 static void warn_wide_project(const struct ward_vars *v)
 {
 	size_t n = strlen(v->project);
+	char home[PATH_MAX];
 
 	if (S->quiet || v->home[0] != '/')
 		return;
+	/* The project is a real path: so must home be (/home a link to /var/home). */
+	if (realpath(v->home, home) == NULL)
+		snprintf(home, sizeof(home), "%s", v->home);
 	if (strcmp(v->project, "/") == 0 ||
-	    (strncmp(v->home, v->project, n) == 0 && (v->home[n] == '\0' || v->home[n] == '/')))
+	    (strncmp(home, v->project, n) == 0 && (home[n] == '\0' || home[n] == '/')))
 		warnx_("the project (%s) holds your home directory: the agent may write all of it "
 		       "but its dot files and directories and what the policy protects (--project DIR "
 		       "chooses another)",

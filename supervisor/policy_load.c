@@ -345,21 +345,28 @@ static bool below(const char *path, const char *dir)
 static int protect_home_dots(struct ward_policy *p, const char *profile,
 			     const struct ward_vars *vars, struct ward_error *err)
 {
-	char rules[8 * PATH_MAX + 256], q[3 * PATH_MAX];
+	char rules[8 * PATH_MAX + 256], q[3 * PATH_MAX], home[PATH_MAX];
 
+	/* The project is a real path: so must home be (/home a link to /var/home). */
+	if (realpath(vars->home, home) == NULL)
+		snprintf(home, sizeof(home), "%s", vars->home);
 	if ((strcmp(profile, "default") != 0 && strcmp(profile, "strict") != 0) ||
-	    strcmp(vars->home, "/") == 0 || !below(vars->home, vars->project))
+	    strcmp(home, "/") == 0 || !below(home, vars->project))
 		return 0;
-	if (policy_quote(q, sizeof(q), vars->home, false) < 0)
+	if (policy_quote(q, sizeof(q), home, false) < 0)
 		return 0; /* a home of 4 KiB: no rule could name it */
 	int n = snprintf(rules, sizeof(rules), "deny write,create,delete \"%s/.*\" \"%s/.*/**\"\n", q, q);
 	/* $TMPDIR in a dot directory (~/.cache/tmp): as the profile has it. */
-	size_t hl = strlen(vars->home);
-	if (below(vars->tmpdir, vars->home) && vars->tmpdir[hl] == '/' && vars->tmpdir[hl + 1] == '.')
+	char tmp[PATH_MAX];
+	if (realpath(vars->tmpdir, tmp) == NULL)
+		snprintf(tmp, sizeof(tmp), "%s", vars->tmpdir);
+	size_t hl = strlen(home);
+	if (below(tmp, home) && tmp[hl] == '/' && tmp[hl + 1] == '.')
 		n += snprintf(rules + n, sizeof(rules) - (size_t)n,
 			      "allow write,create,delete $TMPDIR/** $SESSION/**\n"
 			      "deny write,create,delete $TMPDIR/ward-$UID/**\n"
-			      "allow write,create,delete $SESSION/**\n");
+			      "allow write,create,delete $SESSION/**\n"
+			      "deny create $TMPDIR/.git $TMPDIR/HEAD\n");
 	return ward_policy_add_text(p, WARD_LAYER_PROFILE, "builtin:home", rules, (size_t)n, err);
 }
 
@@ -370,7 +377,7 @@ static int protect_home_dots(struct ward_policy *p, const char *profile,
  * any shell, long after the session.  Writing there is asked (the rule's
  * target resolved as every rule's is), in a layer right after the
  * profile's, so user rules may still allow it.  Not the project's own directories when
- * the project lies below the home directory (a node_modules/.bin on PATH:
+ * the project does not hold the home directory (a node_modules/.bin on PATH:
  * the agent builds there), and not relative entries, which name a
  * different directory wherever the user stands.
  */
@@ -378,7 +385,10 @@ static int protect_bin_dirs(struct ward_policy *p, const char *profile,
 			    const struct ward_vars *vars, struct ward_error *err)
 {
 	const char *env = getenv("PATH");
-	bool project_holds_home = below(vars->home, vars->project);
+	char home[PATH_MAX];
+	if (realpath(vars->home, home) == NULL)
+		snprintf(home, sizeof(home), "%s", vars->home);
+	bool project_holds_home = below(home, vars->project);
 	char entry[PATH_MAX], real[PATH_MAX], probe[PATH_MAX + 8], q[3 * PATH_MAX];
 	char *rules = NULL;
 	size_t len = 0, size = 0;

@@ -94,13 +94,15 @@ void shm_gone(const char *real, const struct stat *st)
 	pthread_mutex_unlock(&lock);
 }
 
-int shm_check(struct req *r, const char *real, const struct stat *st)
+int shm_check(struct req *r, enum ward_op op, const char *real, const struct stat *st)
 {
+	struct ward_verdict v;
+
 	if (!inside(real, st))
 		return 0;
-	/* A rule of the user's that names it: their call, not the profile's. */
-	if (r->verdict != NULL && r->verdict->rule != NULL &&
-	    ward_rule_layer(r->verdict->rule) > WARD_LAYER_PROFILE)
+	/* A rule of the user's that allows op on it: their call, not the profile's. */
+	if (ward_decide_path(S->policy, op, real, &v) == 0 && v.action == WARD_ALLOW &&
+	    v.rule != NULL && ward_rule_layer(v.rule) > WARD_LAYER_PROFILE)
 		return 0;
 	struct shm_key k = { st->st_dev, st->st_ino };
 	struct shm_obj *o;

@@ -167,10 +167,10 @@ void shm_made(const char *real, const struct stat *st);
 void shm_gone(const char *real, const struct stat *st);
 /*
  * 0, or a refusal (-EACCES, with the reason) to change the object at real
- * when it lies in /dev/shm, the session did not make it, and the verdict
- * just given came from no rule of the user's.
+ * (op: write or delete) when it lies in /dev/shm, the session did not make
+ * it, and no rule of the user's allows op on it.
  */
-int shm_check(struct req *r, const char *real, const struct stat *st);
+int shm_check(struct req *r, enum ward_op op, const char *real, const struct stat *st);
 
 void tty_init(void);
 /* True for path being a terminal that is not the session's (or one stat cannot tell). */

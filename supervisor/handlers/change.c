@@ -145,7 +145,7 @@ static int object_target(struct req *r, int dirfd, uint64_t path_addr, enum nami
 	if (rc == 1)
 		rc = -EACCES;
 	if (rc == 0 && op == WARD_OP_WRITE && shm_path(r->real))
-		rc = fstat(*fd, &st) < 0 ? -EACCES : shm_check(r, r->real, &st);
+		rc = fstat(*fd, &st) < 0 ? -EACCES : shm_check(r, WARD_OP_WRITE, r->real, &st);
 	if (rc < 0) {
 		close(*fd);
 		*fd = -1;
@@ -305,10 +305,12 @@ static int do_unlink(struct req *r, int dirfd, uint64_t path, int flags)
 		rc = check_trailing(r, &t, flags & AT_REMOVEDIR);
 	struct stat st;
 	bool there = rc == 0 && fstatat(t.parent, t.name, &st, AT_SYMLINK_NOFOLLOW) == 0;
+	if (rc == 0 && !there && shm_path(r->real))
+		rc = -errno; /* what is there could not be told: not removed */
 	if (there && !(flags & AT_REMOVEDIR))
 		rc = foreign_socket(r, &st, r->real);
 	if (there && rc == 0)
-		rc = shm_check(r, r->real, &st);
+		rc = shm_check(r, WARD_OP_DELETE, r->real, &st);
 	if (rc == 0)
 		rc = (before(r) < 0 ? -EACCES : done(r, unlinkat(t.parent, t.name, flags)));
 	if (rc == 1 && there)
@@ -374,6 +376,8 @@ static int symlink_pivot(struct req *r, const char *name, const char *dir, const
 
 	if (text[0] == '\0')
 		return 0; /* no link: the kernel says ENOENT */
+	if (!ward_policy_keeps_below(S->policy, name))
+		return 0; /* nothing below name is kept from the agent: any target will do */
 	if (snprintf(rest, sizeof(rest), "%s", text) >= (int)sizeof(rest))
 		return refuse(r, EACCES, why);
 	snprintf(cur, sizeof(cur), "%s", text[0] == '/' ? "" : dir);
@@ -391,7 +395,12 @@ static int symlink_pivot(struct req *r, const char *name, const char *dir, const
 		if (n == 0 || strcmp(comp, ".") == 0)
 			continue;
 		if (strcmp(comp, "..") == 0) {
-			if (!exists)
+			/*
+			 * Out of a name not there yet, or of a directory the agent may
+			 * move away or replace by a link (the link's own directory, moved
+			 * with the link in it, too): ".." would lead elsewhere then.
+			 */
+			if (!exists || replaceable(cur[0] ? cur : "/"))
 				return refuse(r, EACCES, why);
 			char *slash = strrchr(cur, '/');
 			if (slash != NULL)
@@ -399,6 +408,9 @@ static int symlink_pivot(struct req *r, const char *name, const char *dir, const
 			continue;
 		}
 		if (snprintf(cand, sizeof(cand), "%s/%s", cur, comp) >= (int)sizeof(cand))
+			return refuse(r, EACCES, why);
+		/* /proc/self and the like lead elsewhere for each process that follows them. */
+		if (strcmp(cand, "/proc") == 0)
 			return refuse(r, EACCES, why);
 		struct stat st;
 		if (exists && lstat(cand, &st) == 0 && S_ISLNK(st.st_mode)) {
@@ -459,6 +471,19 @@ static int pivot_after(struct req *r, int dirfd, const char *name, const char *n
 	return 0;
 }
 
+/* A directory moved to name: a repository at its top is told at the end (repos.c). */
+static void moved_repo(struct req *r, int dirfd, const char *name)
+{
+	char git[NAME_MAX + 8], path[PATH_MAX + 8];
+	struct stat st;
+	snprintf(git, sizeof(git), "%s/.git", name);
+	if (fstatat(dirfd, git, &st, AT_SYMLINK_NOFOLLOW) == 0 ||
+	    (snprintf(git, sizeof(git), "%s/HEAD", name), fstatat(dirfd, git, &st, 0) == 0)) {
+		snprintf(path, sizeof(path), "%s/.git", r->real);
+		repos_note(path);
+	}
+}
+
 /*
  * rename = delete at the source + create at the target (both ways for
  * EXCHANGE).  A move must not widen access: what cannot be read or
@@ -512,7 +537,7 @@ static int do_rename(struct req *r, int olddir, uint64_t oldp, int newdir, uint6
 			goto out;
 	}
 	if ((rc = foreign_socket(r, &sst, from_real)) < 0 ||
-	    (rc = shm_check(r, from_real, &sst)) < 0)
+	    (rc = shm_check(r, WARD_OP_DELETE, from_real, &sst)) < 0)
 		goto out;
 	/* The source's decisions are logged; what follows is about the target. */
 	if ((rc = log_request(r, 0)) < 0)
@@ -544,7 +569,7 @@ static int do_rename(struct req *r, int olddir, uint64_t oldp, int newdir, uint6
 			goto out;
 	}
 	if (((flags & RENAME_EXCHANGE) || replaces) &&
-	    ((rc = foreign_socket(r, &tst, r->real)) < 0 || (rc = shm_check(r, r->real, &tst)) < 0))
+	    ((rc = foreign_socket(r, &tst, r->real)) < 0 || (rc = shm_check(r, WARD_OP_DELETE, r->real, &tst)) < 0))
 		goto out;
 	/* A symlink moved is a symlink made where it lands (and, exchanged, both ways). */
 	ssize_t tn;
@@ -580,11 +605,16 @@ static int do_rename(struct req *r, int olddir, uint64_t oldp, int newdir, uint6
 		goto out;
 	}
 	rc = (before(r) < 0 ? -EACCES : done(r, (int)syscall(SYS_renameat2, from.parent, from.name, to.parent, to.name, flags)));
-	if (rc == 1 && pivot_after(r, to.parent, to.name, r->real, r->real2, slink ? stext : NULL) < 0)
-		rc = -EACCES;
-	if (rc == 1 && (flags & RENAME_EXCHANGE) &&
-	    pivot_after(r, from.parent, from.name, from_real, from_dir, tlink ? ttext : NULL) < 0)
-		rc = -EACCES;
+	if (rc == 1) {
+		/* Both sides, whatever the first says. */
+		int at_to = pivot_after(r, to.parent, to.name, r->real, r->real2, slink ? stext : NULL);
+		int at_from = (flags & RENAME_EXCHANGE) ?
+			pivot_after(r, from.parent, from.name, from_real, from_dir, tlink ? ttext : NULL) : 0;
+		if (at_to < 0 || at_from < 0)
+			rc = -EACCES;
+		else if (sst.st_mode && S_ISDIR(sst.st_mode))
+			moved_repo(r, to.parent, to.name);
+	}
 out:
 	if (from.parent >= 0)
 		close(from.parent);
@@ -620,7 +650,7 @@ static int do_link(struct req *r, int olddir, uint64_t oldp, int newdir, uint64_
 		goto out;
 	}
 	if (r->real[0] == '/' && ((rc = decide_also(r, WARD_OP_WRITE, r->real)) < 0 ||
-				  (rc = shm_check(r, r->real, &sst)) < 0))
+				  (rc = shm_check(r, WARD_OP_WRITE, r->real, &sst)) < 0))
 		goto out;
 	/* The source's decisions are logged; what follows is about the target. */
 	if ((rc = log_request(r, 0)) < 0)

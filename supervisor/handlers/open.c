@@ -538,7 +538,7 @@ static int open_existing(struct req *r, const struct open_args *a, mode_t mode)
 			rc = do_rewrite(r, &v, a->orig_flags, mode);
 			goto out;
 		}
-		if ((open_ops(a->flags) & WARD_OP_WRITE) && (rc = shm_check(r, r->real, &st)) < 0)
+		if ((open_ops(a->flags) & WARD_OP_WRITE) && (rc = shm_check(r, WARD_OP_WRITE, r->real, &st)) < 0)
 			goto out;
 	}
 	if ((a->orig_flags & O_CREAT) && S_ISDIR(st.st_mode)) {

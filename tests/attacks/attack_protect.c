@@ -655,6 +655,34 @@ static void mode_pivot(void)
 	/* ".." after a name that is not there yet: nx may become a link later. */
 	symlink("nx/../mine", "top");
 	top_is_link("symlink(nx/../mine, top)");
+	/*
+	 * ".." out of a directory the agent may replace: a/b/../../top2 leads to
+	 * top2 (guarded alike) now, and to q/top2, the agent's, once a/b is a
+	 * link to q/r/s (found by review).
+	 */
+	if (mkdir("a", 0755) < 0 || mkdir("a/b", 0755) < 0 || mkdir("q", 0755) < 0 ||
+	    mkdir("q/r", 0755) < 0 || mkdir("q/r/s", 0755) < 0 || mkdir("q/top2", 0755) < 0)
+		setup_failed("mkdir a/b q/r/s");
+	symlink("a/b/../../top2", "top");
+	if (rename("a/b", "a/b0") == 0 && symlink("../q/r/s", "a/b") == 0) {
+		struct stat st;
+		if (lstat("top", &st) == 0 && mkdir("top/guard", 0755) == 0) {
+			att_through = 1;
+			say("LEAK: top -> a/b/../../top2, then a/b a link: top/guard made in q/top2");
+		}
+	}
+	top_is_link("symlink(a/b/../../top2, top), then a/b swapped for a link");
+	/* ".." out of the link's own directory, which may be moved with the link. */
+	char cwd[PATH_MAX], up[PATH_MAX + 16];
+	if (getcwd(cwd, sizeof(cwd)) == NULL)
+		setup_failed("getcwd");
+	snprintf(up, sizeof(up), "../%s/top2", strrchr(cwd, '/') + 1);
+	symlink(up, "top");
+	top_is_link("symlink(../PROJECT/top2, top)");
+	/* /proc/self leads elsewhere for each process that follows it. */
+	snprintf(up, sizeof(up), "/proc/self/cwd/top2");
+	symlink(up, "top");
+	top_is_link("symlink(/proc/self/cwd/top2, top)");
 	/* A hard link of a symlink is a symlink. */
 	if (symlink("mine", "l1") < 0)
 		setup_failed("symlink l1");

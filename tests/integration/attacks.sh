@@ -532,6 +532,8 @@ check_shm() {
 post_shm() { rm -f /dev/shm/ward-moved-* /dev/shm/ward-own*-* /dev/shm/ward-sl-* /dev/shm/ward-tmp-*; rmdir /dev/shm/ward-dir-* 2>/dev/null; true; }
 T_PRE=pre_shm T_CHECK=check_shm T_POST=post_shm T_ENV=("WARD_SHM_VICTIM=$SHM_VICTIM")
 attack protect shm "another program's object in /dev/shm written, truncated, replaced, moved, linked, removed; the session's own changed freely"
+T_PRE=pre_shm T_CHECK=check_shm T_POST=post_shm T_ENV=("WARD_SHM_VICTIM=$SHM_VICTIM")
+attack protect shm "...with a rule of the user's allowing reads there (an exchange was judged by its read)" -r "allow read /**"
 check_pivot() { [ -L "$1/top" ] && echo "top was left a symlink to $(readlink "$1/top")"; true; }
 T_CHECK=check_pivot
 attack protect pivot "a name not there yet with a rule below it (top*/guard/**) made a symlink: directly, through a link retargeted later, nx/.., a hard link of a symlink, rename" \

@@ -408,6 +408,9 @@ check "a nested repository the agent made is told on stderr, with its directory"
 	"1 $G/outer/vendor/lib" \
 	"$(printf '%s\n' "$err" | grep -c 'made or changed 1 git repository inside the project') $(printf '%s\n' "$err" | sed -n 's/^ward:   //p')"
 has "...and in session-end" <(tail -n 1 "$L") "\"event\":\"session-end\".*\"repos\":\[\"$G/outer/vendor/lib\"\]"
+err=$(cd "$G/outer" && run -- sh -c 'git init -q "$TMPDIR/stage" && mv "$TMPDIR/stage" vendor/lib2' 2>&1 >/dev/null)
+check "...and one it moved into the project, by its new name" "$G/outer/vendor/lib2" \
+	"$(printf '%s\n' "$err" | sed -n 's/^ward:   //p')"
 err=$(cd "$G/outer" && run -- sh -c 'echo z >README; git status --short >/dev/null' 2>&1 >/dev/null)
 check "...not when the agent touched only the project's own repository" "0 none" \
 	"$(printf '%s\n' "$err" | grep -c 'git repositor') $(tail -n 1 "$L" | grep -q '"repos"' && echo repos || echo none)"
@@ -439,6 +442,12 @@ check "project ~: its dot files and directories are not the agent's, the rest an
 has "...logged as the rule builtin:home" "$L" '"op":"create","path":"[^"]*/home/\.bash_completion","decision":"deny","errno":"EACCES","rule":"builtin:home:1"'
 out=$(cd "$HOME" && "$WARD" run -q --log "$L" -r "allow write,create $HOME/.bash_completion" -- sh -c 'echo ok >.bash_completion && cat .bash_completion' 2>&1)
 check "...a rule of the user's may allow one" "ok" "$out"
+out=$(cd "$HOME" && TMPDIR=$HOME/.cache/tmp "$WARD" explain create "$HOME/.cache/tmp/.git" 2>&1 | awk '{print $1}')
+check "...and no .git at the top of a \$TMPDIR that lies in one" "deny" "$out"
+# $HOME a symlink (/home -> /var/home): the project is a real path, so is home.
+ln -sfn "$HOME" "$BASE/homelink"
+out=$(cd "$HOME" && HOME=$BASE/homelink "$WARD" run -q --log "$L" -- sh -c '{ echo x >.bash_completion; } 2>/dev/null || echo refused' 2>&1)
+check "...also when \$HOME is a symlink to the project" "refused" "$out"
 rm -f "$HOME/.bash_completion" "$HOME/notes.txt"; rm -rf "$HOME/src" "$HOME/.cache/tmp"
 
 # The directories of $PATH the agent could write: a program planted there
