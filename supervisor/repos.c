@@ -14,10 +14,12 @@
 #include "sup.h"
 
 #include <jansson.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define MAX_REPOS 64
 
@@ -38,10 +40,25 @@ void repos_note(const char *real)
 	for (;;) {
 		g = strstr(g, "/.git");
 		if (g == NULL)
-			return;
+			break;
 		if ((g[5] == '/' || g[5] == '\0') && g != real + pl)
 			break;
 		g += 5;
+	}
+	if (g == NULL) {
+		/*
+		 * A bare repository made in place: its HEAD, made after refs/ (git
+		 * init --bare); not the project's own top, which is never made.
+		 */
+		size_t len = strlen(real);
+		if (len < pl + 6 || strcmp(real + len - 5, "/HEAD") != 0 || len - 5 == pl)
+			return;
+		char refs[PATH_MAX];
+		struct stat st;
+		snprintf(refs, sizeof(refs), "%.*s/refs", (int)(len - 5), real);
+		if (stat(refs, &st) < 0 || !S_ISDIR(st.st_mode))
+			return;
+		g = real + len - 5;
 	}
 	size_t n = (size_t)(g - real);
 	pthread_mutex_lock(&lock);

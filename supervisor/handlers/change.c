@@ -471,7 +471,7 @@ static int pivot_after(struct req *r, int dirfd, const char *name, const char *n
 	return 0;
 }
 
-/* A directory moved to name: a repository at its top is told at the end (repos.c). */
+/* A directory moved (or a link made) to name: a repository at its top is told at the end (repos.c). */
 static void moved_repo(struct req *r, int dirfd, const char *name)
 {
 	char git[NAME_MAX + 8], path[PATH_MAX + 8];
@@ -713,8 +713,10 @@ static int do_symlink(struct req *r, uint64_t target, int newdir, uint64_t linkp
 		rc = slash_create(&t);
 	else if (rc == 0 && (rc = symlink_pivot(r, r->real, r->real2, r->path2)) == 0)
 		rc = (before(r) < 0 ? -EACCES : done(r, symlinkat(r->path2, t.parent, t.name)));
-	if (rc == 1)
+	if (rc == 1) {
 		made_here(r, &t);
+		moved_repo(r, t.parent, t.name); /* a link in the project to a repository elsewhere */
+	}
 	if (t.parent >= 0)
 		close(t.parent);
 	return rc;

@@ -411,6 +411,9 @@ has "...and in session-end" <(tail -n 1 "$L") "\"event\":\"session-end\".*\"repo
 err=$(cd "$G/outer" && run -- sh -c 'git init -q "$TMPDIR/stage" && mv "$TMPDIR/stage" vendor/lib2' 2>&1 >/dev/null)
 check "...and one it moved into the project, by its new name" "$G/outer/vendor/lib2" \
 	"$(printf '%s\n' "$err" | sed -n 's/^ward:   //p')"
+err=$(cd "$G/outer" && run -- sh -c 'git init -q --bare store.git && git init -q "$TMPDIR/r2" && ln -s "$TMPDIR/r2" tools' 2>&1 >/dev/null)
+check "...and a bare one made in place, and a link to one elsewhere" "$G/outer/store.git $G/outer/tools" \
+	"$(printf '%s\n' "$err" | sed -n 's/^ward:   //p' | sort | tr '\n' ' ' | sed 's/ $//')"
 err=$(cd "$G/outer" && run -- sh -c 'echo z >README; git status --short >/dev/null' 2>&1 >/dev/null)
 check "...not when the agent touched only the project's own repository" "0 none" \
 	"$(printf '%s\n' "$err" | grep -c 'git repositor') $(tail -n 1 "$L" | grep -q '"repos"' && echo repos || echo none)"
