@@ -37,14 +37,20 @@ void repos_note(const char *real)
 		return;
 	/* A ".git" component below the project's own top. */
 	const char *g = real + pl;
+	bool in_own = false; /* in the project's own .git */
 	for (;;) {
 		g = strstr(g, "/.git");
 		if (g == NULL)
 			break;
-		if ((g[5] == '/' || g[5] == '\0') && g != real + pl)
-			break;
+		if (g[5] == '/' || g[5] == '\0') {
+			if (g != real + pl)
+				break;
+			in_own = true;
+		}
 		g += 5;
 	}
+	if (g == NULL && in_own)
+		return;
 	if (g == NULL) {
 		/*
 		 * A bare repository made in place: its HEAD, made after refs/ (git
