@@ -280,31 +280,31 @@ static void prune_inet(void)
 	n_inet = keep;
 }
 
+/* The unix socket of inode sock_ino is still open somewhere. */
+static bool unix_alive(uint32_t sock_ino)
+{
+	dev_t d;
+	uint32_t ino;
+	char name[108];
+	size_t nl;
+	return unix_socket(sock_ino, &d, &ino, name, &nl) == 0;
+}
+
 static void prune_unix(void)
 {
 	size_t keep = 0;
-	for (size_t i = 0; i < n_unix; i++) {
-		dev_t d;
-		uint32_t ino;
-		char name[108];
-		size_t nl;
-		if (unix_socket(s_unix[i].sock_ino, &d, &ino, name, &nl) == 0)
+	for (size_t i = 0; i < n_unix; i++)
+		if (unix_alive(s_unix[i].sock_ino))
 			s_unix[keep++] = s_unix[i];
-	}
 	n_unix = keep;
 }
 
 static void prune_abstract(void)
 {
 	size_t keep = 0;
-	for (size_t i = 0; i < n_abs; i++) {
-		dev_t d;
-		uint32_t ino;
-		char name[108];
-		size_t nl;
-		if (unix_socket(s_abs[i].sock_ino, &d, &ino, name, &nl) == 0)
+	for (size_t i = 0; i < n_abs; i++)
+		if (unix_alive(s_abs[i].sock_ino))
 			s_abs[keep++] = s_abs[i];
-	}
 	n_abs = keep;
 }
 

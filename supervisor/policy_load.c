@@ -410,8 +410,8 @@ static int protect_bin_dirs(struct ward_policy *p, const char *profile,
 		if (strcmp(d, "/") == 0 || (below(d, vars->project) && !project_holds_home))
 			continue;
 		snprintf(probe, sizeof(probe), "%s/ward-probe", d);
-		if (ward_decide_path(p, WARD_OP_CREATE, probe, &v) < 0 || v.action != WARD_ALLOW)
-			continue; /* denied, asked or rewritten already */
+		if (ward_decide_path(p, WARD_OP_CREATE, probe, &v) == 0 && v.action != WARD_ALLOW)
+			continue; /* denied, asked or rewritten already (undecidable: asked here too) */
 		if (policy_quote(q, sizeof(q), entry, false) < 0)
 			continue;
 		size_t need = 2 * strlen(q) + 48;

@@ -13,6 +13,7 @@
  */
 #include "sup.h"
 
+#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -62,11 +63,13 @@ static bool inside(const char *real, const struct stat *st)
 	return shm_path(real) && st->st_dev == root_st.st_dev && st->st_ino != root_st.st_ino;
 }
 
-void shm_made(const char *real, const struct stat *st)
+void shm_made(const char *real, int dirfd, const char *name)
 {
-	if (!inside(real, st))
-		return;
-	struct shm_key k = { st->st_dev, st->st_ino };
+	struct stat st;
+	if (!shm_path(real) || fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH) < 0 ||
+	    !inside(real, &st))
+		return; /* not noted: the agent may not change it later, which fails closed */
+	struct shm_key k = { st.st_dev, st.st_ino };
 	struct shm_obj *o;
 	pthread_mutex_lock(&lock);
 	HASH_FIND(hh, made, &k, sizeof(k), o);
@@ -100,16 +103,16 @@ int shm_check(struct req *r, enum ward_op op, const char *real, const struct sta
 
 	if (!inside(real, st))
 		return 0;
-	/* A rule of the user's that allows op on it: their call, not the profile's. */
-	if (ward_decide_path(S->policy, op, real, &v) == 0 && v.action == WARD_ALLOW &&
-	    v.rule != NULL && ward_rule_layer(v.rule) > WARD_LAYER_PROFILE)
-		return 0;
 	struct shm_key k = { st->st_dev, st->st_ino };
 	struct shm_obj *o;
 	pthread_mutex_lock(&lock);
 	HASH_FIND(hh, made, &k, sizeof(k), o);
 	pthread_mutex_unlock(&lock);
 	if (o != NULL)
+		return 0;
+	/* A rule of the user's that allows op on it: their call, not the profile's. */
+	if (ward_decide_path(S->policy, op, real, &v) == 0 && v.action == WARD_ALLOW &&
+	    v.rule != NULL && ward_rule_layer(v.rule) > WARD_LAYER_PROFILE)
 		return 0;
 	return refuse(r, EACCES, "another program's object in /dev/shm (shared memory or a "
 				 "semaphore the session did not make)");

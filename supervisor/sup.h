@@ -161,8 +161,11 @@ struct req;
 void shm_init(void);
 /* real lies below /dev/shm (by name: what to look at more closely). */
 bool shm_path(const char *real);
-/* Note an object made at real (by the session); nothing outside /dev/shm is noted. */
-void shm_made(const char *real, const struct stat *st);
+/*
+ * Note the object the session made at real, found at name below dirfd
+ * ("" for dirfd itself); nothing outside /dev/shm is noted (or looked at).
+ */
+void shm_made(const char *real, int dirfd, const char *name);
 /* The session removed real's last name. */
 void shm_gone(const char *real, const struct stat *st);
 /*

@@ -134,7 +134,8 @@ static int object_target(struct req *r, int dirfd, uint64_t path_addr, enum nami
 		return rc;
 	}
 	struct stat st;
-	if (r->real[0] != '/' || (fstat(*fd, &st) == 0 && unnamed_object(r->real, &st))) {
+	bool have_st = r->real[0] == '/' && fstat(*fd, &st) == 0;
+	if (r->real[0] != '/' || (have_st && unnamed_object(r->real, &st))) {
 		/* A pipe, socket or memfd reached through an fd of the agent's: its own. */
 		r->op = ward_op_name(op);
 		r->log_path = r->real;
@@ -145,7 +146,7 @@ static int object_target(struct req *r, int dirfd, uint64_t path_addr, enum nami
 	if (rc == 1)
 		rc = -EACCES;
 	if (rc == 0 && op == WARD_OP_WRITE && shm_path(r->real))
-		rc = fstat(*fd, &st) < 0 ? -EACCES : shm_check(r, WARD_OP_WRITE, r->real, &st);
+		rc = !have_st ? -EACCES : shm_check(r, WARD_OP_WRITE, r->real, &st);
 	if (rc < 0) {
 		close(*fd);
 		*fd = -1;
@@ -218,14 +219,6 @@ static int denied_create(const struct target *t, int rc)
 	return rc;
 }
 
-/* The session made t's name, r->real (noted where that matters: /dev/shm). */
-static void made_here(struct req *r, const struct target *t)
-{
-	struct stat st;
-	if (shm_path(r->real) && fstatat(t->parent, t->name, &st, AT_SYMLINK_NOFOLLOW) == 0)
-		shm_made(r->real, &st);
-}
-
 static int do_create(struct req *r, int dirfd, uint64_t path, int kind, mode_t mode, dev_t dev)
 {
 	struct target t;
@@ -259,7 +252,7 @@ static int do_create(struct req *r, int dirfd, uint64_t path, int kind, mode_t m
 	else
 		rc = (before(r) < 0 ? -EACCES : done(r, mknodat(t.parent, t.name, (mode & S_IFMT) | (mode & 07777), dev)));
 	if (rc == 1)
-		made_here(r, &t);
+		shm_made(r->real, t.parent, t.name);
 out:
 	if (t.parent >= 0)
 		close(t.parent);
@@ -413,7 +406,8 @@ static int symlink_pivot(struct req *r, const char *name, const char *dir, const
 		if (strcmp(cand, "/proc") == 0)
 			return refuse(r, EACCES, why);
 		struct stat st;
-		if (exists && lstat(cand, &st) == 0 && S_ISLNK(st.st_mode)) {
+		bool there = exists && lstat(cand, &st) == 0;
+		if (there && S_ISLNK(st.st_mode)) {
 			ssize_t t = readlink(cand, target, sizeof(target) - 1);
 			if (t <= 0 || ++hops > 40)
 				return refuse(r, EACCES, why);
@@ -430,8 +424,7 @@ static int symlink_pivot(struct req *r, const char *name, const char *dir, const
 				cur[0] = '\0';
 			continue;
 		}
-		if (exists && lstat(cand, &st) < 0)
-			exists = false;
+		exists = there;
 		memcpy(cur, cand, strlen(cand) + 1);
 	}
 	if (cur[0] == '\0')
@@ -612,7 +605,7 @@ static int do_rename(struct req *r, int olddir, uint64_t oldp, int newdir, uint6
 			pivot_after(r, from.parent, from.name, from_real, from_dir, tlink ? ttext : NULL) : 0;
 		if (at_to < 0 || at_from < 0)
 			rc = -EACCES;
-		else if (sst.st_mode && S_ISDIR(sst.st_mode))
+		else if (S_ISDIR(sst.st_mode))
 			moved_repo(r, to.parent, to.name);
 	}
 out:
@@ -714,7 +707,7 @@ static int do_symlink(struct req *r, uint64_t target, int newdir, uint64_t linkp
 	else if (rc == 0 && (rc = symlink_pivot(r, r->real, r->real2, r->path2)) == 0)
 		rc = (before(r) < 0 ? -EACCES : done(r, symlinkat(r->path2, t.parent, t.name)));
 	if (rc == 1) {
-		made_here(r, &t);
+		shm_made(r->real, t.parent, t.name);
 		moved_repo(r, t.parent, t.name); /* a link in the project to a repository elsewhere */
 	}
 	if (t.parent >= 0)

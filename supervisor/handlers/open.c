@@ -576,14 +576,6 @@ out:
 	return rc;
 }
 
-/* The session made fd's file at real (noted where that matters: /dev/shm). */
-static void made_here(const char *real, int fd)
-{
-	struct stat st;
-	if (shm_path(real) && fstat(fd, &st) == 0)
-		shm_made(real, &st);
-}
-
 /* O_CREAT: create in the parent directory, or open what is there. */
 static int open_create(struct req *r, const struct open_args *a, mode_t mode)
 {
@@ -686,7 +678,7 @@ static int open_create(struct req *r, const struct open_args *a, mode_t mode)
 		rc = fd < 0 ? -errno : 0;
 		close(parent);
 		if (fd >= 0) {
-			made_here(r->real, fd);
+			shm_made(r->real, fd, "");
 			return finish(r, fd, a->flags);
 		}
 		if (rc != -EEXIST)
@@ -719,7 +711,7 @@ static int open_tmpfile(struct req *r, const struct open_args *a, mode_t mode)
 		/* Unnamed until linked in: noted by its directory's name. */
 		char name[PATH_MAX + 8];
 		snprintf(name, sizeof(name), "%s/#tmpfile", r->real);
-		made_here(name, fd);
+		shm_made(name, fd, "");
 	}
 	return fd < 0 ? rc : finish(r, fd, a->flags);
 }

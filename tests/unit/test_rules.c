@@ -1764,12 +1764,28 @@ static void test_link_widens(void **state)
 	ward_policy_free(p);
 }
 
+/* One decision a profile should give: op on target (@R substituted), allow, deny or ask. */
+struct path_row {
+	const char *op, *target, *expect;
+};
+
+static void check_path_rows(struct ward_policy *p, const struct path_row *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct ward_verdict v;
+		char target[PATH_MAX];
+		subst(rows[i].target, target, sizeof(target));
+		assert_int_equal(ward_decide_path(p, ward_op_parse(rows[i].op), target, &v), 0);
+		const char *got = v.action == WARD_ALLOW ? "allow" : v.action == WARD_DENY ? "deny" : "ask";
+		if (strcmp(got, rows[i].expect) != 0)
+			fail_msg("%s %s: %s, expected %s", rows[i].op, target, got, rows[i].expect);
+	}
+}
+
 /* Settings that run code when the project is next opened; a repository above $TMPDIR's scratch. */
 static void test_default_project_settings(void **state)
 {
-	static const struct {
-		const char *op, *target, *expect;
-	} rows[] = {
+	static const struct path_row rows[] = {
 		{ "create", "@R/proj/.claude/hooks/pre.sh", "deny" },
 		{ "write", "@R/proj/.mcp.json", "deny" },
 		{ "create", "@R/proj/.gemini/settings.json", "deny" },
@@ -1784,23 +1800,13 @@ static void test_default_project_settings(void **state)
 	};
 	(void)state;
 	struct ward_policy *p = load_profile("default");
-	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
-		struct ward_verdict v;
-		char target[PATH_MAX];
-		subst(rows[i].target, target, sizeof(target));
-		assert_int_equal(ward_decide_path(p, ward_op_parse(rows[i].op), target, &v), 0);
-		const char *got = v.action == WARD_ALLOW ? "allow" : v.action == WARD_DENY ? "deny" : "ask";
-		if (strcmp(got, rows[i].expect) != 0)
-			fail_msg("%s %s: %s, expected %s", rows[i].op, target, got, rows[i].expect);
-	}
+	check_path_rows(p, rows, ARRAY_SIZE(rows));
 	ward_policy_free(p);
 }
 
 static void test_default_from_home(void **state)
 {
-	static const struct {
-		const char *op, *target, *expect;
-	} rows[] = {
+	static const struct path_row rows[] = {
 		{ "write", "@R/home/.ssh/authorized_keys", "deny" },
 		{ "create", "@R/home/.ssh", "deny" },
 		{ "create", "@R/home/.config/autostart/x.desktop", "deny" },
@@ -1825,16 +1831,7 @@ static void test_default_from_home(void **state)
 	(void)state;
 	snprintf(vars.project, sizeof(vars.project), "%s", vars.home);
 	struct ward_policy *p = load_profile("default");
-	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
-		struct ward_verdict v;
-		char target[PATH_MAX];
-		subst(rows[i].target, target, sizeof(target));
-		enum ward_op op = ward_op_parse(rows[i].op);
-		assert_int_equal(ward_decide_path(p, op, target, &v), 0);
-		const char *got = v.action == WARD_ALLOW ? "allow" : v.action == WARD_DENY ? "deny" : "ask";
-		if (strcmp(got, rows[i].expect) != 0)
-			fail_msg("%s %s: %s, expected %s", rows[i].op, target, got, rows[i].expect);
-	}
+	check_path_rows(p, rows, ARRAY_SIZE(rows));
 	ward_policy_free(p);
 	vars = saved;
 }
