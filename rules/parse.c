@@ -268,6 +268,75 @@ static int push_rule(struct pctx *c, struct ward_rule *r)
 static int parse_text(struct pctx *c, const char *origin, const char *text,
 		      size_t len, const char *basedir, int line_base);
 
+/* Rules added for symlinks at most, per policy (links.c). */
+#define LINK_RULES 4096
+
+/* A rule for where the links of another lead (links.c), pushed after it. */
+struct derive {
+	struct pctx *c;
+	const struct ward_rule *origin;
+	size_t first; /* the origin's own index among the pending rules */
+};
+
+static int derive(void *arg, const char *pattern, unsigned ops, int hops)
+{
+	struct derive *d = arg;
+	struct ward_policy *p = d->c->p;
+	const struct ward_rule *o = d->origin;
+	const char *why;
+
+	if (p->link_rules >= LINK_RULES) {
+		if (p->link_cut == NULL && (p->link_cut = strdup(pattern)) == NULL)
+			return -ENOMEM;
+		return 0;
+	}
+	struct ward_rule *r = calloc(1, sizeof(*r));
+	if (r == NULL)
+		return -ENOMEM;
+	r->action = o->action;
+	r->err = o->err;
+	r->layer = o->layer;
+	r->ops = ops;
+	r->by_link = true;
+	if ((r->loc = strdup(o->loc)) == NULL) {
+		rule_free(r);
+		return -ENOMEM;
+	}
+	int rc = target_compile_pattern(r, pattern, &why);
+	if (rc < 0) {
+		rule_free(r);
+		return rc == -ENOMEM ? rc : 0; /* a place too long to name: none reached there */
+	}
+	/* Links within one tree lead to the same places again. */
+	for (size_t i = d->first; i < d->c->npending; i++) {
+		const struct ward_rule *q = d->c->pending[i];
+		if (q->ops == r->ops && strcmp(q->target, r->target) == 0) {
+			rule_free(r);
+			return 0;
+		}
+	}
+	if (push_rule(d->c, r) < 0) {
+		rule_free(r);
+		return -ENOMEM;
+	}
+	p->link_rules++;
+	return hops < 0 ? 0 : links_follow(p, r, NULL, hops, derive, d);
+}
+
+/* Follow the links the rule just pushed names, word as it was written. */
+static int follow_links(struct pctx *c, struct ward_rule *r, const char *word)
+{
+	char exp[PATH_MAX];
+	const char *bad;
+
+	if (!c->p->follow_links || r->kind != T_PATH)
+		return 0;
+	if (expand_vars(&c->p->vars, word, exp, sizeof(exp), true, &bad) < 0)
+		return 0; /* compiled from it already: cannot fail now */
+	struct derive d = { .c = c, .origin = r, .first = c->npending - 1 };
+	return links_follow(c->p, r, exp, 0, derive, &d);
+}
+
 static char *read_whole(const char *path, size_t *len, int *rc)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -587,6 +656,8 @@ static int parse_rule(struct pctx *c, const char *origin, int line,
 			rule_free(r);
 			goto nomem;
 		}
+		if (follow_links(c, r, w[i].text) < 0)
+			goto nomem;
 	}
 	free(repl);
 	if (!any && (ops & ~used) != 0) {

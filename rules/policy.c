@@ -105,7 +105,15 @@ int ward_vars_from_env(struct ward_vars *v, const char *project_dir,
 static int add_builtin(struct ward_policy *p, const char *name, enum ward_layer layer,
 		       struct ward_error *err);
 
+/* Directory entries read for symlinks at most, per policy (links.c). */
+#define LINK_BUDGET 65536
+
 struct ward_policy *ward_policy_new(const struct ward_vars *vars)
+{
+	return ward_policy_open(vars, 0);
+}
+
+struct ward_policy *ward_policy_open(const struct ward_vars *vars, unsigned flags)
 {
 	struct ward_policy *p = calloc(1, sizeof(*p));
 	struct ward_error err;
@@ -113,6 +121,9 @@ struct ward_policy *ward_policy_new(const struct ward_vars *vars)
 	if (p == NULL)
 		return NULL;
 	p->vars = *vars;
+	p->follow_links = flags & WARD_POLICY_FOLLOW_LINKS;
+	p->link_budget = LINK_BUDGET;
+	p->link_rules = 0;
 	p->undecided = WARD_UNDECIDED_ASK;
 	p->ask_timeout = 120;
 	p->root = calloc(1, sizeof(*p->root));
@@ -124,6 +135,11 @@ struct ward_policy *ward_policy_new(const struct ward_vars *vars)
 fail:
 	ward_policy_free(p);
 	return NULL;
+}
+
+const char *ward_policy_link_scan_cut(const struct ward_policy *p)
+{
+	return p->link_cut;
 }
 
 void ward_policy_free(struct ward_policy *p)
@@ -138,6 +154,7 @@ void ward_policy_free(struct ward_policy *p)
 	free(p->layers);
 	for (size_t i = 0; i < p->nfiles; i++)
 		free(p->files[i]);
+	free(p->link_cut);
 	free(p->files);
 	index_free(p->root);
 	index_free(p->memfd);
@@ -417,7 +434,7 @@ char *ward_policy_dump(const struct ward_policy *p)
 		if (r->action == WARD_REWRITE)
 			fprintf(f, " -> %s%s", r->repl,
 				r->repl_tail ? (strcmp(r->repl, "/") ? "/**" : "**") : "");
-		fprintf(f, "    # %s\n", r->loc);
+		fprintf(f, "    # %s%s\n", r->loc, r->by_link ? ", by a symlink" : "");
 	}
 	fprintf(f, "set undecided %s\n",
 		p->undecided == WARD_UNDECIDED_ALLOW  ? "allow"

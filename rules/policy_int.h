@@ -40,6 +40,7 @@ struct ward_rule {
 	uint32_t index; /* position in load order */
 	char *loc;	/* "FILE:LINE" */
 	char *target;	/* the target as compiled, for ward check */
+	bool by_link;	/* added for a symlink another rule names (links.c) */
 	struct glob *glob;
 	/* rewrite */
 	char *repl;		 /* without a trailing slash-star-star */
@@ -88,6 +89,11 @@ struct ward_policy {
 	void *foreign_tty_arg;
 	char **files; /* the files read: as named (made absolute) and real */
 	size_t nfiles;
+	/* WARD_POLICY_FOLLOW_LINKS (links.c) */
+	bool follow_links;
+	size_t link_budget; /* directory entries still to read */
+	size_t link_rules;  /* rules added for links so far */
+	char *link_cut;	    /* where the reading stopped short, first */
 };
 
 /* parse.c */
@@ -98,11 +104,33 @@ int policy_parse(struct ward_policy *p, enum ward_layer layer,
 /* target.c */
 int target_compile(const struct ward_vars *vars, const char *word,
 		   struct ward_rule *r, const char **why);
+/* A pattern already expanded (a real path, escaped, and globs): a path rule's target. */
+int target_compile_pattern(struct ward_rule *r, const char *pattern, const char **why);
+/*
+ * The literal directory prefix of a pattern, unescaped, into dir ("/" for
+ * the root; the whole path when it has no glob); *cut is where the rest
+ * starts in pattern (at its '/').  False when dir is too small.
+ */
+bool pattern_literal_dir(const char *pattern, char *dir, size_t dirlen, size_t *cut);
+/* Copy s to out with the glob characters escaped: a literal pattern. */
+int pattern_escape(const char *s, char *out, size_t outlen);
 int expand_vars(const struct ward_vars *vars, const char *in, char *out,
 		size_t outlen, bool escape, const char **bad);
 bool net_parse_ports(const char *s, uint16_t *lo, uint16_t *hi);
 bool ip_parse(const char *s, uint8_t addr[16], bool *v4);
 void rule_free(struct ward_rule *r);
+
+/* links.c */
+/*
+ * Follow the symlinks rule r names (r restricts: deny, deny!, ask): call
+ * add for each rule they call for, a pattern with its ops; add decides
+ * whether to follow the new rule in turn (hops deep; -1 for a rule on a
+ * link's own name, which is not followed).  expanded is r's pattern as
+ * written, before its prefix was resolved (NULL: none).
+ */
+int links_follow(struct ward_policy *p, const struct ward_rule *r, const char *expanded,
+		 int hops, int (*add)(void *arg, const char *pattern, unsigned ops, int hops),
+		 void *arg);
 
 /* match.c */
 int index_add(struct ward_policy *p, uint32_t idx);

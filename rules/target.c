@@ -173,7 +173,7 @@ int ward_path_normalize(const char *cwd, const char *path, char *out,
 }
 
 /* Copy s to out with glob characters escaped. */
-static int escape_glob(const char *s, char *out, size_t outlen)
+int pattern_escape(const char *s, char *out, size_t outlen)
 {
 	size_t o = 0;
 	for (; *s != '\0'; s++) {
@@ -222,32 +222,21 @@ static int canonical_dir(const char *dir, char *out, size_t outlen)
 	}
 }
 
-/*
- * Turn an expanded, absolute pattern into its compiled text: lexically
- * normal, with the literal directory prefix resolved to a real path.
- */
-static int canonical_pattern(const char *pattern, char *out, size_t outlen)
+bool pattern_literal_dir(const char *pattern, char *dir, size_t dirlen, size_t *cut)
 {
-	char norm[PATH_MAX], dir[PATH_MAX], real[PATH_MAX], esc[PATH_MAX];
-	size_t lit, dirlen;
-	int rc;
-
-	if (strlen(pattern) >= sizeof(norm))
-		return -ENAMETOOLONG;
-	strcpy(norm, pattern);
-	normalize_in_place(norm);
 	/*
 	 * The literal prefix ends at the first glob character; an escaped
 	 * character is literal (it may come from a variable's value), so it
-	 * is unescaped into dir for realpath.  dirlen counts bytes of norm,
-	 * dl bytes of dir, at the last '/' seen.
+	 * is unescaped into dir.  lit counts bytes of pattern, dl bytes of
+	 * dir, at the last '/' seen.
 	 */
-	size_t i = 0, d = 0, dl = 0;
-	lit = 0;
+	size_t i = 0, d = 0, dl = 0, lit = 0;
 	for (;;) {
-		char ch = norm[i];
-		if (ch == '\\' && norm[i + 1] != '\0') {
-			dir[d++] = norm[i + 1];
+		char ch = pattern[i];
+		if (d + 1 >= dirlen)
+			return false;
+		if (ch == '\\' && pattern[i + 1] != '\0') {
+			dir[d++] = pattern[i + 1];
 			i += 2;
 			continue;
 		}
@@ -260,18 +249,37 @@ static int canonical_pattern(const char *pattern, char *out, size_t outlen)
 		dir[d++] = ch;
 		i++;
 	}
-	if (norm[i] == '\0') {
-		dirlen = i; /* no glob: resolve the whole path */
+	if (pattern[i] == '\0') {
+		*cut = i; /* no glob: the whole path */
 		dl = d;
 	} else {
-		dirlen = lit; /* without the '/' before the first glob component */
+		*cut = lit; /* without the '/' before the first glob component */
 	}
 	dir[dl] = '\0';
-	if (dl == 0)
+	if (dl == 0 && dirlen >= 2)
 		strcpy(dir, "/");
+	return true;
+}
+
+/*
+ * Turn an expanded, absolute pattern into its compiled text: lexically
+ * normal, with the literal directory prefix resolved to a real path.
+ */
+static int canonical_pattern(const char *pattern, char *out, size_t outlen)
+{
+	char norm[PATH_MAX], dir[PATH_MAX], real[PATH_MAX], esc[PATH_MAX];
+	size_t dirlen;
+	int rc;
+
+	if (strlen(pattern) >= sizeof(norm))
+		return -ENAMETOOLONG;
+	strcpy(norm, pattern);
+	normalize_in_place(norm);
+	if (!pattern_literal_dir(norm, dir, sizeof(dir), &dirlen))
+		return -ENAMETOOLONG;
 	if ((rc = canonical_dir(dir, real, sizeof(real))) < 0)
 		return rc;
-	if ((rc = escape_glob(real, esc, sizeof(esc))) < 0)
+	if ((rc = pattern_escape(real, esc, sizeof(esc))) < 0)
 		return rc;
 	/* Avoid "//" when the prefix is the root. */
 	const char *rest = norm + dirlen;
@@ -553,6 +561,17 @@ static int path_compile(struct ward_rule *r, const char *expanded,
 		return -EINVAL;
 	}
 	return compile_glob(r, canon, GLOB_PATH, why);
+}
+
+int target_compile_pattern(struct ward_rule *r, const char *pattern, const char **why)
+{
+	char canon[PATH_MAX + 32];
+	int rc;
+
+	r->kind = T_PATH;
+	if ((rc = path_compile(r, pattern, why, canon, sizeof(canon))) < 0)
+		return rc;
+	return set_text(r, canon);
 }
 
 /*

@@ -3,8 +3,9 @@
  *
  * A pure library: it parses policy text, compiles it into an indexed rule
  * set and decides on (op, target) queries.  The only system calls it makes
- * are reading policy files and resolving the literal prefixes of their
- * patterns (realpath), both at load time.
+ * are reading policy files, resolving the literal prefixes of their
+ * patterns (realpath) and, when asked to, reading the directories below
+ * them for symlinks (WARD_POLICY_FOLLOW_LINKS), all at load time.
  *
  * Conventions: functions return 0 or a negative errno; on a policy error
  * they also fill a struct ward_error with "FILE:LINE:COL: message".
@@ -89,6 +90,31 @@ int ward_vars_from_env(struct ward_vars *vars, const char *project_dir,
 		       const char *session_id, struct ward_error *err);
 
 struct ward_policy *ward_policy_new(const struct ward_vars *vars);
+/*
+ * With WARD_POLICY_FOLLOW_LINKS, each rule that can refuse a path (deny,
+ * deny!, ask) also holds where the symlinks it names lead, and, when it
+ * keeps names from being made or removed, the names of the links on the way
+ * (rules/links.c): the
+ * directories below its pattern's literal prefix are read as it is loaded,
+ * a few levels deep.  ward run, check and explain ask for it; the tests of
+ * the language and the fuzzer do not.
+ */
+enum { WARD_POLICY_FOLLOW_LINKS = 1 };
+struct ward_policy *ward_policy_open(const struct ward_vars *vars, unsigned flags);
+/*
+ * Where the reading for symlinks stopped short (its budget of directory
+ * entries, or of rules, ran out), the first such place; NULL when nowhere.
+ */
+const char *ward_policy_link_scan_cut(const struct ward_policy *p);
+/*
+ * Walk path (absolute) as the kernel would, calling on_link with the name
+ * of each symlink met (its directory free of links) before going where it
+ * leads; a negative return from on_link stops the walk with it.  final gets
+ * where the path leads (a missing end appended as named).  0, or -ELOOP,
+ * -ENAMETOOLONG, -ENOENT (".." after a missing component).
+ */
+int ward_path_links(const char *path, int (*on_link)(void *arg, const char *name), void *arg,
+		    char *final, size_t finallen);
 void ward_policy_free(struct ward_policy *p);
 
 /* Names of the built-in profiles, NULL-terminated. */

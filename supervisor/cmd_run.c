@@ -92,62 +92,25 @@ static void protect_path(const char *path, const char *ops, const char *loc)
  * (a symlink's target walked in turn, links within it too), which the
  * agent could otherwise turn to a file of its own.
  */
+struct protect_link {
+	const char *ops, *loc;
+};
+
+static int protect_link(void *arg, const char *name)
+{
+	struct protect_link *pl = arg;
+
+	protect(name, pl->ops, pl->loc, true);
+	return 0;
+}
+
 static void protect_name(const char *path, const char *ops, const char *loc)
 {
-	char rest[2 * PATH_MAX], done[PATH_MAX] = "", cand[PATH_MAX], target[PATH_MAX];
-	struct stat st;
-	int hops = 0;
+	struct protect_link pl = { ops, loc };
 
 	protect(path, ops, loc, false);
-	if (strlen(path) >= sizeof(rest))
-		return;
-	strcpy(rest, path);
-	char *r = rest;
-	while (*r != '\0') {
-		if (*r == '/') {
-			if (r == rest)
-				done[0] = '\0'; /* absolute: from the root */
-			r++;
-			continue;
-		}
-		size_t n = strcspn(r, "/");
-		char comp[NAME_MAX + 1];
-		if (n > NAME_MAX)
-			return;
-		memcpy(comp, r, n);
-		comp[n] = '\0';
-		r += n;
-		if (strcmp(comp, ".") == 0)
-			continue;
-		if (strcmp(comp, "..") == 0) {
-			char *slash = strrchr(done, '/');
-			if (slash != NULL)
-				*slash = '\0';
-			continue;
-		}
-		if (snprintf(cand, sizeof(cand), "%s/%s", done, comp) >= (int)sizeof(cand))
-			return;
-		if (lstat(cand, &st) == 0 && S_ISLNK(st.st_mode)) {
-			ssize_t t = readlink(cand, target, sizeof(target) - 1);
-			if (++hops > 40 || t <= 0)
-				return; /* a loop: nothing is loaded through it */
-			target[t] = '\0';
-			protect(cand, ops, loc, true);
-			/* Walk the target in place of the link, then what followed it. */
-			char next[sizeof(rest)];
-			if (snprintf(next, sizeof(next), "%s%s%s", target, *r ? "/" : "", r) >=
-			    (int)sizeof(next))
-				return;
-			strcpy(rest, next);
-			r = rest;
-			if (rest[0] == '/') {
-				done[0] = '\0';
-				r++;
-			}
-			continue;
-		}
-		strcpy(done, cand);
-	}
+	/* A loop, a name too long: nothing is loaded through it. */
+	(void)ward_path_links(path, protect_link, &pl, NULL, 0);
 }
 
 /*

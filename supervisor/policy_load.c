@@ -453,7 +453,7 @@ struct ward_policy *policy_load(const struct policy_opts *o,
 
 	if (ward_vars_from_env(vars, o->project, session_id, err) < 0)
 		return NULL;
-	p = ward_policy_new(vars);
+	p = ward_policy_open(vars, WARD_POLICY_FOLLOW_LINKS);
 	if (p == NULL) {
 		snprintf(err->msg, sizeof(err->msg), "cannot build the built-in rules");
 		return NULL;
@@ -497,6 +497,11 @@ struct ward_policy *policy_load(const struct policy_opts *o,
 			goto fail;
 	if (o->undecided >= 0)
 		ward_policy_set_undecided(p, (enum ward_undecided)o->undecided);
+	const char *cut = ward_policy_link_scan_cut(p);
+	if (cut != NULL && !o->quiet)
+		warnx_("stopped looking for symlinks the policy names at %s (too many entries): "
+		       "a link beyond it is judged where it leads",
+		       cut);
 	return p;
 fail:
 	ward_policy_free(p);

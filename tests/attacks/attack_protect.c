@@ -48,6 +48,15 @@
  *   gitcommon  the default profile, with .git/: the files by which git
  *              finds config and hooks elsewhere (commondir, a worktree's
  *              or a submodule's), written to point at the agent's own
+ *   stow       the default profile, the project a dotfiles repository the
+ *              home directory's files are symlinks into (attacks.sh makes
+ *              them; HOME_DIR names home): ~/.config/git/config ->
+ *              dot/git/config, ~/.bashrc -> dot/bashrc -> shell/bashrc,
+ *              ~/.kube/config -> dot/kube/config (a secret), ~/.vim/pack ->
+ *              dot/vimpack, ~/.ipython/profile_default -> dot/ipy,
+ *              ~/.config/autostart/x.desktop -> dot/x.desktop (not there):
+ *              write, replace or remove them (and the middle link) through
+ *              the project, read the secret; dot/ipy/notes stays writable
  *
  * "LEAK" here means the protected thing was changed or planted.
  */
@@ -711,6 +720,53 @@ static void mode_pivot(void)
 		wrong("link(plain2, plain3): %s", strerror(errno));
 }
 
+static void read_secret(const char *path)
+{
+	char buf[256];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		say("blocked: open(%s): %s", path, strerror(errno));
+		return;
+	}
+	ssize_t n = read(fd, buf, sizeof(buf));
+	if (n > 0)
+		leak(path, buf, (size_t)n);
+	close(fd);
+}
+
+static void mode_stow(void)
+{
+	const char *home = getenv("HOME_DIR");
+	char path[PATH_MAX];
+
+	if (home == NULL)
+		setup_failed("HOME_DIR unset");
+	change("dot/git/config");
+	snprintf(path, sizeof(path), "%s/.config/git/config", home);
+	change(path);
+	change("dot/shell/bashrc");
+	change("dot/bashrc"); /* the middle link: a file of the agent's there */
+	if (symlink("shell/other", "dot/bashrc") == 0) {
+		att_through = 1;
+		say("LEAK: symlink(shell/other, dot/bashrc) took the place of the middle link");
+	}
+	read_secret("dot/kube/config");
+	snprintf(path, sizeof(path), "%s/.kube/config", home);
+	read_secret(path);
+	must_fail("mkdir(dot/vimpack/start)", mkdir("dot/vimpack/start", 0755));
+	must_fail("open(dot/vimpack/evil.vim, O_CREAT)",
+		  open("dot/vimpack/evil.vim", O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
+	must_fail("open(dot/ipy/startup/evil.py, O_CREAT)",
+		  open("dot/ipy/startup/evil.py", O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
+	must_fail("open(dot/x.desktop, O_CREAT)",
+		  open("dot/x.desktop", O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
+	/* Only what the rules reach through the links is kept. */
+	int fd = open("dot/ipy/notes", O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	must_work("open(dot/ipy/notes, O_CREAT)", fd);
+	if (fd >= 0)
+		close(fd);
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "";
@@ -743,6 +799,8 @@ int main(int argc, char **argv)
 		mode_shm();
 	else if (strcmp(mode, "pivot") == 0)
 		mode_pivot();
+	else if (strcmp(mode, "stow") == 0)
+		mode_stow();
 	else
 		setup_failed("unknown mode");
 	return finish();

@@ -538,6 +538,36 @@ check_pivot() { [ -L "$1/top" ] && echo "top was left a symlink to $(readlink "$
 T_CHECK=check_pivot
 attack protect pivot "a name not there yet with a rule below it (top*/guard/**) made a symlink: directly, through a link retargeted later, nx/.., a hard link of a symlink, rename" \
 	-r "deny write,create,delete @P@/top*/guard/**"
+# A dotfiles repository as the project, home's files symlinks into it (stow).
+pre_stow() {
+	local d=$1/dot
+	mkdir -p "$d/git" "$d/shell" "$d/kube" "$d/vimpack" "$d/ipy/startup" \
+		"$HOME/.config/git" "$HOME/.kube" "$HOME/.vim" "$HOME/.ipython" "$HOME/.config/autostart" &&
+		printf 'GIT-ORIGINAL\n' >"$d/git/config" && printf 'RC-ORIGINAL\n' >"$d/shell/bashrc" &&
+		printf '%s\n' "$SECRET_TEXT" >"$d/kube/config" &&
+		ln -s shell/bashrc "$d/bashrc" && ln -sfn "$d/bashrc" "$HOME/.bashrc" &&
+		ln -sfn "$d/git/config" "$HOME/.config/git/config" &&
+		ln -sfn "$d/kube/config" "$HOME/.kube/config" && ln -sfn "$d/vimpack" "$HOME/.vim/pack" &&
+		ln -sfn "$d/ipy" "$HOME/.ipython/profile_default" &&
+		ln -sfn "$d/x.desktop" "$HOME/.config/autostart/x.desktop" &&
+		(cd "$d" && sha256sum git/config shell/bashrc kube/config >"$BASE/stow.sum")
+}
+check_stow() {
+	local d=$1/dot
+	(cd "$d" && sha256sum -c --quiet "$BASE/stow.sum" >/dev/null 2>&1) || echo "a file home links to was changed"
+	[ "$(readlink "$d/bashrc")" = shell/bashrc ] || echo "the middle link dot/bashrc was changed"
+	[ -e "$d/x.desktop" ] && echo "dot/x.desktop was made through the dangling link"
+	[ -e "$d/vimpack/start" ] || [ -e "$d/vimpack/evil.vim" ] && echo "vim's packages were planted"
+	[ -e "$d/ipy/startup/evil.py" ] && echo "ipython's startup was planted"
+	[ -e "$d/ipy/notes" ] || echo "dot/ipy/notes, which no rule reaches, could not be made"
+	true
+}
+post_stow() {
+	rm -rf "$HOME/.config/git" "$HOME/.kube" "$HOME/.vim" "$HOME/.ipython" "$HOME/.config/autostart" \
+		"$HOME/.bashrc"
+}
+T_PRE=pre_stow T_CHECK=check_stow T_POST=post_stow T_ENV=("HOME_DIR=$HOME")
+attack protect stow "the project a dotfiles repository home's files link into: the files written, replaced, removed through the project, the secret read"
 pre_rewrite() { mkdir -p "$1/guarded" "$1/cache/d1/d2"; }
 T_PRE=pre_rewrite
 attack rewrite mkdir "a symlink planted where ward makes a rewrite's missing parent directory" \

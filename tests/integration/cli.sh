@@ -533,7 +533,7 @@ deny    read               $PROJECT/secret/**
 allow   read,write         $PROJECT/link/dir/*.txt
 deny    write              $PROJECT/link/nowhere/x
 allow   stat,read          /srv/./a/../b/**
-deny(EROFS) write          /etc/**
+deny(EROFS) write          /srv/ro/**
 rewrite write,create       ~/.cache/** -> $TMPDIR/cache/**
 allow   connect            *.example.com:443 10.0.0.0/8:5432
 allow   *                  /srv/all
@@ -553,7 +553,7 @@ deny read $P/secret/** # good.policy:3
 allow read,write $P/real/dir/*.txt # good.policy:4
 deny write $P/real/nowhere/x # good.policy:5
 allow read,stat /srv/b/** # good.policy:6
-deny(EROFS) write /etc/** # good.policy:7
+deny(EROFS) write /srv/ro/** # good.policy:7
 rewrite write,create $H/.cache/** -> $TMPD/cache/** # good.policy:8
 allow connect *.example.com:443 # good.policy:9
 allow connect 10.0.0.0/8:5432 # good.policy:9
@@ -562,6 +562,23 @@ allow read /srv/with blank # good.policy:11
 ask exec /usr/bin/sudo # good.policy:12
 set undecided ask
 set ask-timeout 120" "$rules"
+
+# A restricting rule holds where the symlinks it names lead, and the links' own names.
+mkdir -p real/kept && printf 'x\n' >real/kept/f && ln -sfn ../kept/f real/dir/lf
+printf 'deny write,create,delete $PROJECT/link/dir/**\nallow write $PROJECT/link/dir/**\n' >links.policy
+w check links.policy
+rules=$(printf '%s\n' "$OUT" | sed -n '/^# layer policy links.policy$/,/^set /p' | tr -s ' ' ' ')
+check "check: a deny's link below its pattern, and the link on the way, by a symlink; not an allow's" \
+	"# layer policy links.policy
+deny write,create,delete $P/real/dir/** # links.policy:1
+deny create,delete $P/lin[\\k] # links.policy:1, by a symlink
+deny write,create,delete $P/real/kept/f/** # links.policy:1, by a symlink
+deny write,create,delete $P/real/kept/f # links.policy:1, by a symlink
+allow write $P/real/dir/** # links.policy:2
+set undecided ask" "$rules"
+t_explain "explain: writing where the link leads is the deny's" \
+	"deny write $P/real/kept/f links.policy:1" -p links.policy write "$P/real/kept/f"
+rm -f real/dir/lf links.policy
 
 cat >settings.policy <<'EOF'
 set undecided deny

@@ -22,6 +22,7 @@
 #include <cmocka.h>
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -1783,6 +1784,148 @@ static void check_path_rows(struct ward_policy *p, const struct path_row *rows, 
 }
 
 /* Settings that run code when the project is next opened; a repository above $TMPDIR's scratch. */
+
+/* Make a symlink below the scratch root ("@R" substituted in the target). */
+static void make_link(const char *target, const char *rel)
+{
+	char path[PATH_MAX], t[PATH_MAX];
+	subst(target, t, sizeof(t));
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	if (symlink(t, path) < 0)
+		fail_msg("symlink(%s, %s): %s", t, path, strerror(errno));
+}
+
+static void make_dirs(const char *const *rel)
+{
+	char path[PATH_MAX];
+	for (; *rel != NULL; rel++) {
+		snprintf(path, sizeof(path), "%s/%s", root, *rel);
+		if (mkdir(path, 0700) < 0)
+			fail_msg("mkdir(%s): %s", path, strerror(errno));
+	}
+}
+
+static struct ward_policy *follow_policy(unsigned flags, const char *const *rules)
+{
+	struct ward_policy *p = ward_policy_open(&vars, flags);
+	assert_non_null(p);
+	for (; *rules != NULL; rules++)
+		add_rule(p, *rules);
+	return p;
+}
+
+/*
+ * A restricting rule holds where the symlinks it names lead (rules/links.c):
+ * home's files linked into a dotfiles tree (stow), a link halfway down a
+ * pattern, a chain of links whose middle the agent could replace, a link
+ * to nothing yet; not allow rules, not links within the rule's own reach,
+ * and only when the policy is opened to follow them.
+ */
+static void test_follow_links(void **state)
+{
+	(void)state;
+	static const char *const dirs[] = { "fl", "fl/h", "fl/h/.cfg", "fl/h/.cfg/git", "fl/h/.kube",
+					    "fl/h/.ipy", "fl/h/.auto", "fl/h/.loop", "fl/h/.tree",
+					    "fl/h/.tree/sub", "fl/dot", "fl/dot/git", "fl/dot/kube",
+					    "fl/dot/shell", "fl/dot/ipy", "fl/dot/ipy/startup", NULL };
+	make_dirs(dirs);
+	assert_int_equal(write_file("fl/dot/git/config", "x\n"), 0);
+	assert_int_equal(write_file("fl/dot/kube/config", "k\n"), 0);
+	assert_int_equal(write_file("fl/dot/shell/rc", "rc\n"), 0);
+	make_link("../../../dot/git/config", "fl/h/.cfg/git/config"); /* relative */
+	make_link("@R/fl/dot/kube/config", "fl/h/.kube/config");
+	make_link("@R/fl/dot/rc", "fl/h/.rc");
+	make_link("shell/rc", "fl/dot/rc");
+	make_link("@R/fl/dot/ipy", "fl/h/.ipy/prof");
+	make_link("@R/fl/dot/x.desktop", "fl/h/.auto/x.desktop");
+	make_link("b", "fl/h/.loop/a");
+	make_link("a", "fl/h/.loop/b");
+	make_link("sub", "fl/h/.tree/a");
+
+	static const char *const rules[] = {
+		"deny write,create,delete @R/fl/h/.cfg/git/**",
+		"deny read @R/fl/h/.kube/**",
+		"deny write,create,delete @R/fl/h/.rc",
+		"deny write,create @R/fl/h/.ipy/*/startup/**",
+		"deny write,create,delete @R/fl/h/.auto/**",
+		"deny read @R/fl/h/.loop/**",
+		"deny write @R/fl/h/.tree/**",
+		NULL,
+	};
+	struct ward_policy *p = follow_policy(WARD_POLICY_FOLLOW_LINKS, rules);
+	static const struct path_row rows[] = {
+		/* Where home's links lead: as the names themselves. */
+		{ "write", "@R/fl/dot/git/config", "deny" },
+		{ "delete", "@R/fl/dot/git/config", "deny" },
+		{ "write", "@R/fl/dot/git/other", "ask" },
+		{ "read", "@R/fl/dot/kube/config", "deny" },
+		{ "write", "@R/fl/dot/kube/config", "ask" },
+		/* The chain: its end, and the middle link by its own name. */
+		{ "write", "@R/fl/dot/shell/rc", "deny" },
+		{ "delete", "@R/fl/dot/rc", "deny" },
+		{ "create", "@R/fl/dot/rc", "deny" },
+		{ "delete", "@R/fl/dot/shell/other", "ask" },
+		/* Halfway down the pattern: the rest of it below the target. */
+		{ "create", "@R/fl/dot/ipy/startup/x.py", "deny" },
+		{ "create", "@R/fl/dot/ipy/startup", "deny" },
+		{ "create", "@R/fl/dot/ipy/notes", "ask" },
+		/* A link to nothing yet: creating what it leads to. */
+		{ "create", "@R/fl/dot/x.desktop", "deny" },
+	};
+	check_path_rows(p, rows, ARRAY_SIZE(rows));
+	assert_null(ward_policy_link_scan_cut(p));
+	/* The link within .tree leads where the rule reaches already: no rule for it. */
+	char *dump = ward_policy_dump(p);
+	assert_non_null(dump);
+	char want[PATH_MAX];
+	snprintf(want, sizeof(want), "%s/fl/h/.tree/sub", root);
+	assert_null(strstr(dump, want));
+	assert_non_null(strstr(dump, ", by a symlink"));
+	free(dump);
+	ward_policy_free(p);
+
+	/* Without the flag (the language's tests, the fuzzer) nothing is followed. */
+	p = follow_policy(0, rules);
+	static const struct path_row unfollowed[] = {
+		{ "read", "@R/fl/dot/kube/config", "ask" },
+		{ "write", "@R/fl/dot/git/config", "ask" },
+	};
+	check_path_rows(p, unfollowed, ARRAY_SIZE(unfollowed));
+	ward_policy_free(p);
+
+	/* Allow rules are not followed; a later rule wins over the followed one. */
+	static const char *const layered[] = {
+		"allow read @R/fl/h/.kube/**",
+		"deny write @R/fl/h/.cfg/git/**",
+		"allow write @R/fl/dot/git/**",
+		NULL,
+	};
+	p = follow_policy(WARD_POLICY_FOLLOW_LINKS, layered);
+	static const struct path_row later[] = {
+		{ "read", "@R/fl/dot/kube/config", "ask" },
+		{ "write", "@R/fl/dot/git/config", "allow" },
+	};
+	check_path_rows(p, later, ARRAY_SIZE(later));
+	ward_policy_free(p);
+
+	/* The reading is bounded: where it stops short, the policy says. */
+	static const char *const big[] = { "fl/big", NULL };
+	make_dirs(big);
+	char path[PATH_MAX];
+	for (int i = 0; i < 16385; i++) {
+		snprintf(path, sizeof(path), "%s/fl/big/%d", root, i);
+		int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+		assert_true(fd >= 0);
+		close(fd);
+	}
+	static const char *const scan_big[] = { "deny read @R/fl/big/**", NULL };
+	p = follow_policy(WARD_POLICY_FOLLOW_LINKS, scan_big);
+	snprintf(want, sizeof(want), "%s/fl/big", root);
+	assert_non_null(ward_policy_link_scan_cut(p));
+	assert_string_equal(ward_policy_link_scan_cut(p), want);
+	ward_policy_free(p);
+}
+
 static void test_default_project_settings(void **state)
 {
 	static const struct path_row rows[] = {
@@ -2483,6 +2626,7 @@ int main(void)
 		cmocka_unit_test(test_long_words),
 		cmocka_unit_test(test_dump),
 		cmocka_unit_test(test_link_widens),
+		cmocka_unit_test(test_follow_links),
 		cmocka_unit_test(test_default_project_settings),
 		cmocka_unit_test(test_default_from_home),
 		cmocka_unit_test(test_cache),

@@ -1,0 +1,382 @@
+/*
+ * links.c - the symlinks a restricting rule names, and where they lead.
+ *
+ * Rules match real paths (DESIGN.md §3): what an access opened is judged,
+ * not the name it was asked by, and the literal prefix of a pattern is
+ * resolved when it is loaded.  A symlink below that prefix is not.  With
+ * ~/.config/git/config a link to ~/dotfiles/git/config (stow, a dotfiles
+ * repository), a rule denying writes below ~/.config/git said nothing of
+ * the file git reads, and one denying reads below ~/.kube nothing of the
+ * kubeconfig ~/.kube/config leads to: the access was judged where it landed, where
+ * nothing denied it.
+ *
+ * So, when the policy is told to (WARD_POLICY_FOLLOW_LINKS), every rule that
+ * can refuse (deny, deny!, ask) on a path pattern is followed at load:
+ *
+ *   - The directories its pattern reaches are read, a few levels below its
+ *     literal prefix, for symlinks at names the pattern matches or reaches
+ *     below.  Each gives a rule of the same action, ops, errno and
+ *     location on the place the link leads, with the rest of the pattern
+ *     below it (a rule on all below ~/.vim, with ~/.vim/pack a link, gives
+ *     one on all below where pack leads).
+ *     Those rules are followed in turn.
+ *   - When the rule keeps names from being made or removed (create,
+ *     delete), the names of the symlinks met on the way to where a name
+ *     leads (its literal prefix, and each link found) keep those ops too,
+ *     each by its own name (replacing a link is removing and making it): with ~/.bashrc -> ~/dotfiles/bashrc -> shell/bashrc, the agent
+ *     may not replace ~/dotfiles/bashrc by a file of its own, which
+ *     ~/.bashrc would then lead to.
+ *
+ * The reading is bounded (SCAN_DEPTH levels, SCAN_ENTRIES directory entries
+ * a rule and a budget for the whole policy, SCAN_HOPS links deep); where the budget runs out,
+ * the policy says where (ward_policy_link_scan_cut) and ward run says so.
+ * Links made later are the supervisor's business (a symlink it makes may
+ * not widen what a name allows: ward_policy_link_widens).
+ */
+#define _GNU_SOURCE
+#include "policy_int.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Levels read below a pattern's literal prefix: stow folds trees, links sit high. */
+#define SCAN_DEPTH 4
+/* Directory entries read for one rule at most (the policy has a budget of its own). */
+#define SCAN_ENTRIES 16384
+/* Links followed from one rule to a rule on where they lead, and on. */
+#define SCAN_HOPS 8
+/* Components after the literal prefix a followed pattern may have. */
+#define MAX_COMPS 62
+/* Symlinks met walking one name, as the kernel's own limit. */
+#define MAX_LINKS 40
+
+int ward_path_links(const char *path, int (*on_link)(void *arg, const char *name), void *arg,
+		    char *final, size_t finallen)
+{
+	char rest[2 * PATH_MAX], done[PATH_MAX] = "", cand[PATH_MAX], target[PATH_MAX];
+	struct stat st;
+	int hops = 0, rc;
+	bool missing = false; /* a component not there: the kernel goes no further up */
+
+	if (path[0] != '/')
+		return -EINVAL;
+	if (strlen(path) >= sizeof(rest))
+		return -ENAMETOOLONG;
+	strcpy(rest, path);
+	char *r = rest;
+	while (*r != '\0') {
+		if (*r == '/') {
+			if (r == rest)
+				done[0] = '\0'; /* absolute: from the root */
+			r++;
+			continue;
+		}
+		size_t n = strcspn(r, "/");
+		char comp[NAME_MAX + 1];
+		if (n > NAME_MAX)
+			return -ENAMETOOLONG;
+		memcpy(comp, r, n);
+		comp[n] = '\0';
+		r += n;
+		if (strcmp(comp, ".") == 0)
+			continue;
+		if (strcmp(comp, "..") == 0) {
+			if (missing)
+				return -ENOENT;
+			/* done holds no link (each was replaced by its target): lexical is right. */
+			char *slash = strrchr(done, '/');
+			if (slash != NULL)
+				*slash = '\0';
+			continue;
+		}
+		if (snprintf(cand, sizeof(cand), "%s/%s", done, comp) >= (int)sizeof(cand))
+			return -ENAMETOOLONG;
+		if (missing || lstat(cand, &st) < 0) {
+			missing = true;
+		} else if (S_ISLNK(st.st_mode)) {
+			ssize_t t = readlink(cand, target, sizeof(target) - 1);
+			if (++hops > MAX_LINKS)
+				return -ELOOP;
+			if (t <= 0)
+				return t < 0 ? -errno : -ENOENT;
+			target[t] = '\0';
+			if (on_link != NULL && (rc = on_link(arg, cand)) < 0)
+				return rc;
+			/* Walk the target in place of the link, then what followed it. */
+			char next[sizeof(rest)];
+			if (snprintf(next, sizeof(next), "%s%s%s", target, *r ? "/" : "", r) >=
+			    (int)sizeof(next))
+				return -ENAMETOOLONG;
+			strcpy(rest, next);
+			r = rest;
+			if (rest[0] == '/') {
+				done[0] = '\0';
+				r++;
+			}
+			continue;
+		}
+		strcpy(done, cand);
+	}
+	if (final != NULL) {
+		if (snprintf(final, finallen, "%s", done[0] ? done : "/") >= (int)finallen)
+			return -ENAMETOOLONG;
+	}
+	return 0;
+}
+
+/*
+ * A pattern for exactly the name path, itself and not where it leads: its
+ * last character as a class ("[\c]"), so the literal prefix ends before
+ * it and only the directory is resolved at load.
+ */
+static int name_pattern(const char *path, char *out, size_t outlen)
+{
+	size_t n = strlen(path);
+	char head[PATH_MAX];
+
+	if (n < 2 || n >= sizeof(head) || path[n - 1] == '/')
+		return -EINVAL;
+	memcpy(head, path, n - 1);
+	head[n - 1] = '\0';
+	if (pattern_escape(head, out, outlen) < 0)
+		return -ENAMETOOLONG;
+	size_t o = strlen(out);
+	if (o + 5 >= outlen)
+		return -ENAMETOOLONG;
+	snprintf(out + o, outlen - o, "[\\%c]", path[n - 1]);
+	return 0;
+}
+
+/* The pattern's components after its literal prefix, each its own glob. */
+struct comps {
+	int n;
+	bool star2[MAX_COMPS];
+	struct glob *g[MAX_COMPS];
+	const char *text[MAX_COMPS]; /* into buf: where the rest of the pattern starts */
+	char buf[PATH_MAX + 32];
+};
+
+static void comps_free(struct comps *c)
+{
+	for (int i = 0; i < c->n; i++)
+		glob_free(c->g[i]);
+	c->n = 0;
+}
+
+static int comps_split(struct comps *c, const char *rest)
+{
+	const char *why;
+	char one[PATH_MAX];
+
+	c->n = 0;
+	if (strlen(rest) >= sizeof(c->buf))
+		return -ENAMETOOLONG;
+	strcpy(c->buf, rest);
+	for (const char *s = c->buf; *s != '\0';) {
+		while (*s == '/')
+			s++;
+		if (*s == '\0')
+			break;
+		size_t len = 0;
+		while (s[len] != '\0' && s[len] != '/')
+			len += s[len] == '\\' && s[len + 1] != '\0' ? 2 : 1;
+		if (c->n == MAX_COMPS) {
+			comps_free(c);
+			return -E2BIG;
+		}
+		memcpy(one, s, len);
+		one[len] = '\0';
+		c->text[c->n] = s;
+		c->star2[c->n] = strcmp(one, "**") == 0;
+		c->g[c->n] = c->star2[c->n] ? NULL : glob_compile(one, GLOB_PATH, &why);
+		if (!c->star2[c->n] && c->g[c->n] == NULL) {
+			comps_free(c);
+			return -EINVAL;
+		}
+		c->n++;
+		s += len;
+	}
+	return 0;
+}
+
+/* A set of positions in the components: bit i, the next to match is i (n: all matched). */
+typedef uint64_t posset;
+
+static posset closure(const struct comps *c, posset s)
+{
+	for (int i = 0; i < c->n; i++)
+		if ((s >> i & 1) && c->star2[i])
+			s |= (posset)1 << (i + 1); /* '**' matches no component too */
+	return s;
+}
+
+static posset step(const struct comps *c, posset s, const char *name)
+{
+	posset t = 0;
+
+	for (int i = 0; i < c->n; i++) {
+		if (!(s >> i & 1))
+			continue;
+		if (c->star2[i])
+			t |= (posset)1 << i;
+		else if (glob_match(c->g[i], name))
+			t |= (posset)1 << (i + 1);
+	}
+	return closure(c, t);
+}
+
+struct follow {
+	struct ward_policy *p;
+	const struct ward_rule *r;
+	int (*add)(void *arg, const char *pattern, unsigned ops, int hops);
+	void *arg;
+	int hops;
+	size_t entries;	   /* read for this rule so far */
+	unsigned name_ops; /* the rule's create and delete */
+	const char *skip;  /* a link whose own name needs no rule */
+};
+
+/* A rule on the name of a link met on the way, unless the rule says it already. */
+static int on_link(void *arg, const char *name)
+{
+	struct follow *f = arg;
+	char pat[3 * PATH_MAX];
+
+	if (f->name_ops == 0 || (f->skip != NULL && strcmp(name, f->skip) == 0) ||
+	    glob_match(f->r->glob, name))
+		return 0;
+	if (name_pattern(name, pat, sizeof(pat)) < 0)
+		return 0; /* too long to write down: nothing resolves through it either */
+	return f->add(f->arg, pat, f->name_ops, -1);
+}
+
+/* A link found at path, with the components from each position of s still to match. */
+static int follow_link(struct follow *f, const struct comps *c, const char *path, posset s)
+{
+	char real[PATH_MAX], pat[3 * PATH_MAX + 32];
+	int rc;
+
+	f->skip = path;
+	rc = ward_path_links(path, on_link, f, real, sizeof(real));
+	f->skip = NULL;
+	if (rc < 0)
+		return rc == -ENOMEM ? rc : 0; /* a loop, too long: nothing is reached through it */
+	/* The rule says below where it leads what it says below the link: nothing to add. */
+	if (glob_match(f->r->glob, real) == glob_match(f->r->glob, path) &&
+	    glob_same_below(f->r->glob, path, real))
+		return 0;
+	if (f->hops >= SCAN_HOPS)
+		return 0;
+	for (int i = 0; i <= c->n; i++) {
+		if (!(s >> i & 1))
+			continue;
+		if (pattern_escape(real, pat, sizeof(pat) - 1) < 0)
+			return 0;
+		if (i < c->n) {
+			size_t o = strlen(pat);
+			if (o + 1 + strlen(c->text[i]) >= sizeof(pat))
+				return 0;
+			snprintf(pat + o, sizeof(pat) - o, "%s%s", strcmp(real, "/") ? "/" : "",
+				 c->text[i]);
+		}
+		if ((rc = f->add(f->arg, pat, f->r->ops, f->hops + 1)) < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static int scan_dir(struct follow *f, const struct comps *c, int dfd, char *path, size_t plen,
+		    posset s, int depth)
+{
+	DIR *d = fdopendir(dfd);
+	struct dirent *e;
+	int rc = 0;
+
+	if (d == NULL) {
+		close(dfd);
+		return 0;
+	}
+	while ((e = readdir(d)) != NULL) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		if (f->p->link_budget == 0 || f->entries == SCAN_ENTRIES) {
+			if (f->p->link_cut == NULL && (f->p->link_cut = strdup(path)) == NULL)
+				rc = -ENOMEM;
+			break;
+		}
+		f->p->link_budget--;
+		f->entries++;
+		posset t = step(c, s, e->d_name);
+		if (t == 0)
+			continue;
+		size_t nlen = strlen(e->d_name);
+		if (plen + 1 + nlen >= PATH_MAX)
+			continue;
+		path[plen] = '/';
+		memcpy(path + plen + 1, e->d_name, nlen + 1);
+		unsigned char type = e->d_type;
+		if (type == DT_UNKNOWN) {
+			struct stat st;
+			if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+				type = DT_UNKNOWN;
+			else if (S_ISLNK(st.st_mode))
+				type = DT_LNK;
+			else if (S_ISDIR(st.st_mode))
+				type = DT_DIR;
+		}
+		if (type == DT_LNK) {
+			rc = follow_link(f, c, path, t);
+		} else if (type == DT_DIR && depth < SCAN_DEPTH && (t & ~((posset)1 << c->n))) {
+			int sub = openat(dirfd(d), e->d_name,
+					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (sub >= 0)
+				rc = scan_dir(f, c, sub, path, plen + 1 + nlen, t, depth + 1);
+		}
+		path[plen] = '\0';
+		if (rc < 0)
+			break;
+	}
+	closedir(d);
+	return rc;
+}
+
+int links_follow(struct ward_policy *p, const struct ward_rule *r, const char *expanded,
+		 int hops, int (*add)(void *arg, const char *pattern, unsigned ops, int hops),
+		 void *arg)
+{
+	struct follow f = { .p = p, .r = r, .add = add, .arg = arg, .hops = hops,
+			    .name_ops = r->ops & (WARD_OP_CREATE | WARD_OP_DELETE) };
+	char dir[PATH_MAX], path[PATH_MAX];
+	size_t rest;
+	int rc;
+
+	if (r->kind != T_PATH || r->action == WARD_ALLOW || r->action == WARD_REWRITE)
+		return 0;
+	/* The links on the way to the literal prefix as written (resolved at compile). */
+	if (expanded != NULL && pattern_literal_dir(expanded, dir, sizeof(dir), &rest)) {
+		rc = ward_path_links(dir, on_link, &f, NULL, 0);
+		if (rc == -ENOMEM)
+			return rc;
+	}
+	/* What is below the compiled prefix, which is a real path. */
+	if (!pattern_literal_dir(r->target, dir, sizeof(dir), &rest) || r->target[rest] == '\0')
+		return 0; /* a literal path: resolved whole at compile */
+	struct comps c;
+	if ((rc = comps_split(&c, r->target + rest)) < 0)
+		return rc == -ENOMEM ? rc : 0;
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd >= 0) {
+		snprintf(path, sizeof(path), "%s", strcmp(dir, "/") ? dir : "");
+		rc = scan_dir(&f, &c, dfd, path, strlen(path), closure(&c, 1), 1);
+	}
+	comps_free(&c);
+	return rc < 0 ? rc : 0;
+}
