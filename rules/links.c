@@ -264,6 +264,26 @@ static int follow_link(struct follow *f, const struct comps *c, const char *path
 	char real[PATH_MAX], pat[3 * PATH_MAX + 32];
 	int rc;
 
+	/*
+	 * A link to a name beside it (python3 -> python3.11, most links in an
+	 * installed tree): the rule says the same of both, and that name is
+	 * read in this directory too, a link or not.  One readlink instead of
+	 * a walk of the whole path.
+	 */
+	const char *slash = strrchr(path, '/');
+	ssize_t t = readlink(path, real, sizeof(real) - 1);
+	if (t > 0 && slash != NULL) {
+		real[t] = '\0';
+		size_t dl = (size_t)(slash - path);
+		if (memchr(real, '/', (size_t)t) == NULL && strcmp(real, ".") != 0 &&
+		    strcmp(real, "..") != 0 && dl + 1 + (size_t)t < sizeof(pat)) {
+			memcpy(pat, path, dl + 1);
+			memcpy(pat + dl + 1, real, (size_t)t + 1);
+			if (glob_match(f->r->glob, pat) == glob_match(f->r->glob, path) &&
+			    glob_same_below(f->r->glob, path, pat))
+				return 0;
+		}
+	}
 	f->skip = path;
 	rc = ward_path_links(path, on_link, f, real, sizeof(real));
 	f->skip = NULL;

@@ -1827,7 +1827,8 @@ static void test_follow_links(void **state)
 	static const char *const dirs[] = { "fl", "fl/h", "fl/h/.cfg", "fl/h/.cfg/git", "fl/h/.kube",
 					    "fl/h/.ipy", "fl/h/.auto", "fl/h/.loop", "fl/h/.tree",
 					    "fl/h/.tree/sub", "fl/dot", "fl/dot/git", "fl/dot/kube",
-					    "fl/dot/shell", "fl/dot/ipy", "fl/dot/ipy/startup", NULL };
+					    "fl/dot/shell", "fl/dot/ipy", "fl/dot/ipy/startup", "fl/h/.sib",
+					    "fl/h/.sib2", NULL };
 	make_dirs(dirs);
 	assert_int_equal(write_file("fl/dot/git/config", "x\n"), 0);
 	assert_int_equal(write_file("fl/dot/kube/config", "k\n"), 0);
@@ -1841,6 +1842,11 @@ static void test_follow_links(void **state)
 	make_link("b", "fl/h/.loop/a");
 	make_link("a", "fl/h/.loop/b");
 	make_link("sub", "fl/h/.tree/a");
+	/* A link to a name beside it, which leads out: the pattern's a*, and all of .sib2. */
+	make_link("b", "fl/h/.sib/a");
+	make_link("@R/fl/dot/sib", "fl/h/.sib/b");
+	make_link("b", "fl/h/.sib2/a");
+	make_link("@R/fl/dot/sib2", "fl/h/.sib2/b");
 
 	static const char *const rules[] = {
 		"deny write,create,delete @R/fl/h/.cfg/git/**",
@@ -1850,6 +1856,8 @@ static void test_follow_links(void **state)
 		"deny write,create,delete @R/fl/h/.auto/**",
 		"deny read @R/fl/h/.loop/**",
 		"deny write @R/fl/h/.tree/**",
+		"deny read @R/fl/h/.sib/a*",
+		"deny read @R/fl/h/.sib2/**",
 		NULL,
 	};
 	struct ward_policy *p = follow_policy(WARD_POLICY_FOLLOW_LINKS, rules);
@@ -1871,6 +1879,9 @@ static void test_follow_links(void **state)
 		{ "create", "@R/fl/dot/ipy/notes", "ask" },
 		/* A link to nothing yet: creating what it leads to. */
 		{ "create", "@R/fl/dot/x.desktop", "deny" },
+		/* Through a link beside the one the pattern names. */
+		{ "read", "@R/fl/dot/sib", "deny" },
+		{ "read", "@R/fl/dot/sib2", "deny" },
 	};
 	check_path_rows(p, rows, ARRAY_SIZE(rows));
 	assert_null(ward_policy_link_scan_cut(p));
