@@ -112,8 +112,19 @@ bool tty_foreign(const char *path)
 {
 	struct stat st;
 
-	if (stat(path, &st) < 0)
-		return true; /* a terminal, maybe: refused */
+	if (stat(path, &st) < 0) {
+		/*
+		 * No such name in /dev/shm or /dev/mqueue: an object the agent
+		 * holds that has none now (an O_TMPFILE, a deleted file, named
+		 * "#N (deleted)").  No terminal is there to be reached: the
+		 * session may not make device nodes, and links and renames do not
+		 * cross into other filesystems.  Anything else: a terminal, maybe.
+		 */
+		if (errno == ENOENT &&
+		    (strncmp(path, "/dev/shm/", 9) == 0 || strncmp(path, "/dev/mqueue/", 12) == 0))
+			return false;
+		return true;
+	}
 	return S_ISCHR(st.st_mode) && tty_foreign_dev(st.st_rdev);
 }
 

@@ -204,6 +204,20 @@ fd = os.open("gone", os.O_CREAT | os.O_RDWR, 0o600); os.unlink("gone"); os.write
 os.close(os.open("/proc/self/fd/%d" % fd, os.O_CREAT | os.O_WRONLY | os.O_APPEND))
 print(sorted(os.listdir(".")))' >"$BASE/out"
 check "O_CREAT through /proc/self/fd/N of a deleted file makes no new file" "[]" "$(cat "$BASE/out")"
+# An O_TMPFILE given a name with linkat through /proc/self/fd/N, in the
+# project and in /dev/shm (where its nameless "#N (deleted)" is no terminal).
+for d in "$BASE/proj" /dev/shm; do
+	run -- python3 -c 'import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+fd = os.open(sys.argv[1], os.O_TMPFILE | os.O_WRONLY, 0o600)
+os.write(fd, b"made ")
+name = os.path.join(sys.argv[1], "ward-tmpfile-%d" % os.getpid())
+if libc.linkat(-100, b"/proc/self/fd/%d" % fd, -100, name.encode(), 0x400) != 0:
+    sys.exit("linkat: " + os.strerror(ctypes.get_errno()))
+with open(name, "a") as f: f.write("then named")
+print(open(name).read()); os.unlink(name)' "$d" >"$BASE/out" 2>&1
+	check "O_TMPFILE then linkat(/proc/self/fd/N, AT_SYMLINK_FOLLOW) in $d" "0 made then named" "$RC $(cat "$BASE/out")"
+done
 
 # A procfs file held on an fd, reopened through /dev/stdin and /dev/fd/N.
 want=$(head -c 9 /proc/meminfo)
