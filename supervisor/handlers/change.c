@@ -12,6 +12,7 @@
  */
 #include "../sup.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -464,17 +465,61 @@ static int pivot_after(struct req *r, int dirfd, const char *name, const char *n
 	return 0;
 }
 
-/* A directory moved (or a link made) to name: a repository at its top is told at the end (repos.c). */
+/* Levels below a directory moved in read for repositories, and entries at most. */
+#define REPO_DEPTH 4
+#define REPO_ENTRIES 4096
+
+/*
+ * The repositories in the directory dfd (named path, plen long): a .git,
+ * or a HEAD beside refs/ (repos_note tells which), and those below, not
+ * through symlinks.  A bounded walk: beyond it a repository goes untold.
+ */
+static void walk_repos(int dfd, char *path, size_t plen, int depth, int *budget)
+{
+	DIR *d = fdopendir(dfd);
+	struct dirent *e;
+
+	if (d == NULL) {
+		close(dfd);
+		return;
+	}
+	while ((e = readdir(d)) != NULL && --*budget > 0) {
+		const char *n = e->d_name;
+		size_t nl = strlen(n);
+		if (strcmp(n, ".") == 0 || strcmp(n, "..") == 0 || plen + 1 + nl + 6 >= PATH_MAX)
+			continue;
+		path[plen] = '/';
+		memcpy(path + plen + 1, n, nl + 1);
+		if (strcmp(n, ".git") == 0 || strcmp(n, "HEAD") == 0) {
+			repos_note(path);
+		} else if (depth < REPO_DEPTH && (e->d_type == DT_DIR || e->d_type == DT_UNKNOWN)) {
+			int sub = openat(dirfd(d), n, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (sub >= 0)
+				walk_repos(sub, path, plen + 1 + nl, depth + 1, budget);
+		}
+		path[plen] = '\0';
+	}
+	closedir(d);
+}
+
+/*
+ * A directory moved (or a link made) to name: the repositories in it, at
+ * its top and a few levels below, are told at the end (repos.c).
+ */
 static void moved_repo(struct req *r, int dirfd, const char *name)
 {
-	char git[NAME_MAX + 8], path[PATH_MAX + 8];
-	struct stat st;
-	snprintf(git, sizeof(git), "%s/.git", name);
-	if (fstatat(dirfd, git, &st, AT_SYMLINK_NOFOLLOW) == 0 ||
-	    (snprintf(git, sizeof(git), "%s/HEAD", name), fstatat(dirfd, git, &st, 0) == 0)) {
-		snprintf(path, sizeof(path), "%s/.git", r->real);
-		repos_note(path);
+	char path[PATH_MAX];
+	int budget = REPO_ENTRIES;
+	/* Through a link just made: where it leads is what git finds by its name. */
+	int dfd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (dfd < 0 || strlen(r->real) >= sizeof(path)) {
+		if (dfd >= 0)
+			close(dfd);
+		return;
 	}
+	strcpy(path, r->real);
+	walk_repos(dfd, path, strlen(path), 0, &budget);
 }
 
 /*
