@@ -430,7 +430,7 @@ check "...and a bare one made in place, and a link to one elsewhere" "$G/outer/s
 	"$(printf '%s\n' "$err" | sed -n 's/^ward:   //p' | sort | tr '\n' ' ' | sed 's/ $//')"
 err=$(cd "$G/outer" && run -- sh -c 'git init -q "$TMPDIR/deep/a/b/r3" && mv "$TMPDIR/deep" vendor/deep &&
 	git init -q "$TMPDIR/far/x/r4" && ln -s "$TMPDIR/far" far' 2>&1 >/dev/null)
-check "...and ones deeper in a directory moved in, or behind a link made " \
+check "...and ones deeper in a directory moved in, or behind a link made" \
 	"$G/outer/far/x/r4 $G/outer/vendor/deep/a/b/r3" \
 	"$(printf '%s\n' "$err" | sed -n 's/^ward:   //p' | sort | tr '\n' ' ' | sed 's/ $//')"
 err=$(cd "$G/outer" && run -- sh -c 'echo z >README; git status --short >/dev/null; git add README &&
