@@ -7,31 +7,42 @@
  * ~/.config/git/config a link to ~/dotfiles/git/config (stow, a dotfiles
  * repository), a rule denying writes below ~/.config/git said nothing of
  * the file git reads, and one denying reads below ~/.kube nothing of the
- * kubeconfig ~/.kube/config leads to: the access was judged where it landed, where
- * nothing denied it.
+ * kubeconfig ~/.kube/config leads to: the access was judged where it
+ * landed, where nothing denied it.
  *
- * So, when the policy is told to (WARD_POLICY_FOLLOW_LINKS), every rule that
- * can refuse (deny, deny!, ask) on a path pattern is followed at load:
+ * So, when the policy is told to (WARD_POLICY_FOLLOW_LINKS), every rule
+ * that can refuse (deny, deny!, ask) on a path pattern is followed at load:
  *
  *   - The directories its pattern reaches are read, a few levels below its
  *     literal prefix, for symlinks at names the pattern matches or reaches
  *     below.  Each gives a rule of the same action, ops, errno and
  *     location on the place the link leads, with the rest of the pattern
  *     below it (a rule on all below ~/.vim, with ~/.vim/pack a link, gives
- *     one on all below where pack leads).
- *     Those rules are followed in turn.
+ *     one on all below where pack leads), followed in turn.  A link within
+ *     the rule's own reach gives none, but what is below it is read as if
+ *     it were below the link.
  *   - When the rule keeps names from being made or removed (create,
  *     delete), the names of the symlinks met on the way to where a name
- *     leads (its literal prefix, and each link found) keep those ops too,
- *     each by its own name (replacing a link is removing and making it): with ~/.bashrc -> ~/dotfiles/bashrc -> shell/bashrc, the agent
- *     may not replace ~/dotfiles/bashrc by a file of its own, which
- *     ~/.bashrc would then lead to.
+ *     leads keep those ops too, each by its own name (replacing a link is
+ *     removing and making it): with ~/.bashrc -> ~/dotfiles/bashrc ->
+ *     shell/bashrc, the agent may not replace ~/dotfiles/bashrc by a file
+ *     of its own, which ~/.bashrc would then lead to.
  *
- * The reading is bounded (SCAN_DEPTH levels, SCAN_ENTRIES directory entries
- * a rule and a budget for the whole policy, SCAN_HOPS links deep); where the budget runs out,
- * the policy says where (ward_policy_link_scan_cut) and ward run says so.
- * Links made later are the supervisor's business (a symlink it makes may
- * not widen what a name allows: ward_policy_link_widens).
+ * The rules added sit right after the rule they come from (parse.c), and
+ * an ask among them makes no earlier deny weaker (match.c).
+ *
+ * The reading is bounded, for each rule with what its links add: SCAN_DEPTH
+ * levels, LINK_STEPS directory entries and lstats, LINK_RULES rules added,
+ * SCAN_HOPS links from one rule to the next (struct link_budget); where a
+ * bound cuts it short, the policy says for which rule
+ * (ward_policy_link_scan_cut) and ward run says so.  One rule's reading
+ * cannot use up another's: an agent that filled a place it may write with
+ * links and trees slows only the rules over that place.  Session scratch
+ * directories ($TMPDIR/ward-UID) are not read: links the agent left there
+ * in earlier sessions are no names other programs read, and followed they
+ * would deny it its own project.  Links made during a session are the
+ * supervisor's business (a symlink it makes may not widen what a name
+ * allows: ward_policy_link_widens).
  */
 #define _GNU_SOURCE
 #include "policy_int.h"
@@ -49,8 +60,6 @@
 
 /* Levels read below a pattern's literal prefix: stow folds trees, links sit high. */
 #define SCAN_DEPTH 4
-/* Directory entries read for one rule at most (the policy has a budget of its own). */
-#define SCAN_ENTRIES 16384
 /* Links followed from one rule to a rule on where they lead, and on. */
 #define SCAN_HOPS 8
 /* Components after the literal prefix a followed pattern may have. */
@@ -58,8 +67,9 @@
 /* Symlinks met walking one name, as the kernel's own limit. */
 #define MAX_LINKS 40
 
-int ward_path_links(const char *path, int (*on_link)(void *arg, const char *name), void *arg,
-		    char *final, size_t finallen)
+/* ward_path_links, each lstat charged to *steps (NULL: not counted); -E2BIG when none are left. */
+static int walk_links(const char *path, int (*on_link)(void *arg, const char *name), void *arg,
+		      char *final, size_t finallen, size_t *steps)
 {
 	char rest[2 * PATH_MAX], done[PATH_MAX] = "", cand[PATH_MAX], target[PATH_MAX];
 	struct stat st;
@@ -99,6 +109,10 @@ int ward_path_links(const char *path, int (*on_link)(void *arg, const char *name
 		}
 		if (snprintf(cand, sizeof(cand), "%s/%s", done, comp) >= (int)sizeof(cand))
 			return -ENAMETOOLONG;
+		if (steps != NULL && !missing && (*steps)-- == 0) {
+			*steps = 0;
+			return -E2BIG;
+		}
 		if (missing || lstat(cand, &st) < 0) {
 			missing = true;
 		} else if (S_ISLNK(st.st_mode)) {
@@ -130,6 +144,12 @@ int ward_path_links(const char *path, int (*on_link)(void *arg, const char *name
 			return -ENAMETOOLONG;
 	}
 	return 0;
+}
+
+int ward_path_links(const char *path, int (*on_link)(void *arg, const char *name), void *arg,
+		    char *final, size_t finallen)
+{
+	return walk_links(path, on_link, arg, final, finallen, NULL);
 }
 
 /*
@@ -239,10 +259,22 @@ struct follow {
 	int (*add)(void *arg, const char *pattern, unsigned ops, int hops);
 	void *arg;
 	int hops;
-	size_t entries;	   /* read for this rule so far */
+	int through;	   /* links within the rule's reach read through, on this walk */
+	struct link_budget *b;
 	unsigned name_ops; /* the rule's create and delete */
 	const char *skip;  /* a link whose own name needs no rule */
 };
+
+static int scan_dir(struct follow *f, const struct comps *c, int dfd, char *path, size_t plen,
+		    posset s, int depth);
+
+/* The budget ran out: the reading stops here, said once for the rule. */
+static int cut(struct follow *f)
+{
+	f->b->steps = 0;
+	f->b->cut = true;
+	return -E2BIG;
+}
 
 /* A rule on the name of a link met on the way, unless the rule says it already. */
 static int on_link(void *arg, const char *name)
@@ -258,8 +290,31 @@ static int on_link(void *arg, const char *name)
 	return f->add(f->arg, pat, f->name_ops, -1);
 }
 
-/* A link found at path, with the components from each position of s still to match. */
-static int follow_link(struct follow *f, const struct comps *c, const char *path, posset s)
+/*
+ * A link within the rule's own reach, to a directory: what is below it is
+ * read as if it were below the link (which the depth counts from), since
+ * names through the link reach it sooner than the walk from the prefix.
+ */
+static int read_through(struct follow *f, const struct comps *c, const char *real, posset s,
+			int depth)
+{
+	char path[PATH_MAX];
+
+	if (depth >= SCAN_DEPTH || !(s & ~((posset)1 << c->n)) || f->through >= SCAN_HOPS)
+		return 0;
+	int dfd = open(real, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0)
+		return 0;
+	snprintf(path, sizeof(path), "%s", strcmp(real, "/") ? real : "");
+	f->through++;
+	int rc = scan_dir(f, c, dfd, path, strlen(path), s, depth + 1);
+	f->through--;
+	return rc;
+}
+
+/* A link found at path, depth levels down, with the components from each position of s to match. */
+static int follow_link(struct follow *f, const struct comps *c, const char *path, posset s,
+		       int depth)
 {
 	char real[PATH_MAX], pat[3 * PATH_MAX + 32];
 	int rc;
@@ -285,16 +340,20 @@ static int follow_link(struct follow *f, const struct comps *c, const char *path
 		}
 	}
 	f->skip = path;
-	rc = ward_path_links(path, on_link, f, real, sizeof(real));
+	rc = walk_links(path, on_link, f, real, sizeof(real), &f->b->steps);
 	f->skip = NULL;
+	if (rc == -E2BIG)
+		return cut(f);
 	if (rc < 0)
 		return rc == -ENOMEM ? rc : 0; /* a loop, too long: nothing is reached through it */
 	/* The rule says below where it leads what it says below the link: nothing to add. */
 	if (glob_match(f->r->glob, real) == glob_match(f->r->glob, path) &&
 	    glob_same_below(f->r->glob, path, real))
+		return read_through(f, c, real, s, depth);
+	if (f->hops >= SCAN_HOPS) {
+		f->b->cut = true;
 		return 0;
-	if (f->hops >= SCAN_HOPS)
-		return 0;
+	}
 	for (int i = 0; i <= c->n; i++) {
 		if (!(s >> i & 1))
 			continue;
@@ -327,13 +386,11 @@ static int scan_dir(struct follow *f, const struct comps *c, int dfd, char *path
 	while ((e = readdir(d)) != NULL) {
 		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
 			continue;
-		if (f->p->link_budget == 0 || f->entries == SCAN_ENTRIES) {
-			if (f->p->link_cut == NULL && (f->p->link_cut = strdup(path)) == NULL)
-				rc = -ENOMEM;
+		if (f->b->steps == 0) {
+			rc = cut(f);
 			break;
 		}
-		f->p->link_budget--;
-		f->entries++;
+		f->b->steps--;
 		posset t = step(c, s, e->d_name);
 		if (t == 0)
 			continue;
@@ -353,7 +410,7 @@ static int scan_dir(struct follow *f, const struct comps *c, int dfd, char *path
 				type = DT_DIR;
 		}
 		if (type == DT_LNK) {
-			rc = follow_link(f, c, path, t);
+			rc = follow_link(f, c, path, t, depth);
 		} else if (type == DT_DIR && depth < SCAN_DEPTH && (t & ~((posset)1 << c->n))) {
 			int sub = openat(dirfd(d), e->d_name,
 					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -368,11 +425,20 @@ static int scan_dir(struct follow *f, const struct comps *c, int dfd, char *path
 	return rc;
 }
 
+/* Below the parent of $SESSION: every session's scratch directory. */
+static bool in_scratch(const struct ward_policy *p, const char *dir)
+{
+	const char *slash = strrchr(p->vars.session, '/');
+	size_t n = slash != NULL ? (size_t)(slash - p->vars.session) : 0;
+
+	return n > 1 && strncmp(dir, p->vars.session, n) == 0 && (dir[n] == '\0' || dir[n] == '/');
+}
+
 int links_follow(struct ward_policy *p, const struct ward_rule *r, const char *expanded,
 		 int hops, int (*add)(void *arg, const char *pattern, unsigned ops, int hops),
-		 void *arg)
+		 void *arg, struct link_budget *b)
 {
-	struct follow f = { .p = p, .r = r, .add = add, .arg = arg, .hops = hops,
+	struct follow f = { .p = p, .r = r, .add = add, .arg = arg, .hops = hops, .b = b,
 			    .name_ops = r->ops & (WARD_OP_CREATE | WARD_OP_DELETE) };
 	char dir[PATH_MAX], path[PATH_MAX];
 	size_t rest;
@@ -382,13 +448,17 @@ int links_follow(struct ward_policy *p, const struct ward_rule *r, const char *e
 		return 0;
 	/* The links on the way to the literal prefix as written (resolved at compile). */
 	if (expanded != NULL && pattern_literal_dir(expanded, dir, sizeof(dir), &rest)) {
-		rc = ward_path_links(dir, on_link, &f, NULL, 0);
+		rc = walk_links(dir, on_link, &f, NULL, 0, &b->steps);
+		if (rc == -E2BIG)
+			b->cut = true;
 		if (rc == -ENOMEM)
 			return rc;
 	}
 	/* What is below the compiled prefix, which is a real path. */
 	if (!pattern_literal_dir(r->target, dir, sizeof(dir), &rest) || r->target[rest] == '\0')
 		return 0; /* a literal path: resolved whole at compile */
+	if (in_scratch(p, dir))
+		return 0;
 	struct comps c;
 	if ((rc = comps_split(&c, r->target + rest)) < 0)
 		return rc == -ENOMEM ? rc : 0;
@@ -398,5 +468,5 @@ int links_follow(struct ward_policy *p, const struct ward_rule *r, const char *e
 		rc = scan_dir(&f, &c, dfd, path, strlen(path), closure(&c, 1), 1);
 	}
 	comps_free(&c);
-	return rc < 0 ? rc : 0;
+	return rc < 0 && rc != -E2BIG ? rc : 0;
 }

@@ -189,13 +189,15 @@ bool rule_match_path(const struct ward_policy *p, const struct ward_rule *r,
 }
 
 /*
- * Scan a node's list backwards for the last rule that matches, stopping
- * at rules older than *best (they could not win).
+ * Scan a node's list backwards for the last rule before limit that
+ * matches, stopping at rules older than *best (they could not win).
  */
 static void scan(const struct ward_policy *p, const uint32_t *list, uint32_t n,
-		 unsigned op, const char *path, long *best)
+		 unsigned op, const char *path, long limit, long *best)
 {
 	for (uint32_t i = n; i-- > 0;) {
+		if ((long)list[i] >= limit)
+			continue;
 		if ((long)list[i] <= *best)
 			return;
 		const struct ward_rule *r = p->rules[list[i]];
@@ -207,10 +209,10 @@ static void scan(const struct ward_policy *p, const uint32_t *list, uint32_t n,
 }
 
 static void visit(const struct ward_policy *p, const struct node *n, unsigned op,
-		  const char *path, long *soft, long *hard)
+		  const char *path, long limit, long *soft, long *hard)
 {
-	scan(p, n->hard, n->nhard, op, path, hard);
-	scan(p, n->soft, n->nsoft, op, path, soft);
+	scan(p, n->hard, n->nhard, op, path, LONG_MAX, hard);
+	scan(p, n->soft, n->nsoft, op, path, limit, soft);
 }
 
 int rule_rewrite(const struct ward_rule *r, const char *path, char *out,
@@ -274,24 +276,15 @@ static int verdict(const struct ward_policy *p, long soft, long hard,
 	return 0;
 }
 
-int ward_decide_path(const struct ward_policy *p, enum ward_op op,
-		     const char *path, struct ward_verdict *v)
+/* The last matching rules (soft below limit, and deny!) along path's nodes. */
+static void walk(const struct ward_policy *p, unsigned op, const char *path, long limit,
+		 long *soft, long *hard)
 {
-	long soft = -1, hard = -1;
-
-	if (!(op & WARD_OPS_PATH))
-		return -EINVAL;
-	if (strncmp(path, "memfd:", 6) == 0) {
-		if (p->memfd != NULL)
-			visit(p, p->memfd, op, path, &soft, &hard);
-		return verdict(p, soft, hard, v, path);
-	}
-	if (path[0] != '/')
-		return -EINVAL;
-
 	const struct node *n = p->root;
 	const char *s = path;
-	visit(p, n, op, path, &soft, &hard);
+
+	*soft = *hard = -1;
+	visit(p, n, op, path, limit, soft, hard);
 	for (;;) {
 		while (*s == '/')
 			s++;
@@ -303,8 +296,46 @@ int ward_decide_path(const struct ward_policy *p, enum ward_op op,
 		if (child == NULL)
 			break;
 		n = child;
-		visit(p, n, op, path, &soft, &hard);
+		visit(p, n, op, path, limit, soft, hard);
 		s = end;
+	}
+}
+
+int ward_decide_path(const struct ward_policy *p, enum ward_op op,
+		     const char *path, struct ward_verdict *v)
+{
+	long soft = -1, hard = -1;
+
+	if (!(op & WARD_OPS_PATH))
+		return -EINVAL;
+	if (strncmp(path, "memfd:", 6) == 0) {
+		if (p->memfd != NULL)
+			visit(p, p->memfd, op, path, LONG_MAX, &soft, &hard);
+		return verdict(p, soft, hard, v, path);
+	}
+	if (path[0] != '/')
+		return -EINVAL;
+	walk(p, op, path, LONG_MAX, &soft, &hard);
+	/*
+	 * An ask added for a symlink (links.c) sits right after the rule it
+	 * came from, later than rules that said more of where the link leads:
+	 * it may make their decision stricter, never weaker.  Where what came
+	 * before it denies (a rule, or `set undecided deny`), that stands.
+	 */
+	long win = soft;
+	while (hard < 0 && win >= 0 && p->rules[win]->by_link && p->rules[win]->action == WARD_ASK) {
+		long before, unused;
+		walk(p, op, path, win, &before, &unused);
+		if (before < 0) {
+			if (p->undecided == WARD_UNDECIDED_DENY)
+				soft = -1;
+			break;
+		}
+		if (p->rules[before]->action == WARD_DENY) {
+			soft = before;
+			break;
+		}
+		win = before;
 	}
 	return verdict(p, soft, hard, v, path);
 }

@@ -42,6 +42,8 @@ struct pctx {
 	int includes; /* how deep in includes: a top-level file is not one */
 	char **files; /* the files read, for ward_policy_files once committed */
 	size_t nfiles;
+	char *link_cut; /* links.c: the first rule whose links were not all read */
+	size_t link_cuts;
 	struct ward_error *err;
 };
 
@@ -268,14 +270,12 @@ static int push_rule(struct pctx *c, struct ward_rule *r)
 static int parse_text(struct pctx *c, const char *origin, const char *text,
 		      size_t len, const char *basedir, int line_base);
 
-/* Rules added for symlinks at most, per policy (links.c). */
-#define LINK_RULES 4096
-
 /* A rule for where the links of another lead (links.c), pushed after it. */
 struct derive {
 	struct pctx *c;
 	const struct ward_rule *origin;
 	size_t first; /* the origin's own index among the pending rules */
+	struct link_budget b;
 };
 
 static int derive(void *arg, const char *pattern, unsigned ops, int hops)
@@ -285,9 +285,8 @@ static int derive(void *arg, const char *pattern, unsigned ops, int hops)
 	const struct ward_rule *o = d->origin;
 	const char *why;
 
-	if (p->link_rules >= LINK_RULES) {
-		if (p->link_cut == NULL && (p->link_cut = strdup(pattern)) == NULL)
-			return -ENOMEM;
+	if (d->b.rules >= LINK_RULES) {
+		d->b.cut = true;
 		return 0;
 	}
 	struct ward_rule *r = calloc(1, sizeof(*r));
@@ -319,8 +318,8 @@ static int derive(void *arg, const char *pattern, unsigned ops, int hops)
 		rule_free(r);
 		return -ENOMEM;
 	}
-	p->link_rules++;
-	return hops < 0 ? 0 : links_follow(p, r, NULL, hops, derive, d);
+	d->b.rules++;
+	return hops < 0 ? 0 : links_follow(p, r, NULL, hops, derive, d, &d->b);
 }
 
 /* Follow the links the rule just pushed names, word as it was written. */
@@ -333,8 +332,18 @@ static int follow_links(struct pctx *c, struct ward_rule *r, const char *word)
 		return 0;
 	if (expand_vars(&c->p->vars, word, exp, sizeof(exp), true, &bad) < 0)
 		return 0; /* compiled from it already: cannot fail now */
-	struct derive d = { .c = c, .origin = r, .first = c->npending - 1 };
-	return links_follow(c->p, r, exp, 0, derive, &d);
+	struct derive d = { .c = c, .origin = r, .first = c->npending - 1,
+			    .b = { .steps = LINK_STEPS } };
+	int rc = links_follow(c->p, r, exp, 0, derive, &d, &d.b);
+	if (rc < 0 || !d.b.cut)
+		return rc;
+	/* Said when the layer is added, for the first such rule. */
+	if (c->link_cut == NULL && asprintf(&c->link_cut, "%s %s", r->loc, r->target) < 0) {
+		c->link_cut = NULL;
+		return -ENOMEM;
+	}
+	c->link_cuts++;
+	return 0;
 }
 
 static char *read_whole(const char *path, size_t *len, int *rc)
@@ -792,6 +801,13 @@ static int commit(struct pctx *c, const char *origin)
 		if (index_add(p, r->index) < 0)
 			return -ENOMEM;
 	}
+	if (c->link_cuts > 0) {
+		if (p->link_cut == NULL) {
+			p->link_cut = c->link_cut;
+			c->link_cut = NULL;
+		}
+		p->link_cuts += c->link_cuts;
+	}
 	if (c->has_undecided && !p->undecided_forced)
 		p->undecided = c->undecided;
 	if (c->has_timeout)
@@ -808,6 +824,7 @@ static void pctx_done(struct pctx *c)
 	for (size_t i = 0; i < c->nfiles; i++)
 		free(c->files[i]);
 	free(c->files);
+	free(c->link_cut);
 }
 
 int policy_parse(struct ward_policy *p, enum ward_layer layer,

@@ -105,9 +105,6 @@ int ward_vars_from_env(struct ward_vars *v, const char *project_dir,
 static int add_builtin(struct ward_policy *p, const char *name, enum ward_layer layer,
 		       struct ward_error *err);
 
-/* Directory entries read for symlinks at most, per policy (links.c). */
-#define LINK_BUDGET 65536
-
 struct ward_policy *ward_policy_new(const struct ward_vars *vars)
 {
 	return ward_policy_open(vars, 0);
@@ -122,8 +119,6 @@ struct ward_policy *ward_policy_open(const struct ward_vars *vars, unsigned flag
 		return NULL;
 	p->vars = *vars;
 	p->follow_links = flags & WARD_POLICY_FOLLOW_LINKS;
-	p->link_budget = LINK_BUDGET;
-	p->link_rules = 0;
 	p->undecided = WARD_UNDECIDED_ASK;
 	p->ask_timeout = 120;
 	p->root = calloc(1, sizeof(*p->root));
@@ -137,8 +132,10 @@ fail:
 	return NULL;
 }
 
-const char *ward_policy_link_scan_cut(const struct ward_policy *p)
+const char *ward_policy_link_scan_cut(const struct ward_policy *p, size_t *count)
 {
+	if (count != NULL)
+		*count = p->link_cuts;
 	return p->link_cut;
 }
 
@@ -430,7 +427,13 @@ char *ward_policy_dump(const struct ward_policy *p)
 				 strerrorname_np(r->err));
 		else
 			snprintf(act, sizeof(act), "%s", action_word(r->action));
-		fprintf(f, "%-8s %-24s %s", act, ops, r->target);
+		fprintf(f, "%-8s %-24s ", act, ops);
+		/* A name a link gave may hold anything but '/' and NUL: one line a rule. */
+		for (const unsigned char *c = (const unsigned char *)r->target; *c; c++)
+			if (*c < 0x20 || *c == 0x7f)
+				fprintf(f, "\\x%02x", *c);
+			else
+				fputc(*c, f);
 		if (r->action == WARD_REWRITE)
 			fprintf(f, " -> %s%s", r->repl,
 				r->repl_tail ? (strcmp(r->repl, "/") ? "/**" : "**") : "");

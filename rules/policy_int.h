@@ -91,9 +91,19 @@ struct ward_policy {
 	size_t nfiles;
 	/* WARD_POLICY_FOLLOW_LINKS (links.c) */
 	bool follow_links;
-	size_t link_budget; /* directory entries still to read */
-	size_t link_rules;  /* rules added for links so far */
-	char *link_cut;	    /* where the reading stopped short, first */
+	char *link_cut;	  /* the first rule whose links were not all read */
+	size_t link_cuts; /* how many */
+};
+
+/* What the reading for one rule's links, and its added rules', may do at most. */
+#define LINK_STEPS 16384
+#define LINK_RULES 256
+
+/* What the reading for one rule's links, and its added rules', may still do. */
+struct link_budget {
+	size_t steps;	/* directory entries and lstats */
+	unsigned rules; /* rules added */
+	bool cut;	/* a bound was met */
 };
 
 /* parse.c */
@@ -130,7 +140,7 @@ void rule_free(struct ward_rule *r);
  */
 int links_follow(struct ward_policy *p, const struct ward_rule *r, const char *expanded,
 		 int hops, int (*add)(void *arg, const char *pattern, unsigned ops, int hops),
-		 void *arg);
+		 void *arg, struct link_budget *b);
 
 /* match.c */
 int index_add(struct ward_policy *p, uint32_t idx);

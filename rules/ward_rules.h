@@ -102,10 +102,11 @@ struct ward_policy *ward_policy_new(const struct ward_vars *vars);
 enum { WARD_POLICY_FOLLOW_LINKS = 1 };
 struct ward_policy *ward_policy_open(const struct ward_vars *vars, unsigned flags);
 /*
- * Where the reading for symlinks stopped short (its budget of directory
- * entries, or of rules, ran out), the first such place; NULL when nowhere.
+ * The rules whose symlinks were not all followed (a bound of the reading
+ * met: rules/links.c): the first, as "LOCATION TARGET", and in *count how
+ * many; NULL when none.
  */
-const char *ward_policy_link_scan_cut(const struct ward_policy *p);
+const char *ward_policy_link_scan_cut(const struct ward_policy *p, size_t *count);
 /*
  * Walk path (absolute) as the kernel would, calling on_link with the name
  * of each symlink met (its directory free of links) before going where it

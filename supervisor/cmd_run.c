@@ -332,13 +332,20 @@ int cmd_run(int argc, char **argv)
 		json_array_append_new(jpol, jpath(o.files[i]));
 	free(o.files);
 	free(o.rules);
+	/* The rules whose symlinks were not all followed (rules/links.c), said on stderr too. */
+	size_t ncut;
+	const char *cut = ward_policy_link_scan_cut(S->policy, &ncut);
+	json_t *jcut = cut == NULL ? NULL
+				   : json_pack("{s:I, s:o}", "rules", (json_int_t)ncut, "first",
+					       jpath(cut));
 	log_event("session-start", 0,
-		  "{s:o, s:s, s:s, s:s, s:o, s:s, s:s, s:{s:s, s:b, s:b, s:b}}", "argv", jargv,
+		  "{s:o, s:s, s:s, s:s, s:o, s:s, s:s, s:{s:s, s:b, s:b, s:b}, s:o*}", "argv", jargv,
 		  "cwd", cwd, "project", S->vars.project, "profile",
 		  o.profile ? o.profile : "default", "policy", jpol, "mode",
 		  S->shadow ? "shadow" : "enforce", "version", WARD_VERSION, "kernel", "release",
 		  S->feat.kernel, "addfd_send", S->feat.addfd_send, "wait_killable_recv",
-		  S->feat.wait_killable, "sync_wake_up", S->feat.sync_wake_up);
+		  S->feat.wait_killable, "sync_wake_up", S->feat.sync_wake_up, "links_not_followed",
+		  jcut);
 
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);

@@ -306,10 +306,13 @@ int log_request(struct req *r, int err)
 				 r->net_addr, strchr(r->net_addr, ':') ? "]" : "", r->net_port);
 		else
 			snprintf(where, sizeof(where), "%s", net ? r->net_addr : r->log_path ? r->log_path : "-");
+		/* The agent names the paths: no escape sequence of its reaches the terminal. */
+		char safe_where[4 * sizeof(where)], safe_to[4 * 4096];
 		fprintf(stderr, "ward: %s %s %s %s%s%s (%s, pid %d)\n", decision,
-			r->op ? r->op : r->sysname, where,
+			r->op ? r->op : r->sysname, term_safe(where, safe_where, sizeof(safe_where)),
 			err ? strerrorname_np(err) : "", r->log_to ? " -> " : "",
-			r->log_to ? r->log_to : "", v ? ward_rule_location(v->rule) : "no rule", r->tid);
+			r->log_to ? term_safe(r->log_to, safe_to, sizeof(safe_to)) : "",
+			v ? ward_rule_location(v->rule) : "no rule", r->tid);
 	}
 	size_t n = jl_end(&l);
 	return n == 0 ? -EOVERFLOW : write_line(line_buf, n);

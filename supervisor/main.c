@@ -34,6 +34,20 @@ void warnx_(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+const char *term_safe(const char *s, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	for (const unsigned char *c = (const unsigned char *)s; *c != '\0' && o + 5 < len; c++) {
+		if (*c < 0x20 || *c == 0x7f)
+			o += (size_t)snprintf(buf + o, len - o, "\\x%02x", *c);
+		else
+			buf[o++] = (char)*c;
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
 static const char usage[] =
 	"usage: ward COMMAND [OPTIONS] [ARGS]\n"
 	"\n"

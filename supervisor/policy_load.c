@@ -497,11 +497,15 @@ struct ward_policy *policy_load(const struct policy_opts *o,
 			goto fail;
 	if (o->undecided >= 0)
 		ward_policy_set_undecided(p, (enum ward_undecided)o->undecided);
-	const char *cut = ward_policy_link_scan_cut(p);
-	if (cut != NULL && !o->quiet)
-		warnx_("stopped looking for symlinks the policy names at %s (too many entries): "
-		       "a link beyond it is judged where it leads",
-		       cut);
+	size_t ncut;
+	const char *cut = ward_policy_link_scan_cut(p, &ncut);
+	if (cut != NULL && !o->quiet) {
+		char safe[2 * PATH_MAX];
+		warnx_("not all the symlinks named by %zu %s were followed (too much to read, or "
+		       "too many links), the first %s: a link not followed is judged only where it "
+		       "leads",
+		       ncut, ncut == 1 ? "rule" : "rules", term_safe(cut, safe, sizeof(safe)));
+	}
 	return p;
 fail:
 	ward_policy_free(p);

@@ -99,8 +99,10 @@ void repos_tell(void)
 				"git status in the project once committed as a submodule: look at "
 				".git/config and .git/hooks of:\n",
 			nrepos, nrepos == 1 ? "repository" : "repositories", more ? " (and more)" : "");
-		for (int i = 0; i < nrepos; i++)
-			fprintf(stderr, "ward:   %s\n", repos[i]);
+		for (int i = 0; i < nrepos; i++) {
+			char safe[4 * PATH_MAX];
+			fprintf(stderr, "ward:   %s\n", term_safe(repos[i], safe, sizeof(safe)));
+		}
 	}
 	pthread_mutex_unlock(&lock);
 }

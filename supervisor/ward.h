@@ -23,6 +23,11 @@
 /* Start-up only: print "ward: MESSAGE" and exit with status. */
 noreturn void die(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * s for a terminal: control characters (an agent's file name may hold an
+ * escape sequence that rewrites what ward said) as \xNN.  Returns buf.
+ */
+const char *term_safe(const char *s, char *buf, size_t len);
 
 /* The policy options shared by run, check and explain. */
 struct policy_opts {

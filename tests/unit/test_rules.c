@@ -1884,7 +1884,7 @@ static void test_follow_links(void **state)
 		{ "read", "@R/fl/dot/sib2", "deny" },
 	};
 	check_path_rows(p, rows, ARRAY_SIZE(rows));
-	assert_null(ward_policy_link_scan_cut(p));
+	assert_null(ward_policy_link_scan_cut(p, NULL));
 	/* The link within .tree leads where the rule reaches already: no rule for it. */
 	char *dump = ward_policy_dump(p);
 	assert_non_null(dump);
@@ -1929,11 +1929,90 @@ static void test_follow_links(void **state)
 		assert_true(fd >= 0);
 		close(fd);
 	}
-	static const char *const scan_big[] = { "deny read @R/fl/big/**", NULL };
+	/* ...for that rule alone: the next one's links are followed all the same. */
+	static const char *const scan_big[] = { "deny read @R/fl/big/**", "deny read @R/fl/h/.kube/**",
+						NULL };
 	p = follow_policy(WARD_POLICY_FOLLOW_LINKS, scan_big);
-	snprintf(want, sizeof(want), "%s/fl/big", root);
-	assert_non_null(ward_policy_link_scan_cut(p));
-	assert_string_equal(ward_policy_link_scan_cut(p), want);
+	size_t ncut = 0;
+	snprintf(want, sizeof(want), "--rule:1 %s/fl/big/**", root);
+	assert_non_null(ward_policy_link_scan_cut(p, &ncut));
+	assert_string_equal(ward_policy_link_scan_cut(p, NULL), want);
+	assert_int_equal(ncut, 1);
+	static const struct path_row next[] = { { "read", "@R/fl/dot/kube/config", "deny" } };
+	check_path_rows(p, next, ARRAY_SIZE(next));
+	ward_policy_free(p);
+
+	/* Walking where links lead is counted too: a chain through a deep tree, many times. */
+	char deep[PATH_MAX];
+	int o = snprintf(deep, sizeof(deep), "%s/fl/deep", root);
+	for (int i = 0; i < 300; i++)
+		o += snprintf(deep + o, sizeof(deep) - (size_t)o, "/d");
+	snprintf(path, sizeof(path), "mkdir -p '%s' '%s/fl/many'", deep, root);
+	assert_int_equal(system(path), 0);
+	for (int i = 0; i < 100; i++) {
+		snprintf(path, sizeof(path), "%s/fl/many/l%d", root, i);
+		assert_int_equal(symlink(deep, path), 0);
+	}
+	static const char *const scan_deep[] = { "deny read @R/fl/many/**", NULL };
+	p = follow_policy(WARD_POLICY_FOLLOW_LINKS, scan_deep);
+	assert_non_null(ward_policy_link_scan_cut(p, &ncut));
+	assert_int_equal(ncut, 1);
+	ward_policy_free(p);
+}
+
+/*
+ * What rules/links.c adds may make a decision stricter, never weaker, and
+ * reads nothing the agent leaves for later sessions in scratch directories.
+ */
+static void test_follow_links_bounds(void **state)
+{
+	(void)state;
+	static const char *const dirs[] = { "fb", "fb/g", "fb/g/.git", "fb/g/.git/hooks",
+					    "fb/g/.git/modules", "fb/g/.git/modules/sub", "fb/k",
+					    "fb/k/a", "fb/k/a/b", "fb/k/a/b/c", "fb/k/a/b/c/d",
+					    "fb/k/a/b/c/d/e", "fb/real", "tmp/ward-1000",
+					    "tmp/ward-1000/old", NULL };
+	make_dirs(dirs);
+	assert_int_equal(write_file("fb/real/config", "k\n"), 0);
+	/* A submodule sharing the main repository's hooks. */
+	make_link("../../hooks", "fb/g/.git/modules/sub/hooks");
+	static const char *const rules[] = {
+		"deny create @R/fb/g/.git/hooks/**",
+		"ask create @R/fb/g/.git/modules/**/hooks/**",
+		NULL,
+	};
+	struct ward_policy *p = follow_policy(WARD_POLICY_FOLLOW_LINKS, rules);
+	static const struct path_row hooks[] = {
+		{ "create", "@R/fb/g/.git/hooks/pre-commit", "deny" },
+	};
+	check_path_rows(p, hooks, ARRAY_SIZE(hooks));
+	/* Where nothing said more, the ask stands; with undecided deny, deny stands. */
+	ward_policy_free(p);
+	make_link("@R/fb/real", "fb/g/.git/modules/sub/h2");
+	static const char *const ask_only[] = { "ask create @R/fb/g/.git/modules/*/h2/**", NULL };
+	p = follow_policy(WARD_POLICY_FOLLOW_LINKS, ask_only);
+	static const struct path_row asked[] = { { "create", "@R/fb/real/x", "ask" } };
+	check_path_rows(p, asked, ARRAY_SIZE(asked));
+	ward_policy_set_undecided(p, WARD_UNDECIDED_DENY);
+	static const struct path_row denied[] = { { "create", "@R/fb/real/x", "deny" } };
+	check_path_rows(p, denied, ARRAY_SIZE(denied));
+	ward_policy_free(p);
+
+	/* A link inside the rule's reach is read through: deeper than the walk, sooner by it. */
+	make_link("a/b/c/d/e", "fb/k/cur");
+	make_link("@R/fb/real/config", "fb/k/a/b/c/d/e/config");
+	static const char *const kube[] = { "deny read @R/fb/k/**", NULL };
+	p = follow_policy(WARD_POLICY_FOLLOW_LINKS, kube);
+	static const struct path_row through[] = { { "read", "@R/fb/real/config", "deny" } };
+	check_path_rows(p, through, ARRAY_SIZE(through));
+	ward_policy_free(p);
+
+	/* An earlier session's scratch directory: its links are not followed. */
+	make_link("@R/proj", "tmp/ward-1000/old/p");
+	static const char *const scratch[] = { "deny read,write @R/tmp/ward-1000/**", NULL };
+	p = follow_policy(WARD_POLICY_FOLLOW_LINKS, scratch);
+	static const struct path_row mine[] = { { "write", "@R/proj/main.c", "ask" } };
+	check_path_rows(p, mine, ARRAY_SIZE(mine));
 	ward_policy_free(p);
 }
 
@@ -2638,6 +2717,7 @@ int main(void)
 		cmocka_unit_test(test_dump),
 		cmocka_unit_test(test_link_widens),
 		cmocka_unit_test(test_follow_links),
+		cmocka_unit_test(test_follow_links_bounds),
 		cmocka_unit_test(test_default_project_settings),
 		cmocka_unit_test(test_default_from_home),
 		cmocka_unit_test(test_cache),
