@@ -460,8 +460,11 @@ int links_follow(struct ward_policy *p, const struct ward_rule *r, const char *e
 	if (in_scratch(p, dir))
 		return 0;
 	struct comps c;
-	if ((rc = comps_split(&c, r->target + rest)) < 0)
+	if ((rc = comps_split(&c, r->target + rest)) < 0) {
+		/* Too many components, a '/' in a class: not followed, and said. */
+		b->cut = rc != -ENOMEM;
 		return rc == -ENOMEM ? rc : 0;
+	}
 	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (dfd >= 0) {
 		snprintf(path, sizeof(path), "%s", strcmp(dir, "/") ? dir : "");

@@ -501,9 +501,9 @@ struct ward_policy *policy_load(const struct policy_opts *o,
 	const char *cut = ward_policy_link_scan_cut(p, &ncut);
 	if (cut != NULL && !o->quiet) {
 		char safe[2 * PATH_MAX];
-		warnx_("not all the symlinks named by %zu %s were followed (too much to read, or "
-		       "too many links), the first %s: a link not followed is judged only where it "
-		       "leads",
+		warnx_("not all the symlinks named by %zu %s were followed (too much to read, too "
+		       "many links, or a pattern not taken apart), the first %s: a link not followed "
+		       "is judged only where it leads",
 		       ncut, ncut == 1 ? "rule" : "rules", term_safe(cut, safe, sizeof(safe)));
 	}
 	return p;

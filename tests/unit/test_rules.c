@@ -2007,6 +2007,14 @@ static void test_follow_links_bounds(void **state)
 	check_path_rows(p, through, ARRAY_SIZE(through));
 	ward_policy_free(p);
 
+	/* A pattern not taken apart into components ('/' in a class) is said, as a cut. */
+	static const char *const odd[] = { "deny read @R/fb/k/[a/b]x", NULL };
+	p = follow_policy(WARD_POLICY_FOLLOW_LINKS, odd);
+	size_t ncut = 0;
+	assert_non_null(ward_policy_link_scan_cut(p, &ncut));
+	assert_int_equal(ncut, 1);
+	ward_policy_free(p);
+
 	/* An earlier session's scratch directory: its links are not followed. */
 	make_link("@R/proj", "tmp/ward-1000/old/p");
 	static const char *const scratch[] = { "deny read,write @R/tmp/ward-1000/**", NULL };
