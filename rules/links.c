@@ -425,13 +425,24 @@ static int scan_dir(struct follow *f, const struct comps *c, int dfd, char *path
 	return rc;
 }
 
-/* Below the parent of $SESSION: every session's scratch directory. */
+/*
+ * Below the parent of $SESSION, every session's scratch directory, as a
+ * real path (dir is one; $TMPDIR may lead through a link).
+ */
 static bool in_scratch(const struct ward_policy *p, const char *dir)
 {
+	char parent[PATH_MAX], real[PATH_MAX];
 	const char *slash = strrchr(p->vars.session, '/');
 	size_t n = slash != NULL ? (size_t)(slash - p->vars.session) : 0;
 
-	return n > 1 && strncmp(dir, p->vars.session, n) == 0 && (dir[n] == '\0' || dir[n] == '/');
+	if (n <= 1 || n >= sizeof(parent))
+		return false;
+	memcpy(parent, p->vars.session, n);
+	parent[n] = '\0';
+	if (ward_path_canonical(parent, real, sizeof(real)) < 0)
+		return false;
+	n = strlen(real);
+	return n > 1 && strncmp(dir, real, n) == 0 && (dir[n] == '\0' || dir[n] == '/');
 }
 
 int links_follow(struct ward_policy *p, const struct ward_rule *r, const char *expanded,

@@ -2022,6 +2022,16 @@ static void test_follow_links_bounds(void **state)
 	static const struct path_row mine[] = { { "write", "@R/proj/main.c", "ask" } };
 	check_path_rows(p, mine, ARRAY_SIZE(mine));
 	ward_policy_free(p);
+	/* ...also when $TMPDIR is reached through a symlink. */
+	make_link("@R/tmp", "tmplink");
+	struct ward_vars linked = vars;
+	snprintf(linked.tmpdir, sizeof(linked.tmpdir), "%s/tmplink", root);
+	snprintf(linked.session, sizeof(linked.session), "%s/tmplink/ward-1000/s1", root);
+	p = ward_policy_open(&linked, WARD_POLICY_FOLLOW_LINKS);
+	assert_non_null(p);
+	add_rule(p, "deny read,write @R/tmplink/ward-1000/**");
+	check_path_rows(p, mine, ARRAY_SIZE(mine));
+	ward_policy_free(p);
 }
 
 static void test_default_project_settings(void **state)
