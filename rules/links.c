@@ -28,12 +28,15 @@
  *     shell/bashrc, the agent may not replace ~/dotfiles/bashrc by a file
  *     of its own, which ~/.bashrc would then lead to.
  *
- * The rules added sit right after the rule they come from (parse.c), and
- * an ask among them makes no earlier deny weaker (match.c).
+ * The rules added sit right after the rule they come from (parse.c), an
+ * ask among them makes no earlier deny or rewrite weaker, and once the
+ * policy is whole what came through a link the agent may make itself is
+ * dropped (match.c: ward_policy_prune_links).
  *
  * The reading is bounded, for each rule with what its links add: SCAN_DEPTH
- * levels, LINK_STEPS directory entries and lstats, LINK_RULES rules added,
- * SCAN_HOPS links from one rule to the next (struct link_budget); where a
+ * levels, LINK_STEPS directory entries and path components looked up (a
+ * lookup costs the kernel each component of the path), LINK_RULES rules
+ * added, SCAN_HOPS links from one rule to the next (struct link_budget); where a
  * bound cuts it short, the policy says for which rule
  * (ward_policy_link_scan_cut) and ward run says so.  One rule's reading
  * cannot use up another's: an agent that filled a place it may write with
@@ -67,7 +70,32 @@
 /* Symlinks met walking one name, as the kernel's own limit. */
 #define MAX_LINKS 40
 
-/* ward_path_links, each lstat charged to *steps (NULL: not counted); -E2BIG when none are left. */
+/* The components of a path: what a lookup of it costs the kernel. */
+static size_t components(const char *path)
+{
+	size_t n = 1;
+	for (; *path != '\0'; path++)
+		n += *path == '/';
+	return n;
+}
+
+/* Take n from *steps (NULL: not counted); false when they are not there. */
+static bool charge(size_t *steps, size_t n)
+{
+	if (steps == NULL)
+		return true;
+	if (*steps < n) {
+		*steps = 0;
+		return false;
+	}
+	*steps -= n;
+	return true;
+}
+
+/*
+ * ward_path_links, each lstat charged to *steps by the components it
+ * looks up (NULL: not counted); -E2BIG when they run out.
+ */
 static int walk_links(const char *path, int (*on_link)(void *arg, const char *name), void *arg,
 		      char *final, size_t finallen, size_t *steps)
 {
@@ -109,10 +137,8 @@ static int walk_links(const char *path, int (*on_link)(void *arg, const char *na
 		}
 		if (snprintf(cand, sizeof(cand), "%s/%s", done, comp) >= (int)sizeof(cand))
 			return -ENAMETOOLONG;
-		if (steps != NULL && !missing && (*steps)-- == 0) {
-			*steps = 0;
+		if (!missing && !charge(steps, components(cand)))
 			return -E2BIG;
-		}
 		if (missing || lstat(cand, &st) < 0) {
 			missing = true;
 		} else if (S_ISLNK(st.st_mode)) {
@@ -256,8 +282,10 @@ static posset step(const struct comps *c, posset s, const char *name)
 struct follow {
 	struct ward_policy *p;
 	const struct ward_rule *r;
-	int (*add)(void *arg, const char *pattern, unsigned ops, int hops);
+	int (*add)(void *arg, const char *pattern, unsigned ops, int hops, const char *via);
 	void *arg;
+	const char *via;   /* the link being followed (NULL: the rule's own prefix) */
+	char scratch[PATH_MAX]; /* the session scratch directories' parent, real ("": none) */
 	int hops;
 	int through;	   /* links within the rule's reach read through, on this walk */
 	struct link_budget *b;
@@ -267,6 +295,30 @@ struct follow {
 
 static int scan_dir(struct follow *f, const struct comps *c, int dfd, char *path, size_t plen,
 		    posset s, int depth);
+
+/* The parent of $SESSION as a real path ($TMPDIR may lead through a link), into f. */
+static void find_scratch(struct follow *f)
+{
+	char parent[PATH_MAX];
+	const char *session = f->p->vars.session, *slash = strrchr(session, '/');
+	size_t n = slash != NULL ? (size_t)(slash - session) : 0;
+
+	f->scratch[0] = '\0';
+	if (n <= 1 || n >= sizeof(parent))
+		return;
+	memcpy(parent, session, n);
+	parent[n] = '\0';
+	if (ward_path_canonical(parent, f->scratch, sizeof(f->scratch)) < 0 ||
+	    strcmp(f->scratch, "/") == 0)
+		f->scratch[0] = '\0';
+}
+
+/* At or below every session's scratch directory: not read. */
+static bool in_scratch(const struct follow *f, const char *dir)
+{
+	size_t n = strlen(f->scratch);
+	return n > 0 && strncmp(dir, f->scratch, n) == 0 && (dir[n] == '\0' || dir[n] == '/');
+}
 
 /* The budget ran out: the reading stops here, said once for the rule. */
 static int cut(struct follow *f)
@@ -287,7 +339,7 @@ static int on_link(void *arg, const char *name)
 		return 0;
 	if (name_pattern(name, pat, sizeof(pat)) < 0)
 		return 0; /* too long to write down: nothing resolves through it either */
-	return f->add(f->arg, pat, f->name_ops, -1);
+	return f->add(f->arg, pat, f->name_ops, -1, f->via);
 }
 
 /*
@@ -300,8 +352,11 @@ static int read_through(struct follow *f, const struct comps *c, const char *rea
 {
 	char path[PATH_MAX];
 
-	if (depth >= SCAN_DEPTH || !(s & ~((posset)1 << c->n)) || f->through >= SCAN_HOPS)
+	if (depth >= SCAN_DEPTH || !(s & ~((posset)1 << c->n)) || f->through >= SCAN_HOPS ||
+	    in_scratch(f, real))
 		return 0;
+	if (!charge(&f->b->steps, components(real)))
+		return cut(f);
 	int dfd = open(real, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (dfd < 0)
 		return 0;
@@ -326,6 +381,8 @@ static int follow_link(struct follow *f, const struct comps *c, const char *path
 	 * a walk of the whole path.
 	 */
 	const char *slash = strrchr(path, '/');
+	if (!charge(&f->b->steps, components(path)))
+		return cut(f);
 	ssize_t t = readlink(path, real, sizeof(real) - 1);
 	if (t > 0 && slash != NULL) {
 		real[t] = '\0';
@@ -340,8 +397,10 @@ static int follow_link(struct follow *f, const struct comps *c, const char *path
 		}
 	}
 	f->skip = path;
+	f->via = path;
 	rc = walk_links(path, on_link, f, real, sizeof(real), &f->b->steps);
 	f->skip = NULL;
+	f->via = NULL;
 	if (rc == -E2BIG)
 		return cut(f);
 	if (rc < 0)
@@ -366,7 +425,7 @@ static int follow_link(struct follow *f, const struct comps *c, const char *path
 			snprintf(pat + o, sizeof(pat) - o, "%s%s", strcmp(real, "/") ? "/" : "",
 				 c->text[i]);
 		}
-		if ((rc = f->add(f->arg, pat, f->r->ops, f->hops + 1)) < 0)
+		if ((rc = f->add(f->arg, pat, f->r->ops, f->hops + 1, path)) < 0)
 			return rc;
 	}
 	return 0;
@@ -411,7 +470,8 @@ static int scan_dir(struct follow *f, const struct comps *c, int dfd, char *path
 		}
 		if (type == DT_LNK) {
 			rc = follow_link(f, c, path, t, depth);
-		} else if (type == DT_DIR && depth < SCAN_DEPTH && (t & ~((posset)1 << c->n))) {
+		} else if (type == DT_DIR && depth < SCAN_DEPTH && (t & ~((posset)1 << c->n)) &&
+			   !in_scratch(f, path)) {
 			int sub = openat(dirfd(d), e->d_name,
 					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 			if (sub >= 0)
@@ -425,32 +485,14 @@ static int scan_dir(struct follow *f, const struct comps *c, int dfd, char *path
 	return rc;
 }
 
-/*
- * Below the parent of $SESSION, every session's scratch directory, as a
- * real path (dir is one; $TMPDIR may lead through a link).
- */
-static bool in_scratch(const struct ward_policy *p, const char *dir)
-{
-	char parent[PATH_MAX], real[PATH_MAX];
-	const char *slash = strrchr(p->vars.session, '/');
-	size_t n = slash != NULL ? (size_t)(slash - p->vars.session) : 0;
-
-	if (n <= 1 || n >= sizeof(parent))
-		return false;
-	memcpy(parent, p->vars.session, n);
-	parent[n] = '\0';
-	if (ward_path_canonical(parent, real, sizeof(real)) < 0)
-		return false;
-	n = strlen(real);
-	return n > 1 && strncmp(dir, real, n) == 0 && (dir[n] == '\0' || dir[n] == '/');
-}
-
 int links_follow(struct ward_policy *p, const struct ward_rule *r, const char *expanded,
-		 int hops, int (*add)(void *arg, const char *pattern, unsigned ops, int hops),
+		 int hops,
+		 int (*add)(void *arg, const char *pattern, unsigned ops, int hops, const char *via),
 		 void *arg, struct link_budget *b)
 {
 	struct follow f = { .p = p, .r = r, .add = add, .arg = arg, .hops = hops, .b = b,
 			    .name_ops = r->ops & (WARD_OP_CREATE | WARD_OP_DELETE) };
+	find_scratch(&f);
 	char dir[PATH_MAX], path[PATH_MAX];
 	size_t rest;
 	int rc;
@@ -468,7 +510,7 @@ int links_follow(struct ward_policy *p, const struct ward_rule *r, const char *e
 	/* What is below the compiled prefix, which is a real path. */
 	if (!pattern_literal_dir(r->target, dir, sizeof(dir), &rest) || r->target[rest] == '\0')
 		return 0; /* a literal path: resolved whole at compile */
-	if (in_scratch(p, dir))
+	if (in_scratch(&f, dir))
 		return 0;
 	struct comps c;
 	if ((rc = comps_split(&c, r->target + rest)) < 0) {
@@ -476,7 +518,9 @@ int links_follow(struct ward_policy *p, const struct ward_rule *r, const char *e
 		b->cut = rc != -ENOMEM;
 		return rc == -ENOMEM ? rc : 0;
 	}
-	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int dfd = charge(&b->steps, components(dir))
+			  ? open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+			  : (b->cut = true, -1);
 	if (dfd >= 0) {
 		snprintf(path, sizeof(path), "%s", strcmp(dir, "/") ? dir : "");
 		rc = scan_dir(&f, &c, dfd, path, strlen(path), closure(&c, 1), 1);

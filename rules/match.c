@@ -188,6 +188,9 @@ bool rule_match_path(const struct ward_policy *p, const struct ward_rule *r,
 	}
 }
 
+/* A limit that passes over the rules added for links, and no other. */
+#define PLAIN (LONG_MAX - 1)
+
 /*
  * Scan a node's list backwards for the last rule before limit that
  * matches, stopping at rules older than *best (they could not win).
@@ -201,6 +204,8 @@ static void scan(const struct ward_policy *p, const uint32_t *list, uint32_t n,
 		if ((long)list[i] <= *best)
 			return;
 		const struct ward_rule *r = p->rules[list[i]];
+		if (limit == PLAIN && r->by_link)
+			continue;
 		if ((r->ops & op) && rule_match_path(p, r, path)) {
 			*best = list[i];
 			return;
@@ -211,7 +216,7 @@ static void scan(const struct ward_policy *p, const uint32_t *list, uint32_t n,
 static void visit(const struct ward_policy *p, const struct node *n, unsigned op,
 		  const char *path, long limit, long *soft, long *hard)
 {
-	scan(p, n->hard, n->nhard, op, path, LONG_MAX, hard);
+	scan(p, n->hard, n->nhard, op, path, limit == PLAIN ? PLAIN : LONG_MAX, hard);
 	scan(p, n->soft, n->nsoft, op, path, limit, soft);
 }
 
@@ -320,7 +325,8 @@ int ward_decide_path(const struct ward_policy *p, enum ward_op op,
 	 * An ask added for a symlink (links.c) sits right after the rule it
 	 * came from, later than rules that said more of where the link leads:
 	 * it may make their decision stricter, never weaker.  Where what came
-	 * before it denies (a rule, or `set undecided deny`), that stands.
+	 * before it denies or rewrites (a rule, or `set undecided deny`), that
+	 * stands.
 	 */
 	long win = soft;
 	while (hard < 0 && win >= 0 && p->rules[win]->by_link && p->rules[win]->action == WARD_ASK) {
@@ -331,13 +337,40 @@ int ward_decide_path(const struct ward_policy *p, enum ward_op op,
 				soft = -1;
 			break;
 		}
-		if (p->rules[before]->action == WARD_DENY) {
+		/* A rewrite before it, too: the ask would let the original be reached. */
+		if (p->rules[before]->action == WARD_DENY || p->rules[before]->action == WARD_REWRITE) {
 			soft = before;
 			break;
 		}
 		win = before;
 	}
 	return verdict(p, soft, hard, v, path);
+}
+
+void ward_policy_prune_links(struct ward_policy *p)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < p->nrules; i++) {
+		struct ward_rule *r = p->rules[i];
+		if (!r->by_link || r->pruned)
+			continue;
+		bool drop = r->parent != NULL && r->parent->pruned;
+		if (!drop && r->via != NULL) {
+			/* Could the agent make this link?  The rules as written say. */
+			long soft, hard;
+			walk(p, WARD_OP_CREATE, r->via, PLAIN, &soft, &hard);
+			drop = hard < 0 && (soft >= 0 ? p->rules[soft]->action == WARD_ALLOW
+						      : p->undecided == WARD_UNDECIDED_ALLOW);
+		}
+		if (drop) {
+			r->pruned = true;
+			r->ops = 0;
+			any = true;
+		}
+	}
+	if (any)
+		p->generation++;
 }
 
 static bool in_cidr(const struct cidr *c, const uint8_t a[16])

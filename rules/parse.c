@@ -274,11 +274,12 @@ static int parse_text(struct pctx *c, const char *origin, const char *text,
 struct derive {
 	struct pctx *c;
 	const struct ward_rule *origin;
-	size_t first; /* the origin's own index among the pending rules */
+	const struct ward_rule *cur; /* the added rule being followed (NULL: the origin) */
+	size_t first;		     /* the origin's own index among the pending rules */
 	struct link_budget b;
 };
 
-static int derive(void *arg, const char *pattern, unsigned ops, int hops)
+static int derive(void *arg, const char *pattern, unsigned ops, int hops, const char *via)
 {
 	struct derive *d = arg;
 	struct ward_policy *p = d->c->p;
@@ -297,11 +298,12 @@ static int derive(void *arg, const char *pattern, unsigned ops, int hops)
 	r->layer = o->layer;
 	r->ops = ops;
 	r->by_link = true;
-	if ((r->loc = strdup(o->loc)) == NULL) {
+	r->parent = d->cur;
+	if ((r->loc = strdup(o->loc)) == NULL || (via != NULL && (r->via = strdup(via)) == NULL)) {
 		rule_free(r);
 		return -ENOMEM;
 	}
-	int rc = target_compile_pattern(r, pattern, &why);
+	int rc = target_compile_real(r, pattern, &why);
 	if (rc < 0) {
 		rule_free(r);
 		return rc == -ENOMEM ? rc : 0; /* a place too long to name: none reached there */
@@ -319,7 +321,13 @@ static int derive(void *arg, const char *pattern, unsigned ops, int hops)
 		return -ENOMEM;
 	}
 	d->b.rules++;
-	return hops < 0 ? 0 : links_follow(p, r, NULL, hops, derive, d, &d->b);
+	if (hops < 0)
+		return 0;
+	const struct ward_rule *up = d->cur;
+	d->cur = r;
+	rc = links_follow(p, r, NULL, hops, derive, d, &d->b);
+	d->cur = up;
+	return rc;
 }
 
 /* Follow the links the rule just pushed names, word as it was written. */

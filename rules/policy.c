@@ -420,6 +420,8 @@ char *ward_policy_dump(const struct ward_policy *p)
 			break;
 		const struct ward_rule *r = p->rules[i];
 		char ops[96], act[64];
+		if (r->pruned)
+			continue;
 		ops_text(r->ops, ops, sizeof(ops));
 		if ((r->action == WARD_DENY || r->action == WARD_DENY_HARD) &&
 		    r->err != EACCES)
@@ -428,12 +430,20 @@ char *ward_policy_dump(const struct ward_policy *p)
 		else
 			snprintf(act, sizeof(act), "%s", action_word(r->action));
 		fprintf(f, "%-8s %-24s ", act, ops);
-		/* A name a link gave may hold anything but '/' and NUL: one line a rule. */
-		for (const unsigned char *c = (const unsigned char *)r->target; *c; c++)
-			if (*c < 0x20 || *c == 0x7f)
+		/*
+		 * A name a link gave may hold anything but '/' and NUL: one line a
+		 * rule, and no terminal control (C0, DEL, C1 in UTF-8) printed raw.
+		 */
+		for (const unsigned char *c = (const unsigned char *)r->target; *c; c++) {
+			if (*c < 0x20 || *c == 0x7f) {
 				fprintf(f, "\\x%02x", *c);
-			else
+			} else if (*c == 0xc2 && c[1] >= 0x80 && c[1] <= 0x9f) {
+				fprintf(f, "\\x%02x\\x%02x", c[0], c[1]);
+				c++;
+			} else {
 				fputc(*c, f);
+			}
+		}
 		if (r->action == WARD_REWRITE)
 			fprintf(f, " -> %s%s", r->repl,
 				r->repl_tail ? (strcmp(r->repl, "/") ? "/**" : "**") : "");

@@ -41,6 +41,9 @@ struct ward_rule {
 	char *loc;	/* "FILE:LINE" */
 	char *target;	/* the target as compiled, for ward check */
 	bool by_link;	/* added for a symlink another rule names (links.c) */
+	bool pruned;	/* ...through a link the agent may make: holds nothing */
+	char *via;	/* the link it came through (NULL: on the way to a prefix) */
+	const struct ward_rule *parent; /* the added rule it came from, if one */
 	struct glob *glob;
 	/* rewrite */
 	char *repl;		 /* without a trailing slash-star-star */
@@ -114,8 +117,11 @@ int policy_parse(struct ward_policy *p, enum ward_layer layer,
 /* target.c */
 int target_compile(const struct ward_vars *vars, const char *word,
 		   struct ward_rule *r, const char **why);
-/* A pattern already expanded (a real path, escaped, and globs): a path rule's target. */
-int target_compile_pattern(struct ward_rule *r, const char *pattern, const char **why);
+/*
+ * A pattern whose literal prefix is a real path already (escaped, then
+ * globs): a path rule's target, compiled as it is.
+ */
+int target_compile_real(struct ward_rule *r, const char *pattern, const char **why);
 /*
  * The literal directory prefix of a pattern, unescaped, into dir ("/" for
  * the root; the whole path when it has no glob); *cut is where the rest
@@ -133,13 +139,16 @@ void rule_free(struct ward_rule *r);
 /* links.c */
 /*
  * Follow the symlinks rule r names (r restricts: deny, deny!, ask): call
- * add for each rule they call for, a pattern with its ops; add decides
+ * add for each rule they call for, a pattern (its prefix a real path
+ * already) with its ops and the link it comes through (NULL: one on the
+ * way to r's own prefix); add decides
  * whether to follow the new rule in turn (hops deep; -1 for a rule on a
  * link's own name, which is not followed).  expanded is r's pattern as
  * written, before its prefix was resolved (NULL: none).
  */
 int links_follow(struct ward_policy *p, const struct ward_rule *r, const char *expanded,
-		 int hops, int (*add)(void *arg, const char *pattern, unsigned ops, int hops),
+		 int hops,
+		 int (*add)(void *arg, const char *pattern, unsigned ops, int hops, const char *via),
 		 void *arg, struct link_budget *b);
 
 /* match.c */

@@ -563,15 +563,18 @@ static int path_compile(struct ward_rule *r, const char *expanded,
 	return compile_glob(r, canon, GLOB_PATH, why);
 }
 
-int target_compile_pattern(struct ward_rule *r, const char *pattern, const char **why)
+int target_compile_real(struct ward_rule *r, const char *pattern, const char **why)
 {
-	char canon[PATH_MAX + 32];
 	int rc;
 
 	r->kind = T_PATH;
-	if ((rc = path_compile(r, pattern, why, canon, sizeof(canon))) < 0)
+	if (pattern[0] != '/') {
+		*why = "not an absolute path";
+		return -EINVAL;
+	}
+	if ((rc = compile_glob(r, pattern, GLOB_PATH, why)) < 0)
 		return rc;
-	return set_text(r, canon);
+	return set_text(r, pattern);
 }
 
 /*
@@ -696,6 +699,7 @@ void rule_free(struct ward_rule *r)
 	free(r->loc);
 	free(r->target);
 	free(r->repl);
+	free(r->via);
 	free(r);
 }
 

@@ -102,6 +102,14 @@ struct ward_policy *ward_policy_new(const struct ward_vars *vars);
 enum { WARD_POLICY_FOLLOW_LINKS = 1 };
 struct ward_policy *ward_policy_open(const struct ward_vars *vars, unsigned flags);
 /*
+ * Once every layer is in: drop what was added for a symlink the agent
+ * may make itself (create allowed at its name by the rules as written),
+ * and what was added through those.  Such a link says nothing of what
+ * the user keeps: one the agent left in an earlier session (a link to /
+ * where it may write below a deny read) would deny it all later sessions.
+ */
+void ward_policy_prune_links(struct ward_policy *p);
+/*
  * The rules whose symlinks were not all followed (a bound of the reading
  * met: rules/links.c): the first, as "LOCATION TARGET", and in *count how
  * many; NULL when none.

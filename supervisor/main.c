@@ -38,9 +38,15 @@ const char *term_safe(const char *s, char *buf, size_t len)
 {
 	size_t o = 0;
 
-	for (const unsigned char *c = (const unsigned char *)s; *c != '\0' && o + 5 < len; c++) {
+	for (const unsigned char *c = (const unsigned char *)s; *c != '\0' && o + 9 < len; c++) {
+		/* C0, DEL, and C1 as UTF-8 (U+0080..U+009F: CSI is one); a backslash doubled. */
 		if (*c < 0x20 || *c == 0x7f)
 			o += (size_t)snprintf(buf + o, len - o, "\\x%02x", *c);
+		else if (*c == 0xc2 && c[1] >= 0x80 && c[1] <= 0x9f) {
+			o += (size_t)snprintf(buf + o, len - o, "\\x%02x\\x%02x", c[0], c[1]);
+			c++;
+		} else if (*c == '\\')
+			o += (size_t)snprintf(buf + o, len - o, "\\\\");
 		else
 			buf[o++] = (char)*c;
 	}

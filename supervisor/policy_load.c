@@ -497,6 +497,7 @@ struct ward_policy *policy_load(const struct policy_opts *o,
 			goto fail;
 	if (o->undecided >= 0)
 		ward_policy_set_undecided(p, (enum ward_undecided)o->undecided);
+	ward_policy_prune_links(p);
 	size_t ncut;
 	const char *cut = ward_policy_link_scan_cut(p, &ncut);
 	if (cut != NULL && !o->quiet) {

@@ -24,8 +24,9 @@
 noreturn void die(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /*
- * s for a terminal: control characters (an agent's file name may hold an
- * escape sequence that rewrites what ward said) as \xNN.  Returns buf.
+ * s for a terminal: control characters, C1 ones in UTF-8 too (an agent's
+ * file name may hold an escape sequence that rewrites what ward said) as
+ * \xNN, and a backslash as two.  Returns buf.
  */
 const char *term_safe(const char *s, char *buf, size_t len);
 

@@ -2007,6 +2007,41 @@ static void test_follow_links_bounds(void **state)
 	check_path_rows(p, through, ARRAY_SIZE(through));
 	ward_policy_free(p);
 
+	/*
+	 * A link the agent may make itself (in an earlier session, where it may
+	 * create below a deny read) holds nothing once the policy is whole: a
+	 * link to / denied it everything.  One it may not make holds.
+	 */
+	static const char *const pdirs[] = { "fb/open", "fb/open/snap", "fb/shut", NULL };
+	make_dirs(pdirs);
+	make_link("/", "fb/open/snap/x");
+	make_link("@R/fb/real/config", "fb/shut/config");
+	static const char *const planted[] = { "deny read @R/fb/open/snap/**",
+					       "deny read @R/fb/shut/**",
+					       "allow read,write,create,delete @R/fb/open/**", NULL };
+	p = follow_policy(WARD_POLICY_FOLLOW_LINKS, planted);
+	static const struct path_row before_prune[] = { { "read", "/etc/hostname", "deny" } };
+	check_path_rows(p, before_prune, ARRAY_SIZE(before_prune));
+	ward_policy_prune_links(p);
+	static const struct path_row pruned[] = { { "read", "/etc/hostname", "ask" },
+						  { "read", "@R/fb/real/config", "deny" } };
+	check_path_rows(p, pruned, ARRAY_SIZE(pruned));
+	ward_policy_free(p);
+
+	/* An ask added for a link does not override an earlier rewrite either. */
+	static const char *const rdirs[] = { "fb/rwl", NULL };
+	make_dirs(rdirs);
+	make_link("@R/fb/real", "fb/rwl/x");
+	static const char *const rewrites[] = { "rewrite write @R/fb/real/** -> @R/tmp/rw/**",
+						"ask write @R/fb/rwl/**", NULL };
+	p = follow_policy(WARD_POLICY_FOLLOW_LINKS, rewrites);
+	struct ward_verdict v;
+	char target[PATH_MAX];
+	subst("@R/fb/real/config", target, sizeof(target));
+	assert_int_equal(ward_decide_path(p, WARD_OP_WRITE, target, &v), 0);
+	assert_int_equal(v.action, WARD_REWRITE);
+	ward_policy_free(p);
+
 	/* A pattern not taken apart into components ('/' in a class) is said, as a cut. */
 	static const char *const odd[] = { "deny read @R/fb/k/[a/b]x", NULL };
 	p = follow_policy(WARD_POLICY_FOLLOW_LINKS, odd);
