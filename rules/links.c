@@ -34,9 +34,9 @@
  * dropped (match.c: ward_policy_prune_links).
  *
  * The reading is bounded, for each rule with what its links add: SCAN_DEPTH
- * levels, LINK_STEPS directory entries and path components looked up (a
- * lookup costs the kernel each component of the path), LINK_RULES rules
- * added, SCAN_HOPS links from one rule to the next (struct link_budget); where a
+ * levels, LINK_ENTRIES directory entries (cheap: read many to a call),
+ * LINK_STEPS path components looked up (a lookup costs the kernel each
+ * component of the path), LINK_RULES rules added, SCAN_HOPS links from one rule to the next (struct link_budget); where a
  * bound cuts it short, the policy says for which rule
  * (ward_policy_link_scan_cut) and ward run says so.  One rule's reading
  * cannot use up another's: an agent that filled a place it may write with
@@ -323,7 +323,7 @@ static bool in_scratch(const struct follow *f, const char *dir)
 /* The budget ran out: the reading stops here, said once for the rule. */
 static int cut(struct follow *f)
 {
-	f->b->steps = 0;
+	f->b->steps = f->b->entries = 0;
 	f->b->cut = true;
 	return -E2BIG;
 }
@@ -445,11 +445,11 @@ static int scan_dir(struct follow *f, const struct comps *c, int dfd, char *path
 	while ((e = readdir(d)) != NULL) {
 		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
 			continue;
-		if (f->b->steps == 0) {
+		if (f->b->entries == 0) {
 			rc = cut(f);
 			break;
 		}
-		f->b->steps--;
+		f->b->entries--;
 		posset t = step(c, s, e->d_name);
 		if (t == 0)
 			continue;

@@ -341,7 +341,7 @@ static int follow_links(struct pctx *c, struct ward_rule *r, const char *word)
 	if (expand_vars(&c->p->vars, word, exp, sizeof(exp), true, &bad) < 0)
 		return 0; /* compiled from it already: cannot fail now */
 	struct derive d = { .c = c, .origin = r, .first = c->npending - 1,
-			    .b = { .steps = LINK_STEPS } };
+			    .b = { .entries = LINK_ENTRIES, .steps = LINK_STEPS } };
 	int rc = links_follow(c->p, r, exp, 0, derive, &d, &d.b);
 	if (rc < 0 || !d.b.cut)
 		return rc;

@@ -99,12 +99,14 @@ struct ward_policy {
 };
 
 /* What the reading for one rule's links, and its added rules', may do at most. */
+#define LINK_ENTRIES 262144
 #define LINK_STEPS 16384
 #define LINK_RULES 256
 
 /* What the reading for one rule's links, and its added rules', may still do. */
 struct link_budget {
-	size_t steps;	/* directory entries and lstats */
+	size_t entries; /* directory entries read */
+	size_t steps;	/* path components looked up (lstat, open, readlink) */
 	unsigned rules; /* rules added */
 	bool cut;	/* a bound was met */
 };

@@ -1919,15 +1919,17 @@ static void test_follow_links(void **state)
 	check_path_rows(p, later, ARRAY_SIZE(later));
 	ward_policy_free(p);
 
-	/* The reading is bounded: where it stops short, the policy says. */
+	/*
+	 * The reading is bounded: where it stops short, the policy says.  Each
+	 * link costs a lookup of its path (5 components here and more): 4000
+	 * are more than 16384 components.
+	 */
 	static const char *const big[] = { "fl/big", NULL };
 	make_dirs(big);
 	char path[PATH_MAX];
-	for (int i = 0; i < 16385; i++) {
+	for (int i = 0; i < 4000; i++) {
 		snprintf(path, sizeof(path), "%s/fl/big/%d", root, i);
-		int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
-		assert_true(fd >= 0);
-		close(fd);
+		assert_int_equal(symlink("next", path), 0);
 	}
 	/* ...for that rule alone: the next one's links are followed all the same. */
 	static const char *const scan_big[] = { "deny read @R/fl/big/**", "deny read @R/fl/h/.kube/**",
