@@ -28,10 +28,11 @@
  *     shell/bashrc, the agent may not replace ~/dotfiles/bashrc by a file
  *     of its own, which ~/.bashrc would then lead to.
  *
- * The rules added sit right after the rule they come from (parse.c), an
- * ask among them makes no earlier deny or rewrite weaker, and once the
- * policy is whole what came through a link the agent may make itself is
- * dropped (match.c: ward_policy_prune_links).
+ * The rules added sit right after the rule they come from (parse.c), and
+ * an ask among them makes no earlier deny or rewrite weaker (match.c).  A
+ * link the agent left where it could make one adds rules too, which fail
+ * closed; one that reaches home, the project or a directory above them
+ * is said (ward_policy_wide_links), so that the user can remove it.
  *
  * The reading is bounded, for each rule with what its links add: SCAN_DEPTH
  * levels, LINK_ENTRIES directory entries (cheap: read many to a call),
@@ -284,7 +285,6 @@ struct follow {
 	const struct ward_rule *r;
 	int (*add)(void *arg, const char *pattern, unsigned ops, int hops, const char *via);
 	void *arg;
-	const char *via;   /* the link being followed (NULL: the rule's own prefix) */
 	char scratch[PATH_MAX]; /* the session scratch directories' parent, real ("": none) */
 	int hops;
 	int through;	   /* links within the rule's reach read through, on this walk */
@@ -339,7 +339,7 @@ static int on_link(void *arg, const char *name)
 		return 0;
 	if (name_pattern(name, pat, sizeof(pat)) < 0)
 		return 0; /* too long to write down: nothing resolves through it either */
-	return f->add(f->arg, pat, f->name_ops, -1, f->via);
+	return f->add(f->arg, pat, f->name_ops, -1, NULL);
 }
 
 /*
@@ -397,10 +397,8 @@ static int follow_link(struct follow *f, const struct comps *c, const char *path
 		}
 	}
 	f->skip = path;
-	f->via = path;
 	rc = walk_links(path, on_link, f, real, sizeof(real), &f->b->steps);
 	f->skip = NULL;
-	f->via = NULL;
 	if (rc == -E2BIG)
 		return cut(f);
 	if (rc < 0)

@@ -188,9 +188,6 @@ bool rule_match_path(const struct ward_policy *p, const struct ward_rule *r,
 	}
 }
 
-/* A limit that passes over the rules added for links, and no other. */
-#define PLAIN (LONG_MAX - 1)
-
 /*
  * Scan a node's list backwards for the last rule before limit that
  * matches, stopping at rules older than *best (they could not win).
@@ -204,8 +201,6 @@ static void scan(const struct ward_policy *p, const uint32_t *list, uint32_t n,
 		if ((long)list[i] <= *best)
 			return;
 		const struct ward_rule *r = p->rules[list[i]];
-		if (limit == PLAIN && r->by_link)
-			continue;
 		if ((r->ops & op) && rule_match_path(p, r, path)) {
 			*best = list[i];
 			return;
@@ -216,7 +211,7 @@ static void scan(const struct ward_policy *p, const uint32_t *list, uint32_t n,
 static void visit(const struct ward_policy *p, const struct node *n, unsigned op,
 		  const char *path, long limit, long *soft, long *hard)
 {
-	scan(p, n->hard, n->nhard, op, path, limit == PLAIN ? PLAIN : LONG_MAX, hard);
+	scan(p, n->hard, n->nhard, op, path, LONG_MAX, hard);
 	scan(p, n->soft, n->nsoft, op, path, limit, soft);
 }
 
@@ -347,30 +342,31 @@ int ward_decide_path(const struct ward_policy *p, enum ward_op op,
 	return verdict(p, soft, hard, v, path);
 }
 
-void ward_policy_prune_links(struct ward_policy *p)
+size_t ward_policy_wide_links(const struct ward_policy *p, const char *const *places, size_t n,
+			      void (*tell)(void *arg, const char *loc, const char *via,
+					   const char *target),
+			      void *arg)
 {
-	bool any = false;
+	size_t told = 0;
 
 	for (size_t i = 0; i < p->nrules; i++) {
-		struct ward_rule *r = p->rules[i];
-		if (!r->by_link || r->pruned)
+		const struct ward_rule *r = p->rules[i];
+		char dir[PATH_MAX];
+		size_t cut;
+		if (!r->by_link || r->via == NULL ||
+		    !pattern_literal_dir(r->target, dir, sizeof(dir), &cut))
 			continue;
-		bool drop = r->parent != NULL && r->parent->pruned;
-		if (!drop && r->via != NULL) {
-			/* Could the agent make this link?  The rules as written say. */
-			long soft, hard;
-			walk(p, WARD_OP_CREATE, r->via, PLAIN, &soft, &hard);
-			drop = hard < 0 && (soft >= 0 ? p->rules[soft]->action == WARD_ALLOW
-						      : p->undecided == WARD_UNDECIDED_ALLOW);
-		}
-		if (drop) {
-			r->pruned = true;
-			r->ops = 0;
-			any = true;
+		size_t dl = strcmp(dir, "/") == 0 ? 0 : strlen(dir);
+		bool wide = dl == 0;
+		for (size_t k = 0; k < n && !wide; k++)
+			wide = strncmp(places[k], dir, dl) == 0 &&
+			       (places[k][dl] == '\0' || places[k][dl] == '/');
+		if (wide) {
+			tell(arg, r->loc, r->via, r->target);
+			told++;
 		}
 	}
-	if (any)
-		p->generation++;
+	return told;
 }
 
 static bool in_cidr(const struct cidr *c, const uint8_t a[16])

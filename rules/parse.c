@@ -274,7 +274,6 @@ static int parse_text(struct pctx *c, const char *origin, const char *text,
 struct derive {
 	struct pctx *c;
 	const struct ward_rule *origin;
-	const struct ward_rule *cur; /* the added rule being followed (NULL: the origin) */
 	size_t first;		     /* the origin's own index among the pending rules */
 	struct link_budget b;
 };
@@ -298,7 +297,6 @@ static int derive(void *arg, const char *pattern, unsigned ops, int hops, const 
 	r->layer = o->layer;
 	r->ops = ops;
 	r->by_link = true;
-	r->parent = d->cur;
 	if ((r->loc = strdup(o->loc)) == NULL || (via != NULL && (r->via = strdup(via)) == NULL)) {
 		rule_free(r);
 		return -ENOMEM;
@@ -321,13 +319,7 @@ static int derive(void *arg, const char *pattern, unsigned ops, int hops, const 
 		return -ENOMEM;
 	}
 	d->b.rules++;
-	if (hops < 0)
-		return 0;
-	const struct ward_rule *up = d->cur;
-	d->cur = r;
-	rc = links_follow(p, r, NULL, hops, derive, d, &d->b);
-	d->cur = up;
-	return rc;
+	return hops < 0 ? 0 : links_follow(p, r, NULL, hops, derive, d, &d->b);
 }
 
 /* Follow the links the rule just pushed names, word as it was written. */

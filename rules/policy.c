@@ -420,8 +420,6 @@ char *ward_policy_dump(const struct ward_policy *p)
 			break;
 		const struct ward_rule *r = p->rules[i];
 		char ops[96], act[64];
-		if (r->pruned)
-			continue;
 		ops_text(r->ops, ops, sizeof(ops));
 		if ((r->action == WARD_DENY || r->action == WARD_DENY_HARD) &&
 		    r->err != EACCES)

@@ -41,9 +41,7 @@ struct ward_rule {
 	char *loc;	/* "FILE:LINE" */
 	char *target;	/* the target as compiled, for ward check */
 	bool by_link;	/* added for a symlink another rule names (links.c) */
-	bool pruned;	/* ...through a link the agent may make: holds nothing */
-	char *via;	/* the link it came through (NULL: on the way to a prefix) */
-	const struct ward_rule *parent; /* the added rule it came from, if one */
+	char *via;	/* ...where it leads: that link (NULL: a link's own name) */
 	struct glob *glob;
 	/* rewrite */
 	char *repl;		 /* without a trailing slash-star-star */

@@ -102,13 +102,17 @@ struct ward_policy *ward_policy_new(const struct ward_vars *vars);
 enum { WARD_POLICY_FOLLOW_LINKS = 1 };
 struct ward_policy *ward_policy_open(const struct ward_vars *vars, unsigned flags);
 /*
- * Once every layer is in: drop what was added for a symlink the agent
- * may make itself (create allowed at its name by the rules as written),
- * and what was added through those.  Such a link says nothing of what
- * the user keeps: one the agent left in an earlier session (a link to /
- * where it may write below a deny read) would deny it all later sessions.
+ * Tell each rule added for a symlink that reaches one of places (or /),
+ * or a directory above one: a link the agent left where it could make one
+ * (an earlier session, ~/snap/firefox/x -> /) denies it that much in every
+ * later session, fail closed; said, so that the user can remove it.
+ * tell gets the rule's location, the link and the added target.  Returns
+ * how many were told.
  */
-void ward_policy_prune_links(struct ward_policy *p);
+size_t ward_policy_wide_links(const struct ward_policy *p, const char *const *places, size_t n,
+			      void (*tell)(void *arg, const char *loc, const char *via,
+					   const char *target),
+			      void *arg);
 /*
  * The rules whose symlinks were not all followed (a bound of the reading
  * met: rules/links.c): the first, as "LOCATION TARGET", and in *count how

@@ -34,21 +34,44 @@ void warnx_(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+/* The length of the UTF-8 sequence at c, or 0 when it is not one. */
+static size_t utf8_len(const unsigned char *c)
+{
+	size_t n = *c >= 0xc2 && *c <= 0xdf ? 2 : *c >= 0xe0 && *c <= 0xef ? 3
+						: *c >= 0xf0 && *c <= 0xf4 ? 4 : 0;
+	for (size_t i = 1; i < n; i++)
+		if (c[i] < 0x80 || c[i] > 0xbf)
+			return 0;
+	return n;
+}
+
 const char *term_safe(const char *s, char *buf, size_t len)
 {
 	size_t o = 0;
 
-	for (const unsigned char *c = (const unsigned char *)s; *c != '\0' && o + 9 < len; c++) {
-		/* C0, DEL, and C1 as UTF-8 (U+0080..U+009F: CSI is one); a backslash doubled. */
-		if (*c < 0x20 || *c == 0x7f)
-			o += (size_t)snprintf(buf + o, len - o, "\\x%02x", *c);
-		else if (*c == 0xc2 && c[1] >= 0x80 && c[1] <= 0x9f) {
-			o += (size_t)snprintf(buf + o, len - o, "\\x%02x\\x%02x", c[0], c[1]);
-			c++;
-		} else if (*c == '\\')
+	for (const unsigned char *c = (const unsigned char *)s; *c != '\0' && o + 9 < len;) {
+		size_t n = *c < 0x80 ? 1 : utf8_len(c);
+		/*
+		 * C0 and DEL; C1 as UTF-8 (U+0080..U+009F: CSI is one) or as a raw
+		 * byte (a terminal in 8-bit mode reads it), and any byte not in a
+		 * UTF-8 sequence: as \xNN.  A backslash doubled.
+		 */
+		if (n == 0 || (n == 1 && (*c < 0x20 || *c == 0x7f)) ||
+		    (n == 2 && c[0] == 0xc2 && c[1] <= 0x9f)) {
+			size_t k = n == 0 ? 1 : n;
+			for (size_t i = 0; i < k; i++)
+				o += (size_t)snprintf(buf + o, len - o, "\\x%02x", c[i]);
+			c += k;
+		} else if (*c == '\\') {
 			o += (size_t)snprintf(buf + o, len - o, "\\\\");
-		else
-			buf[o++] = (char)*c;
+			c++;
+		} else {
+			if (o + n >= len)
+				break;
+			memcpy(buf + o, c, n);
+			o += n;
+			c += n;
+		}
 	}
 	buf[o] = '\0';
 	return buf;

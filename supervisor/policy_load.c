@@ -443,6 +443,16 @@ static int optional_file(struct ward_policy *p, enum ward_layer layer,
 	return ward_policy_add_file(p, layer, path, err);
 }
 
+/* A rule added for a link that reaches the project, home or above (ward_policy_wide_links). */
+static void tell_wide(void *arg, const char *loc, const char *via, const char *target)
+{
+	char v[2 * PATH_MAX], t[2 * PATH_MAX];
+	(void)arg;
+	warnx_("the symlink %s makes %s hold %s, which holds the project or your home "
+	       "directory: remove the link if you did not make it",
+	       term_safe(via, v, sizeof(v)), loc, term_safe(target, t, sizeof(t)));
+}
+
 struct ward_policy *policy_load(const struct policy_opts *o,
 				const char *session_id, struct ward_vars *vars,
 				struct ward_error *err)
@@ -497,7 +507,13 @@ struct ward_policy *policy_load(const struct policy_opts *o,
 			goto fail;
 	if (o->undecided >= 0)
 		ward_policy_set_undecided(p, (enum ward_undecided)o->undecided);
-	ward_policy_prune_links(p);
+	if (!o->quiet) {
+		char home[PATH_MAX];
+		const char *places[2] = { vars->project, vars->home };
+		if (realpath(vars->home, home) != NULL)
+			places[1] = home;
+		ward_policy_wide_links(p, places, 2, tell_wide, NULL);
+	}
 	size_t ncut;
 	const char *cut = ward_policy_link_scan_cut(p, &ncut);
 	if (cut != NULL && !o->quiet) {

@@ -479,11 +479,13 @@ out=$(cd "$HOME" && "$WARD" run -q --log "$L" -r "allow write,create $HOME/.bash
 check "...a rule of the user's may allow one" "ok" "$out"
 out=$(cd "$HOME" && TMPDIR=$HOME/.cache/tmp "$WARD" explain create "$HOME/.cache/tmp/.git" 2>&1 | awk '{print $1}')
 check "...and no .git at the top of a \$TMPDIR that lies in one" "deny" "$out"
-# A link the agent may make itself is not followed in a later session: ~/snap/firefox
-# (a deny read the agent may write below, with the project ~) made a link to /.
+# A link the agent left where it could make one (~/snap/firefox, a deny read
+# it may write below with the project ~) to /: the next session fails closed,
+# and ward names the link.
 out=$(cd "$HOME" && "$WARD" run -q --log "$L" -- sh -c 'mkdir -p snap/firefox && ln -s / snap/firefox/root && echo made' 2>&1)
-out2=$(cd "$HOME" && "$WARD" run -q --log "$L" -- cat /etc/hostname 2>&1 >/dev/null && echo read)
-check "a link to / the agent left below a deny read does not deny the next session everything" "made read" "$out $out2"
+err=$(cd "$HOME" && "$WARD" run --log "$L" -- cat /etc/hostname 2>&1 >/dev/null)
+check "a link to / left below a deny read: the next session fails closed and names it" \
+	"made 1 1" "$out $(printf '%s\n' "$err" | grep -c "libc.so.6: cannot open") $(printf '%s\n' "$err" | grep -c "the symlink $HOME/snap/firefox/root makes builtin:default:16 hold /\*\*")"
 rm -rf "$HOME/snap"
 # $HOME a symlink (/home -> /var/home): the project is a real path, so is home.
 ln -sfn "$HOME" "$BASE/homelink"

@@ -1962,6 +1962,19 @@ static void test_follow_links(void **state)
 	ward_policy_free(p);
 }
 
+/* What ward_policy_wide_links told last. */
+struct told {
+	char via[PATH_MAX];
+};
+
+static void tell_one(void *arg, const char *loc, const char *via, const char *target)
+{
+	struct told *t = arg;
+	(void)loc;
+	(void)target;
+	snprintf(t->via, sizeof(t->via), "%s", via);
+}
+
 /*
  * What rules/links.c adds may make a decision stricter, never weaker, and
  * reads nothing the agent leaves for later sessions in scratch directories.
@@ -2010,24 +2023,28 @@ static void test_follow_links_bounds(void **state)
 	ward_policy_free(p);
 
 	/*
-	 * A link the agent may make itself (in an earlier session, where it may
-	 * create below a deny read) holds nothing once the policy is whole: a
-	 * link to / denied it everything.  One it may not make holds.
+	 * A link the agent left where it could make one (in an earlier session,
+	 * below a deny read it may write under) fails closed, and one that
+	 * reaches home, the project or above is told; one that does not, is not.
 	 */
 	static const char *const pdirs[] = { "fb/open", "fb/open/snap", "fb/shut", NULL };
 	make_dirs(pdirs);
 	make_link("/", "fb/open/snap/x");
 	make_link("@R/fb/real/config", "fb/shut/config");
 	static const char *const planted[] = { "deny read @R/fb/open/snap/**",
-					       "deny read @R/fb/shut/**",
-					       "allow read,write,create,delete @R/fb/open/**", NULL };
+					       "deny read @R/fb/shut/**", NULL };
 	p = follow_policy(WARD_POLICY_FOLLOW_LINKS, planted);
-	static const struct path_row before_prune[] = { { "read", "/etc/hostname", "deny" } };
-	check_path_rows(p, before_prune, ARRAY_SIZE(before_prune));
-	ward_policy_prune_links(p);
-	static const struct path_row pruned[] = { { "read", "/etc/hostname", "ask" },
+	static const struct path_row closed[] = { { "read", "/etc/hostname", "deny" },
 						  { "read", "@R/fb/real/config", "deny" } };
-	check_path_rows(p, pruned, ARRAY_SIZE(pruned));
+	check_path_rows(p, closed, ARRAY_SIZE(closed));
+	char proj[PATH_MAX];
+	subst("@R/proj", proj, sizeof(proj));
+	const char *places[] = { proj };
+	struct told t = { 0 };
+	assert_int_equal(ward_policy_wide_links(p, places, 1, tell_one, &t), 2); /* / and / + ** */
+	char want[PATH_MAX];
+	snprintf(want, sizeof(want), "%s/fb/open/snap/x", root);
+	assert_string_equal(t.via, want);
 	ward_policy_free(p);
 
 	/* An ask added for a link does not override an earlier rewrite either. */
