@@ -37,16 +37,16 @@
  * The reading is bounded, for each rule with what its links add: SCAN_DEPTH
  * levels, LINK_ENTRIES directory entries (cheap: read many to a call),
  * LINK_STEPS path components looked up (a lookup costs the kernel each
- * component of the path), LINK_RULES rules added, SCAN_HOPS links from one rule to the next (struct link_budget); where a
- * bound cuts it short, the policy says for which rule
- * (ward_policy_link_scan_cut) and ward run says so.  One rule's reading
- * cannot use up another's: an agent that filled a place it may write with
- * links and trees slows only the rules over that place.  Session scratch
- * directories ($TMPDIR/ward-UID) are not read: links the agent left there
- * in earlier sessions are no names other programs read, and followed they
- * would deny it its own project.  Links made during a session are the
- * supervisor's business (a symlink it makes may not widen what a name
- * allows: ward_policy_link_widens).
+ * component of the path), LINK_RULES rules added, SCAN_HOPS links from one
+ * rule to the next (struct link_budget); where a bound cuts it short, the
+ * policy says for which rule (ward_policy_link_scan_cut) and ward run says
+ * so. One rule's reading cannot use up another's: an agent that filled a
+ * place it may write with links and trees slows only the rules over that
+ * place. Session scratch directories ($TMPDIR/ward-UID) are not read: links
+ * the agent left there in earlier sessions are no names other programs
+ * read, and followed they would deny it its own project. Links made during
+ * a session are the supervisor's business (a symlink it makes may not widen
+ * what a name allows: ward_policy_link_widens).
  */
 #define _GNU_SOURCE
 #include "policy_int.h"
