@@ -580,9 +580,11 @@ pre_tty() {
 	python3 -c 'import os, sys, time
 m, s = os.openpty()
 print(os.ttyname(s), flush=True)
-time.sleep(60)' >"$BASE/tty.name" &
+time.sleep(90)' >"$BASE/tty.name" &
 	HELPERS+=($!)
-	for _ in $(seq 200); do [ -s "$BASE/tty.name" ] && break; sleep 0.05; done
+	# Up to 30 s: with the ASan pass and the unprivileged one side by side on
+	# two CPUs, the helper once took longer than 10 s to print its pty.
+	for _ in $(seq 600); do [ -s "$BASE/tty.name" ] && break; sleep 0.05; done
 	T_ENV=("VICTIM_TTY=$(cat "$BASE/tty.name")")
 }
 T_PRE=pre_tty T_POST=post_helpers
