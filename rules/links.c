@@ -207,8 +207,7 @@ struct comps {
 	int n;
 	bool star2[MAX_COMPS];
 	struct glob *g[MAX_COMPS];
-	const char *text[MAX_COMPS]; /* into buf: where the rest of the pattern starts */
-	char buf[PATH_MAX + 32];
+	const char *text[MAX_COMPS]; /* into the pattern: where the rest of it starts */
 };
 
 static void comps_free(struct comps *c)
@@ -224,10 +223,7 @@ static int comps_split(struct comps *c, const char *rest)
 	char one[PATH_MAX];
 
 	c->n = 0;
-	if (strlen(rest) >= sizeof(c->buf))
-		return -ENAMETOOLONG;
-	strcpy(c->buf, rest);
-	for (const char *s = c->buf; *s != '\0';) {
+	for (const char *s = rest; *s != '\0';) {
 		while (*s == '/')
 			s++;
 		if (*s == '\0')
@@ -235,7 +231,7 @@ static int comps_split(struct comps *c, const char *rest)
 		size_t len = 0;
 		while (s[len] != '\0' && s[len] != '/')
 			len += s[len] == '\\' && s[len + 1] != '\0' ? 2 : 1;
-		if (c->n == MAX_COMPS) {
+		if (c->n == MAX_COMPS || len >= sizeof(one)) {
 			comps_free(c);
 			return -E2BIG;
 		}
@@ -285,7 +281,6 @@ struct follow {
 	const struct ward_rule *r;
 	int (*add)(void *arg, const char *pattern, unsigned ops, int hops, const char *via);
 	void *arg;
-	char scratch[PATH_MAX]; /* the session scratch directories' parent, real ("": none) */
 	int hops;
 	int through;	   /* links within the rule's reach read through, on this walk */
 	struct link_budget *b;
@@ -296,28 +291,12 @@ struct follow {
 static int scan_dir(struct follow *f, const struct comps *c, int dfd, char *path, size_t plen,
 		    posset s, int depth);
 
-/* The parent of $SESSION as a real path ($TMPDIR may lead through a link), into f. */
-static void find_scratch(struct follow *f)
-{
-	char parent[PATH_MAX];
-	const char *session = f->p->vars.session, *slash = strrchr(session, '/');
-	size_t n = slash != NULL ? (size_t)(slash - session) : 0;
-
-	f->scratch[0] = '\0';
-	if (n <= 1 || n >= sizeof(parent))
-		return;
-	memcpy(parent, session, n);
-	parent[n] = '\0';
-	if (ward_path_canonical(parent, f->scratch, sizeof(f->scratch)) < 0 ||
-	    strcmp(f->scratch, "/") == 0)
-		f->scratch[0] = '\0';
-}
-
 /* At or below every session's scratch directory: not read. */
 static bool in_scratch(const struct follow *f, const char *dir)
 {
-	size_t n = strlen(f->scratch);
-	return n > 0 && strncmp(dir, f->scratch, n) == 0 && (dir[n] == '\0' || dir[n] == '/');
+	const char *scratch = f->p->link_scratch;
+	size_t n = strlen(scratch);
+	return n > 0 && strncmp(dir, scratch, n) == 0 && (dir[n] == '\0' || dir[n] == '/');
 }
 
 /* The budget ran out: the reading stops here, said once for the rule. */
@@ -326,6 +305,13 @@ static int cut(struct follow *f)
 	f->b->steps = f->b->entries = 0;
 	f->b->cut = true;
 	return -E2BIG;
+}
+
+/* The rule says of b and below it what it says of a and below it. */
+static bool same_reach(const struct follow *f, const char *a, const char *b)
+{
+	return glob_match(f->r->glob, a) == glob_match(f->r->glob, b) &&
+	       glob_same_below(f->r->glob, a, b);
 }
 
 /* A rule on the name of a link met on the way, unless the rule says it already. */
@@ -391,8 +377,7 @@ static int follow_link(struct follow *f, const struct comps *c, const char *path
 		    strcmp(real, "..") != 0 && dl + 1 + (size_t)t < sizeof(pat)) {
 			memcpy(pat, path, dl + 1);
 			memcpy(pat + dl + 1, real, (size_t)t + 1);
-			if (glob_match(f->r->glob, pat) == glob_match(f->r->glob, path) &&
-			    glob_same_below(f->r->glob, path, pat))
+			if (same_reach(f, path, pat))
 				return 0;
 		}
 	}
@@ -404,20 +389,20 @@ static int follow_link(struct follow *f, const struct comps *c, const char *path
 	if (rc < 0)
 		return rc == -ENOMEM ? rc : 0; /* a loop, too long: nothing is reached through it */
 	/* The rule says below where it leads what it says below the link: nothing to add. */
-	if (glob_match(f->r->glob, real) == glob_match(f->r->glob, path) &&
-	    glob_same_below(f->r->glob, path, real))
+	if (same_reach(f, path, real))
 		return read_through(f, c, real, s, depth);
 	if (f->hops >= SCAN_HOPS) {
 		f->b->cut = true;
 		return 0;
 	}
+	if (pattern_escape(real, pat, sizeof(pat) - 1) < 0)
+		return 0;
+	size_t o = strlen(pat);
 	for (int i = 0; i <= c->n; i++) {
 		if (!(s >> i & 1))
 			continue;
-		if (pattern_escape(real, pat, sizeof(pat) - 1) < 0)
-			return 0;
+		pat[o] = '\0';
 		if (i < c->n) {
-			size_t o = strlen(pat);
 			if (o + 1 + strlen(c->text[i]) >= sizeof(pat))
 				return 0;
 			snprintf(pat + o, sizeof(pat) - o, "%s%s", strcmp(real, "/") ? "/" : "",
@@ -490,7 +475,6 @@ int links_follow(struct ward_policy *p, const struct ward_rule *r, const char *e
 {
 	struct follow f = { .p = p, .r = r, .add = add, .arg = arg, .hops = hops, .b = b,
 			    .name_ops = r->ops & (WARD_OP_CREATE | WARD_OP_DELETE) };
-	find_scratch(&f);
 	char dir[PATH_MAX], path[PATH_MAX];
 	size_t rest;
 	int rc;
@@ -516,9 +500,11 @@ int links_follow(struct ward_policy *p, const struct ward_rule *r, const char *e
 		b->cut = rc != -ENOMEM;
 		return rc == -ENOMEM ? rc : 0;
 	}
-	int dfd = charge(&b->steps, components(dir))
-			  ? open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-			  : (b->cut = true, -1);
+	int dfd = -1;
+	if (!charge(&b->steps, components(dir)))
+		b->cut = true;
+	else
+		dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (dfd >= 0) {
 		snprintf(path, sizeof(path), "%s", strcmp(dir, "/") ? dir : "");
 		rc = scan_dir(&f, &c, dfd, path, strlen(path), closure(&c, 1), 1);

@@ -105,6 +105,27 @@ int ward_vars_from_env(struct ward_vars *v, const char *project_dir,
 static int add_builtin(struct ward_policy *p, const char *name, enum ward_layer layer,
 		       struct ward_error *err);
 
+/*
+ * Every session's scratch directory lies below the parent of $SESSION:
+ * links.c does not read there.  A real path ($TMPDIR may lead through a
+ * link); "" when there is none to tell.
+ */
+static void scratch_parent(struct ward_policy *p)
+{
+	char parent[PATH_MAX];
+	const char *session = p->vars.session, *slash = strrchr(session, '/');
+	size_t n = slash != NULL ? (size_t)(slash - session) : 0;
+
+	p->link_scratch[0] = '\0';
+	if (n <= 1 || n >= sizeof(parent))
+		return;
+	memcpy(parent, session, n);
+	parent[n] = '\0';
+	if (ward_path_canonical(parent, p->link_scratch, sizeof(p->link_scratch)) < 0 ||
+	    strcmp(p->link_scratch, "/") == 0)
+		p->link_scratch[0] = '\0';
+}
+
 struct ward_policy *ward_policy_new(const struct ward_vars *vars)
 {
 	return ward_policy_open(vars, 0);
@@ -119,6 +140,8 @@ struct ward_policy *ward_policy_open(const struct ward_vars *vars, unsigned flag
 		return NULL;
 	p->vars = *vars;
 	p->follow_links = flags & WARD_POLICY_FOLLOW_LINKS;
+	if (p->follow_links)
+		scratch_parent(p);
 	p->undecided = WARD_UNDECIDED_ASK;
 	p->ask_timeout = 120;
 	p->root = calloc(1, sizeof(*p->root));

@@ -92,6 +92,7 @@ struct ward_policy {
 	size_t nfiles;
 	/* WARD_POLICY_FOLLOW_LINKS (links.c) */
 	bool follow_links;
+	char link_scratch[4096]; /* the parent of $SESSION, real: not read ("": none) */
 	char *link_cut;	  /* the first rule whose links were not all read */
 	size_t link_cuts; /* how many */
 };

@@ -1814,6 +1814,15 @@ static struct ward_policy *follow_policy(unsigned flags, const char *const *rule
 	return p;
 }
 
+/* The rows' decisions by a policy of these rules, opened with flags. */
+static void check_followed(unsigned flags, const char *const *rules, const struct path_row *rows,
+			   size_t n)
+{
+	struct ward_policy *p = follow_policy(flags, rules);
+	check_path_rows(p, rows, n);
+	ward_policy_free(p);
+}
+
 /*
  * A restricting rule holds where the symlinks it names lead (rules/links.c):
  * home's files linked into a dotfiles tree (stow), a link halfway down a
@@ -1896,13 +1905,11 @@ static void test_follow_links(void **state)
 	ward_policy_free(p);
 
 	/* Without the flag (the language's tests, the fuzzer) nothing is followed. */
-	p = follow_policy(0, rules);
 	static const struct path_row unfollowed[] = {
 		{ "read", "@R/fl/dot/kube/config", "ask" },
 		{ "write", "@R/fl/dot/git/config", "ask" },
 	};
-	check_path_rows(p, unfollowed, ARRAY_SIZE(unfollowed));
-	ward_policy_free(p);
+	check_followed(0, rules, unfollowed, ARRAY_SIZE(unfollowed));
 
 	/* Allow rules are not followed; a later rule wins over the followed one. */
 	static const char *const layered[] = {
@@ -1911,13 +1918,11 @@ static void test_follow_links(void **state)
 		"allow write @R/fl/dot/git/**",
 		NULL,
 	};
-	p = follow_policy(WARD_POLICY_FOLLOW_LINKS, layered);
 	static const struct path_row later[] = {
 		{ "read", "@R/fl/dot/kube/config", "ask" },
 		{ "write", "@R/fl/dot/git/config", "allow" },
 	};
-	check_path_rows(p, later, ARRAY_SIZE(later));
-	ward_policy_free(p);
+	check_followed(WARD_POLICY_FOLLOW_LINKS, layered, later, ARRAY_SIZE(later));
 
 	/*
 	 * The reading is bounded: where it stops short, the policy says.  Each
@@ -1996,16 +2001,14 @@ static void test_follow_links_bounds(void **state)
 		"ask create @R/fb/g/.git/modules/**/hooks/**",
 		NULL,
 	};
-	struct ward_policy *p = follow_policy(WARD_POLICY_FOLLOW_LINKS, rules);
 	static const struct path_row hooks[] = {
 		{ "create", "@R/fb/g/.git/hooks/pre-commit", "deny" },
 	};
-	check_path_rows(p, hooks, ARRAY_SIZE(hooks));
+	check_followed(WARD_POLICY_FOLLOW_LINKS, rules, hooks, ARRAY_SIZE(hooks));
 	/* Where nothing said more, the ask stands; with undecided deny, deny stands. */
-	ward_policy_free(p);
 	make_link("@R/fb/real", "fb/g/.git/modules/sub/h2");
 	static const char *const ask_only[] = { "ask create @R/fb/g/.git/modules/*/h2/**", NULL };
-	p = follow_policy(WARD_POLICY_FOLLOW_LINKS, ask_only);
+	struct ward_policy *p = follow_policy(WARD_POLICY_FOLLOW_LINKS, ask_only);
 	static const struct path_row asked[] = { { "create", "@R/fb/real/x", "ask" } };
 	check_path_rows(p, asked, ARRAY_SIZE(asked));
 	ward_policy_set_undecided(p, WARD_UNDECIDED_DENY);
@@ -2017,10 +2020,8 @@ static void test_follow_links_bounds(void **state)
 	make_link("a/b/c/d/e", "fb/k/cur");
 	make_link("@R/fb/real/config", "fb/k/a/b/c/d/e/config");
 	static const char *const kube[] = { "deny read @R/fb/k/**", NULL };
-	p = follow_policy(WARD_POLICY_FOLLOW_LINKS, kube);
 	static const struct path_row through[] = { { "read", "@R/fb/real/config", "deny" } };
-	check_path_rows(p, through, ARRAY_SIZE(through));
-	ward_policy_free(p);
+	check_followed(WARD_POLICY_FOLLOW_LINKS, kube, through, ARRAY_SIZE(through));
 
 	/*
 	 * A link the agent left where it could make one (in an earlier session,
@@ -2072,10 +2073,8 @@ static void test_follow_links_bounds(void **state)
 	/* An earlier session's scratch directory: its links are not followed. */
 	make_link("@R/proj", "tmp/ward-1000/old/p");
 	static const char *const scratch[] = { "deny read,write @R/tmp/ward-1000/**", NULL };
-	p = follow_policy(WARD_POLICY_FOLLOW_LINKS, scratch);
 	static const struct path_row mine[] = { { "write", "@R/proj/main.c", "ask" } };
-	check_path_rows(p, mine, ARRAY_SIZE(mine));
-	ward_policy_free(p);
+	check_followed(WARD_POLICY_FOLLOW_LINKS, scratch, mine, ARRAY_SIZE(mine));
 	/* ...also when $TMPDIR is reached through a symlink. */
 	make_link("@R/tmp", "tmplink");
 	struct ward_vars linked = vars;
