@@ -85,21 +85,28 @@ int policy_quote(char *out, size_t len, const char *path, bool link)
  * Where git finds a repository's hooks and config, as the user's own git
  * would in the project: core.hooksPath (husky's .husky/), a linked
  * worktree's common directory.  Asked of git itself, once, before the
- * session: 0 and two absolute paths, one a line, in out, or -1 (no git,
- * no repository).
+ * session.  git starts (git_start) before the profile is read and its
+ * links followed, and is waited for (git_paths) when its answer is needed,
+ * so that its few milliseconds overlap ward's own start-up.
  */
-static int git_paths(const char *project, char *out, size_t len)
-{
-	int p[2], st;
-	ssize_t n = 0;
+struct git_query {
+	pid_t pid; /* -1: not asked (no git, or fork failed) */
+	int fd;
+};
 
+static void git_start(struct git_query *q, const char *project)
+{
+	int p[2];
+
+	q->pid = -1;
+	q->fd = -1;
 	if (pipe2(p, O_CLOEXEC) < 0)
-		return -1;
+		return;
 	pid_t pid = fork();
 	if (pid < 0) {
 		close(p[0]);
 		close(p[1]);
-		return -1;
+		return;
 	}
 	if (pid == 0) {
 		int null = open("/dev/null", O_RDWR | O_CLOEXEC);
@@ -115,8 +122,42 @@ static int git_paths(const char *project, char *out, size_t len)
 		_exit(127);
 	}
 	close(p[1]);
+	q->pid = pid;
+	q->fd = p[0];
+}
+
+/* The query ended unread: git is killed (and waited for by git_paths, or here). */
+static void git_cancel(struct git_query *q)
+{
+	if (q->pid < 0)
+		return;
+	close(q->fd);
+	kill(q->pid, SIGKILL);
+	q->fd = -1;
+}
+
+static void git_reap(struct git_query *q)
+{
+	if (q->pid < 0)
+		return;
+	git_cancel(q);
+	waitpid(q->pid, NULL, 0);
+	q->pid = -1;
+}
+
+/*
+ * git's answer: 0 and two absolute paths, one a line, in out, or -1 (no
+ * git, no repository, no answer).  Either way the query is over.
+ */
+static int git_paths(struct git_query *q, char *out, size_t len)
+{
+	ssize_t n = 0;
+	int st;
+
+	if (q->pid < 0)
+		return -1;
 	/* Five seconds at most: a git that hangs (a slow network filesystem) is not waited for. */
-	struct pollfd pf = { .fd = p[0], .events = POLLIN };
+	struct pollfd pf = { .fd = q->fd, .events = POLLIN };
 	struct timespec t0, t;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (;;) {
@@ -124,13 +165,14 @@ static int git_paths(const char *project, char *out, size_t len)
 		long left = 5000 - ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000);
 		if (left <= 0 || poll(&pf, 1, (int)left) <= 0)
 			break;
-		ssize_t r = read(p[0], out + n, len - 1 - (size_t)n);
+		ssize_t r = read(q->fd, out + n, len - 1 - (size_t)n);
 		if (r <= 0 || (size_t)(n += r) >= len - 1)
 			break;
 	}
-	close(p[0]);
-	kill(pid, SIGKILL);
-	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0 || n <= 0)
+	git_cancel(q);
+	pid_t pid = q->pid, w = waitpid(pid, &st, 0);
+	q->pid = -1;
+	if (w != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0 || n <= 0)
 		return -1;
 	out[n] = '\0';
 	return out[0] == '/' ? 0 : -1;
@@ -249,15 +291,21 @@ static void protect_discovery(const char *project, char *out, size_t len)
 	}
 }
 
+/* The profiles that guard a repository's hooks and config (protect_git). */
+static bool guards_git(const char *profile)
+{
+	return strcmp(profile, "default") == 0 || strcmp(profile, "strict") == 0;
+}
+
 static int protect_git(struct ward_policy *p, const char *profile, const struct ward_vars *vars,
-		       struct ward_error *err)
+		       struct git_query *git, struct ward_error *err)
 {
 	static const char *const what[] = { "hooks", "config" };
 	char dotgit[PATH_MAX], paths[2 * PATH_MAX + 2], found[PATH_MAX], usual[PATH_MAX];
 	char q[3 * PATH_MAX];
 	int rc = 0;
 
-	if (strcmp(profile, "default") != 0 && strcmp(profile, "strict") != 0)
+	if (!guards_git(profile))
 		return 0;
 	/*
 	 * A line for the project and each directory above it (two names of at
@@ -274,7 +322,7 @@ static int protect_git(struct ward_policy *p, const char *profile, const struct 
 	if (find_git(vars->project, dotgit, sizeof(dotgit)) < 0)
 		goto add;
 	char *line = paths, *next;
-	if (git_paths(vars->project, paths, sizeof(paths)) < 0 ||
+	if (git_paths(git, paths, sizeof(paths)) < 0 ||
 	    (next = strchr(paths, '\n')) == NULL || next[1] != '/') {
 		if (!looks_like_repo(dotgit))
 			goto add; /* an empty .git: git does not take it for a repository either */
@@ -461,17 +509,27 @@ struct ward_policy *policy_load(const struct policy_opts *o,
 	char path[PATH_MAX];
 	int rc;
 
+	const char *profile = o->profile ? o->profile : "default";
+	struct git_query git = { .pid = -1, .fd = -1 };
+	char dotgit[PATH_MAX];
+
 	if (ward_vars_from_env(vars, o->project, session_id, err) < 0)
 		return NULL;
+	/* git reads the repository while the profile is read (git_start). */
+	if (guards_git(profile) && find_git(vars->project, dotgit, sizeof(dotgit)) == 0)
+		git_start(&git, vars->project);
 	p = ward_policy_open(vars, WARD_POLICY_FOLLOW_LINKS);
 	if (p == NULL) {
+		git_reap(&git);
 		snprintf(err->msg, sizeof(err->msg), "cannot build the built-in rules");
 		return NULL;
 	}
-	if ((rc = ward_policy_add_profile(p, o->profile ? o->profile : "default", err)) < 0 ||
-	    (rc = protect_git(p, o->profile ? o->profile : "default", vars, err)) < 0 ||
-	    (rc = protect_home_dots(p, o->profile ? o->profile : "default", vars, err)) < 0 ||
-	    (rc = protect_bin_dirs(p, o->profile ? o->profile : "default", vars, err)) < 0)
+	rc = ward_policy_add_profile(p, profile, err);
+	if (rc == 0)
+		rc = protect_git(p, profile, vars, &git, err);
+	git_reap(&git); /* answered, or not asked for after all */
+	if (rc < 0 || (rc = protect_home_dots(p, profile, vars, err)) < 0 ||
+	    (rc = protect_bin_dirs(p, profile, vars, err)) < 0)
 		goto fail;
 	if ((rc = optional_file(p, WARD_LAYER_SYSTEM, WARD_SYSCONFDIR "/policy", err)) < 0)
 		goto fail;
