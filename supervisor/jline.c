@@ -113,16 +113,27 @@ static void put_escaped(struct jline *l, uint32_t cp)
 	jl_put(l, seq, (size_t)n);
 }
 
+/* Bytes JSON takes as they are: printable ASCII but for '"' and '\\'. */
+static bool plain(unsigned char c)
+{
+	return c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
+}
+
 void jl_string(struct jline *l, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
-	bool valid = utf8_valid(s);
 
+	/* Most strings (paths, names, keys) are plain: one scan, one copy. */
+	while (plain(*p))
+		p++;
 	put_c(l, '"');
+	jl_put(l, s, (size_t)(p - (const unsigned char *)s));
+	/* Whether the rest is UTF-8 (the plain start is). */
+	bool valid = *p == '\0' || utf8_valid((const char *)p);
 	while (*p && !l->over) {
 		/* A run of characters that need no escape, copied at once. */
 		const unsigned char *run = p;
-		while (*p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
+		while (plain(*p))
 			p++;
 		if (p > run)
 			jl_put(l, (const char *)run, (size_t)(p - run));
@@ -162,9 +173,17 @@ void jl_str(struct jline *l, const char *key, const char *val)
 
 void jl_int(struct jline *l, const char *key, long long v)
 {
-	char num[24];
+	char num[24], *e = num + sizeof(num), *d = e;
+	/* Digits by hand: snprintf's format parsing was a visible part of a log line. */
+	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+
+	do
+		*--d = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	if (v < 0)
+		*--d = '-';
 	jl_key(l, key);
-	jl_put(l, num, (size_t)snprintf(num, sizeof(num), "%lld", v));
+	jl_put(l, d, (size_t)(e - d));
 }
 
 void jl_bool(struct jline *l, const char *key, bool v)

@@ -289,8 +289,12 @@ bool proc_info(pid_t tid, pid_t *tgid, pid_t *ppid, char *exe, size_t len)
 	if (p != NULL) {
 		*tgid = p->tgid;
 		*ppid = p->ppid;
-		if (exe != NULL)
-			snprintf(exe, len, "%s", p->exe);
+		if (exe != NULL && len > 0) {
+			/* A copy, cut to len: asked at every notification, so no snprintf. */
+			size_t n = strnlen(p->exe, len - 1);
+			memcpy(exe, p->exe, n);
+			exe[n] = '\0';
+		}
 	}
 	pthread_rwlock_unlock(&lock);
 	return p != NULL;

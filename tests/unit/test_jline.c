@@ -10,6 +10,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,6 +121,33 @@ static void members_and_nesting(void **state)
 				 "\"o\":{\"f\":false},\"r\":[1,2]}");
 }
 
+/* Integers as jansson writes them, the extremes included. */
+static void integers(void **state)
+{
+	(void)state;
+	const long long vals[] = { 0, 1, -1, 9, 10, -10, 4194304, -2147483648LL, 2147483647,
+				   LLONG_MAX, LLONG_MIN, LLONG_MIN + 1 };
+	char mine[64], ref[64];
+
+	for (size_t i = 0; i < sizeof(vals) / sizeof(vals[0]) + 1000; i++) {
+		long long v = i < sizeof(vals) / sizeof(vals[0]) ? vals[i]
+			      : (long long)(((unsigned long long)rand() << 33) ^
+					    ((unsigned long long)rand() << 2) ^ (unsigned long long)rand());
+		struct jline l;
+		jl_init(&l, mine, sizeof(mine) - 1);
+		jl_int(&l, "n", v);
+		size_t n = jl_end(&l);
+		assert_true(n > 0);
+		mine[n] = '\0';
+		json_t *o = json_object();
+		json_object_set_new(o, "n", json_integer(v));
+		size_t m = json_dumpb(o, ref, sizeof(ref) - 1, JSON_COMPACT);
+		json_decref(o);
+		ref[m] = '\0';
+		assert_string_equal(mine, ref);
+	}
+}
+
 static void overflow_is_reported(void **state)
 {
 	(void)state;
@@ -144,6 +172,7 @@ int main(void)
 		cmocka_unit_test(fixed_strings),
 		cmocka_unit_test(random_strings),
 		cmocka_unit_test(members_and_nesting),
+		cmocka_unit_test(integers),
 		cmocka_unit_test(overflow_is_reported),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
