@@ -396,6 +396,29 @@ git init -q "$G/mono" && git -C "$G/mono" config core.hooksPath front/.husky/_ &
 (cd "$G/mono/front" && run -- sh -c 'echo evil >.husky/_/pre-push' 2>/dev/null)
 check "...also when the project is a directory of the repository (a monorepo's front/)" \
 	"no pre-push" "$([ -e "$G/mono/front/.husky/_/pre-push" ] && echo planted || echo "no pre-push")"
+# Hook managers: git runs what they name at the user's next commit,
+# outside the session, through the hook each installed in .git/hooks
+# (husky's .husky/pre-commit, pre-commit's and lefthook's configuration and
+# scripts).  Asked by the profile, so denied here (no prompt), and the rest
+# of the project stays writable.
+H=$G/managers
+git init -q "$H" && mkdir -p "$H/.husky" "$H/.config" && echo 'npm test' >"$H/.husky/pre-commit" &&
+	printf 'repos: []\n' >"$H/.pre-commit-config.yaml" && printf 'pre-commit:\n' >"$H/lefthook.yml"
+before=$(cd "$H" && cat .husky/pre-commit .pre-commit-config.yaml lefthook.yml | sha256sum)
+out=$(cd "$H" && run -- sh -c 'echo evil >>.husky/pre-commit; echo evil >.husky/pre-push
+	echo evil >>.pre-commit-config.yaml; echo evil >>lefthook.yml; echo evil >.lefthook-local.yml
+	mkdir -p .lefthook/pre-commit; echo evil >.lefthook/pre-commit/x.sh; echo evil >.config/lefthook.yml
+	rm -f .husky/pre-commit; mv .pre-commit-config.yaml moved.yaml
+	echo fine >README && echo written' 2>/dev/null)
+check "hook managers: their hooks and configuration are asked about (denied without a prompt)" \
+	"$before" "$(cd "$H" && cat .husky/pre-commit .pre-commit-config.yaml lefthook.yml | sha256sum)"
+check "...nothing new made there" "none" "$(cd "$H" && ls .husky/pre-push .lefthook-local.yml \
+	.lefthook/pre-commit/x.sh .config/lefthook.yml moved.yaml 2>/dev/null | tr '\n' ' ' | grep . || echo none)"
+check "...while the rest of the project is written" "written fine" "$out $(cat "$H/README")"
+has "...logged as asked by the profile" "$L" \
+	'"op":"write","path":"[^"]*/managers/\.husky/pre-commit","decision":"deny","errno":"EACCES","rule":"builtin:default:[0-9]+"'
+(cd "$H" && run -r "allow write,create,delete $H/.husky/**" -- sh -c 'echo ok >.husky/pre-commit' 2>/dev/null)
+check "...a rule of the user's may allow them" "ok" "$(cat "$H/.husky/pre-commit" 2>/dev/null)"
 git init -q "$G/broken" && echo junk >"$G/broken/.git/HEAD"
 out=$(cd "$G/broken" && "$WARD" run -q -- true 2>&1)
 check "a repository git cannot read (a spoiled HEAD): ward does not start (125)" "125" "$?"
