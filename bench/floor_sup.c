@@ -9,12 +9,12 @@
  * creat, execve and execveat, and under ptrace with the options ward uses
  * (EXITKILL, TRACEFORK, TRACEVFORK, TRACECLONE, TRACEEXEC).  Two threads a
  * CPU answer the notifications:
- *   - an open of an absolute path: the path is read (process_vm_readv,
- *     then NOTIF_ID_VALID), the file opened here with the caller's flags
- *     and handed over with ADDFD|SEND, as ward does;
- *   - an open of a relative path, and every exec: CONTINUE (so this floor
- *     is lower than the true one: it skips the cwd lookup and the exec
- *     checks);
+ *   - an open: the path is read (process_vm_readv, then NOTIF_ID_VALID),
+ *     the file opened here with the caller's flags (a relative path from
+ *     the caller's directory or dirfd, through /proc/TID/cwd or
+ *     /proc/TID/fd/N) and handed over with ADDFD|SEND, as ward does;
+ *   - every exec: CONTINUE (so this floor is lower than the true one: it
+ *     skips the exec checks);
  * nothing is decided and nothing is logged.  The tracer resumes every
  * stop at once.  Exit status: the command's.
  *
@@ -55,9 +55,11 @@
 static int listener;
 static bool all_continue;
 
-/* The path argument and flags of an open call, or -1 for "let it continue". */
-static int open_args(const struct seccomp_data *d, uint64_t *path, int *flags, mode_t *mode)
+/* The directory, path argument and flags of an open call, or -1 for "let it continue". */
+static int open_args(const struct seccomp_data *d, int *dir, uint64_t *path, int *flags,
+		     mode_t *mode)
 {
+	*dir = AT_FDCWD;
 	switch (d->nr) {
 	case SYS_open:
 		*path = d->args[0], *flags = (int)d->args[1], *mode = (mode_t)d->args[2];
@@ -66,19 +68,36 @@ static int open_args(const struct seccomp_data *d, uint64_t *path, int *flags, m
 		*path = d->args[0], *flags = O_CREAT | O_WRONLY | O_TRUNC, *mode = (mode_t)d->args[1];
 		return 0;
 	case SYS_openat:
-		if ((int)d->args[0] != AT_FDCWD)
-			return -1;
+		*dir = (int)d->args[0];
 		*path = d->args[1], *flags = (int)d->args[2], *mode = (mode_t)d->args[3];
 		return 0;
 	}
 	return -1;
 }
 
+/*
+ * Where the caller's relative path starts, as a path of ours: its working
+ * directory or its dirfd, through /proc.  The least a supervisor must look
+ * up for a relative open (ward takes the caller's fd itself).
+ */
+static int open_from(pid_t tid, int dir, const char *path, char *out, size_t len)
+{
+	int n;
+
+	if (path[0] == '/')
+		n = snprintf(out, len, "%s", path);
+	else if (dir == AT_FDCWD)
+		n = snprintf(out, len, "/proc/%d/cwd/%s", tid, path);
+	else
+		n = snprintf(out, len, "/proc/%d/fd/%d/%s", tid, dir, path);
+	return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
 static void *serve(void *arg)
 {
 	struct seccomp_notif req;
 	struct seccomp_notif_resp resp;
-	char path[4096];
+	char path[4096], full[4096 + 64];
 	(void)arg;
 
 	for (;;) {
@@ -93,25 +112,28 @@ static void *serve(void *arg)
 				pause();
 		}
 		uint64_t at;
-		int flags;
+		int dir, flags;
 		mode_t mode;
-		if (!all_continue && open_args(&req.data, &at, &flags, &mode) == 0) {
+		if (!all_continue && open_args(&req.data, &dir, &at, &flags, &mode) == 0) {
 			struct iovec local = { path, 256 }, remote = { (void *)(uintptr_t)at, 256 };
 			ssize_t n = process_vm_readv((pid_t)req.pid, &local, 1, &remote, 1, 0);
 			if (n <= 0) { /* a string near an unmapped page: the rest of its page */
 				remote.iov_len = local.iov_len = 4096 - (at & 4095);
 				n = process_vm_readv((pid_t)req.pid, &local, 1, &remote, 1, 0);
 			}
-			if (n > 0 && memchr(path, '\0', (size_t)n) != NULL && path[0] == '/' &&
+			if (n > 0 && memchr(path, '\0', (size_t)n) != NULL && path[0] != '\0' &&
+			    open_from((pid_t)req.pid, dir, path, full, sizeof(full)) == 0 &&
 			    ioctl(listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &req.id) == 0) {
-				int fd = open(path, flags | O_CLOEXEC, mode);
+				int fd = open(full, flags | O_CLOEXEC, mode);
 				if (fd >= 0) {
 					struct seccomp_notif_addfd a = {
 						.id = req.id, .flags = SECCOMP_ADDFD_FLAG_SEND, .srcfd = (__u32)fd,
 						.newfd_flags = (flags & O_CLOEXEC) ? O_CLOEXEC : 0 };
-					ioctl(listener, SECCOMP_IOCTL_NOTIF_ADDFD, &a);
+					int e = ioctl(listener, SECCOMP_IOCTL_NOTIF_ADDFD, &a) < 0 ? errno : 0;
 					close(fd);
-					continue;
+					if (e == 0 || e == ENOENT)
+						continue; /* handed over, or the caller is gone */
+					errno = e; /* not taken (its fd table full): answered below */
 				}
 				memset(&resp, 0, sizeof(resp));
 				resp.id = req.id;
@@ -123,7 +145,7 @@ static void *serve(void *arg)
 		/*
 		 * CONTINUE: this is the benchmark's floor, not a supervisor; it
 		 * enforces nothing, so no decision rides on what it read (an open
-		 * whose path it could not read, a relative open, every exec).
+		 * whose path it could not read, every exec).
 		 * That makes the floor lower than the true one.
 		 */
 		memset(&resp, 0, sizeof(resp));
@@ -157,13 +179,23 @@ int main(int argc, char **argv)
 		return 125;
 	pid_t pid = fork();
 	if (pid == 0) {
+		/*
+		 * O_PATH opens are let through, as ward's filter does while the
+		 * policy allows stat everywhere (and ADDFD cannot pass them).
+		 * The flags' low word is enough: O_PATH is bit 21.
+		 */
 		struct sock_filter f[] = {
 			BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_open, 5, 0),
-			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_openat, 4, 0),
-			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_creat, 3, 0),
-			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_execve, 2, 0),
-			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_execveat, 1, 0),
+			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_open, 5, 0),	    /* -> 7 */
+			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_openat, 6, 0),	    /* -> 9 */
+			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_creat, 8, 0),	    /* -> 12 */
+			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_execve, 7, 0),	    /* -> 12 */
+			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_execveat, 6, 0),    /* -> 12 */
+			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+			BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[1])),
+			BPF_JUMP(BPF_JMP | BPF_JA | BPF_K, 1, 0, 0),		    /* -> 10 */
+			BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[2])),
+			BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, O_PATH, 0, 1),	    /* -> 11, 12 */
 			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF),
 		};
@@ -173,7 +205,7 @@ int main(int argc, char **argv)
 			_exit(126);
 		/* --ptrace-only: a listener with nothing to hear, so the rest is the same. */
 		if (ptrace_only)
-			f[7] = f[6];
+			f[12] = f[11];
 		int fd = (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
 				      SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
 		if (fd < 0)

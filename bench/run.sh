@@ -97,9 +97,10 @@ for m in "${avail[@]}"; do
 	med=$(echo "${times[$m]}" | median)
 	printf '%-8s %10.3f %10.2f\n' "$m" "$med" "$(echo "$med / $nat" | bc -l)"
 done
-echo "(floor: ward's mechanisms without ward: opens of absolute paths emulated with ADDFD,"
-echo " everything else answered CONTINUE, ptrace stops resumed at once, nothing decided or"
-echo " logged (bench/floor_sup.c); what any supervisor built this way costs at least."
+echo "(floor: ward's mechanisms without ward: every open emulated with ADDFD (a relative one"
+echo " through /proc/TID/cwd or /proc/TID/fd/N; O_PATH ones not notified, as by ward), execs"
+echo " answered CONTINUE, ptrace stops resumed at once, nothing decided or logged"
+echo " (bench/floor_sup.c); what any supervisor built this way costs at least."
 echo " ptrace: its ptrace stops alone, nothing notified; notify: every notified call answered"
 echo " CONTINUE, so floor - notify is what emulating opens with ADDFD adds)"
 echo "(native1, floor1, ward1: the same pinned to one CPU with taskset; ratios are to native."

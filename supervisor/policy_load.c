@@ -126,7 +126,7 @@ static void git_start(struct git_query *q, const char *project)
 	q->fd = p[0];
 }
 
-/* The query ended unread: git is killed (and waited for by git_paths, or here). */
+/* git is killed, answered or not; git_paths or git_reap then waits for it. */
 static void git_cancel(struct git_query *q)
 {
 	if (q->pid < 0)
@@ -136,6 +136,7 @@ static void git_cancel(struct git_query *q)
 	q->fd = -1;
 }
 
+/* The query ended, unread if still open (an error before its answer was needed). */
 static void git_reap(struct git_query *q)
 {
 	if (q->pid < 0)
