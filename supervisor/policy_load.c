@@ -298,11 +298,12 @@ static bool guards_git(const char *profile)
 	return strcmp(profile, "default") == 0 || strcmp(profile, "strict") == 0;
 }
 
+/* dotgit: the repository find_git found for the project, or NULL for none. */
 static int protect_git(struct ward_policy *p, const char *profile, const struct ward_vars *vars,
-		       struct git_query *git, struct ward_error *err)
+		       const char *dotgit, struct git_query *git, struct ward_error *err)
 {
 	static const char *const what[] = { "hooks", "config" };
-	char dotgit[PATH_MAX], paths[2 * PATH_MAX + 2], found[PATH_MAX], usual[PATH_MAX];
+	char paths[2 * PATH_MAX + 2], found[PATH_MAX], usual[PATH_MAX];
 	char q[3 * PATH_MAX];
 	int rc = 0;
 
@@ -320,7 +321,7 @@ static int protect_git(struct ward_policy *p, const char *profile, const struct 
 	if (rules == NULL)
 		return -ENOMEM;
 	rules[0] = '\0';
-	if (find_git(vars->project, dotgit, sizeof(dotgit)) < 0)
+	if (dotgit == NULL)
 		goto add;
 	char *line = paths, *next;
 	if (git_paths(git, paths, sizeof(paths)) < 0 ||
@@ -517,7 +518,8 @@ struct ward_policy *policy_load(const struct policy_opts *o,
 	if (ward_vars_from_env(vars, o->project, session_id, err) < 0)
 		return NULL;
 	/* git reads the repository while the profile is read (git_start). */
-	if (guards_git(profile) && find_git(vars->project, dotgit, sizeof(dotgit)) == 0)
+	bool repo = guards_git(profile) && find_git(vars->project, dotgit, sizeof(dotgit)) == 0;
+	if (repo)
 		git_start(&git, vars->project);
 	p = ward_policy_open(vars, WARD_POLICY_FOLLOW_LINKS);
 	if (p == NULL) {
@@ -527,7 +529,7 @@ struct ward_policy *policy_load(const struct policy_opts *o,
 	}
 	rc = ward_policy_add_profile(p, profile, err);
 	if (rc == 0)
-		rc = protect_git(p, profile, vars, &git, err);
+		rc = protect_git(p, profile, vars, repo ? dotgit : NULL, &git, err);
 	git_reap(&git); /* answered, or not asked for after all */
 	if (rc < 0 || (rc = protect_home_dots(p, profile, vars, err)) < 0 ||
 	    (rc = protect_bin_dirs(p, profile, vars, err)) < 0)
