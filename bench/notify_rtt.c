@@ -2,13 +2,16 @@
  * notify_rtt.c - the bare cost of a seccomp user-notification round trip,
  * measured by a child whose calls are notified to its parent:
  *
- *   notify_rtt N           getppid, answered CONTINUE at once: "rtt median_ns"
+ *   notify_rtt N [rtt]     getppid, answered CONTINUE at once: "rtt median_ns"
  *   notify_rtt N open      open("/etc/passwd") emulated as bare as it can be:
  *                          the parent opens the file and hands it over with
  *                          SECCOMP_IOCTL_NOTIF_ADDFD (FLAG_SEND): "open median_ns".
  *                          No memory read, no decision, no log: the floor
  *                          of any supervisor that performs opens itself
  *                          (DESIGN.md law 1) instead of letting them continue.
+ *   notify_rtt N MODE T    the same with T answering threads, all waiting in
+ *                          RECV (default: two a CPU, as ward's workers).
+ *                          The kernel wakes every one of them for each call.
  *
  * Nothing is decided, read or logged: the gap between this and ward's
  * per-call latency is ward's own cost.  SYNC_WAKE_UP is used when present.
@@ -139,8 +142,10 @@ int main(int argc, char **argv)
 	 * another still waits for the child to take its fd.
 	 */
 	struct server sv_arg = { fd, open_mode };
-	long nthreads = 2 * sysconf(_SC_NPROCESSORS_ONLN);
+	long nthreads = argc > 3 ? atol(argv[3]) : 2 * sysconf(_SC_NPROCESSORS_ONLN);
 	pthread_t th[64];
+	if (nthreads < 1)
+		nthreads = 1;
 	if (nthreads > 64)
 		nthreads = 64;
 	for (long i = 0; i < nthreads; i++)

@@ -141,5 +141,16 @@ echo " stat is not notified while the policy allows stat everywhere.  exec's flo
 echo " fork, exec and wait under bench/floor_sup.c: the ptrace stops, the notified"
 echo " execve and the loader's emulated opens, nothing decided or logged)"
 
+echo
+echo "== many workers: open of /etc/passwd (median ns) with the pool of a 16-CPU machine"
+# The kernel wakes every thread waiting in RECV for each call, and all but
+# one sleep again.  ward lets four wait there and parks the rest
+# (supervisor/notify.c); the bare notifier keeps all of its threads there.
+w32=$(WARD_WORKERS=32 "$WARD" run -q --log "$BASE/lat.jsonl" -- "$BUILD/bench/bench_calls" open 20000 /etc/passwd |
+	awk '{print $2}')
+f32=$("$BUILD/bench/bench_notify_rtt" 20000 open 32 | awk '{print $2}')
+printf '%-44s %10s\n' "ward, 32 workers (four in RECV)" "$w32" \
+	"bare emulated open, 32 threads in RECV" "$f32"
+
 # Network calls and a loopback HTTP load (issue 4): their own script, which also runs alone.
 "$HERE/net.sh" "$BUILD" "$ROUNDS"

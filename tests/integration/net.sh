@@ -450,14 +450,15 @@ run_cases() {
 		socket AF_INET SOCK_STREAM IPPROTO_TCP , socket AF_INET6 SOCK_DGRAM IPPROTO_UDP , \
 		socket AF_INET SOCK_DGRAM 136
 
-	# --- blocking calls do not starve the workers
+	# --- blocking calls do not starve the workers (the receiver outlives the
+	# run's 30 s, so the senders stay blocked: the rest is served meanwhile or not at all)
 	local senders="" i
 	for i in 1 2 3 4 5 6 7 8; do
 		senders+="$BIN/net $UD , $(for _ in $(seq 40); do printf 'sendto 3 0 un:full.sock x , '; done) close 3 &
 "
 	done
 	rm -rf "$P"/*
-	local script="$BIN/net $UD , bind 3 un:full.sock , sleep 20 &
+	local script="$BIN/net $UD , bind 3 un:full.sock , sleep 60 &
 sleep 0.5
 $senders
 sleep 1
@@ -466,6 +467,13 @@ kill 0" out
 	out=$(cd "$P" && "${RUNAS[@]}" env -i "${ENVV[@]}" timeout 30 "$WARD" run -q \
 		--log "$U/logs/block.jsonl" -- sh -c "$script" 2>/dev/null)
 	check "${TAG}eight senders blocked on a full socket, and ward still serves the rest" \
+		"still-served" "$(printf '%s\n' "$out" | grep -x still-served)"
+	# Twelve workers, four in RECV and eight parked: the senders take the
+	# four, then each parked one as it is let in, and one is left to serve.
+	rm -rf "$P"/*
+	out=$(cd "$P" && "${RUNAS[@]}" env -i "${ENVV[@]}" WARD_WORKERS=12 timeout 30 "$WARD" run -q \
+		--log "$U/logs/block12.jsonl" -- sh -c "$script" 2>/dev/null)
+	check "${TAG}...and with twelve workers, eight of them parked at first" \
 		"still-served" "$(printf '%s\n' "$out" | grep -x still-served)"
 
 	# A server restarted again and again on one port (a dev server's

@@ -274,6 +274,22 @@ else
 	echo "ok - block devices # skip needs root and loop devices"
 fi
 
+# More workers than wait in RECV at once (four; the rest park and are let in
+# when all four are busy): eight shells at once, each writing, reading back
+# and moving 60 files and trying a denied read, are all served, and the
+# session ends.  A parked worker never let in would hang the run.
+rm -rf "$BASE/proj/par"
+mkdir "$BASE/proj/par"
+WARD_WORKERS=24 run -- sh -c 'for s in 1 2 3 4 5 6 7 8; do
+	(for i in $(seq 60); do echo "$s.$i" >par/$s.$i; cat par/$s.$i >>par/sum.$s; mv par/$s.$i par/m.$s.$i; done
+	 cat "$HOME/.ssh/id_rsa" 2>/dev/null || echo denied >>par/sum.$s) &
+done; wait'
+check "24 workers, eight shells at once: the session ends" 0 "$RC"
+check "...every file written, read and moved, each shell refused the key" \
+	"480 480 8" "$(ls "$BASE"/proj/par/m.* | wc -l) $(cat "$BASE"/proj/par/sum.* | grep -c '^[0-9]') $(cat "$BASE"/proj/par/sum.* | grep -c '^denied$')"
+check "...and each call logged" "480 480 8" "$(grep -c '"syscall":"openat","op":"create","path":"[^"]*/par/[0-9]' "$L") $(grep -c '"syscall":"rename.*"path":"[^"]*/par/m\.' "$L") $(grep -c '"path":"[^"]*/id_rsa","decision":"deny"' "$L")"
+rm -rf "$BASE/proj/par"
+
 # A daemon's double fork: the orphan becomes ward's child, not init's
 # (Yama's ptrace_scope 1 lets an unprivileged ward read descendants only).
 run -- sh -c '(python3 -c "import os, time
