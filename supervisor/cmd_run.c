@@ -297,10 +297,16 @@ int cmd_run(int argc, char **argv)
 	}
 	if ((rc = log_open(log_path)) < 0)
 		die(WARD_EXIT_FAILURE, "cannot open the log %s: %s", log_path, strerror(-rc));
+	/*
+	 * The log is the agent's to neither read nor change.  Not so a device
+	 * (--log /dev/null to keep none, a terminal): it is not a file of the
+	 * log's own, and the agent's programs need it.
+	 */
 	char log_real[PATH_MAX];
 	if (realpath(log_path, log_real) == NULL)
 		die(WARD_EXIT_FAILURE, "cannot resolve the log %s: %m", log_path);
-	protect_path(log_real, "read,write,create,delete,exec", "builtin:log");
+	if (!log_is_device())
+		protect_path(log_real, "read,write,create,delete,exec", "builtin:log");
 	/*
 	 * ward's own program: the agent may run it (a nested session fails
 	 * on its own), but not change it for the next session to run.

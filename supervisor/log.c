@@ -79,6 +79,13 @@ int log_open(const char *path)
 	return log_fd < 0 ? -errno : 0;
 }
 
+bool log_is_device(void)
+{
+	struct stat st;
+
+	return log_fd >= 0 && fstat(log_fd, &st) == 0 && S_ISCHR(st.st_mode);
+}
+
 void log_close(void)
 {
 	if (log_fd >= 0)

@@ -509,6 +509,8 @@ int anon_check(struct req *r, int fd, const char *real);
 
 /* log.c */
 int log_open(const char *path);
+/* Whether the log is a character device (/dev/null, a terminal), not a file of its own. */
+bool log_is_device(void);
 int log_request(struct req *r, int err);
 int log_event(const char *event, pid_t pid, const char *fmt, ...);
 /* How many lines could not be written (the disk full, say). */

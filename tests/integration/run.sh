@@ -44,6 +44,10 @@ has "the denial, with errno, rule and by" "$L" \
 has "the exec event, with argv and static" "$L" '"event":"exec".*"path":"/usr/bin/cat","argv":\["cat",".*"\],"static":false'
 has "a dynamic program's ELF interpreter is judged and logged as an exec" "$L" \
 	'"syscall":"execve","op":"exec","path":"/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2","decision":"allow"'
+# --log /dev/null keeps no log: the device is not the log's own file, and
+# the agent's programs still write and read it (it was denied them).
+out=$("$WARD" run -q --log /dev/null -- sh -c 'echo x >/dev/null && wc -c </dev/null' 2>&1)
+check "--log /dev/null: the agent still uses /dev/null" "0 0" "$? $out"
 # An ELF file whose PT_INTERP lies at an offset that wraps around (2^64-40):
 # ward must not read before its buffer, and refuses what it cannot read.
 python3 -c 'import struct, sys
