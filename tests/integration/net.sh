@@ -457,24 +457,22 @@ run_cases() {
 		senders+="$BIN/net $UD , $(for _ in $(seq 40); do printf 'sendto 3 0 un:full.sock x , '; done) close 3 &
 "
 	done
-	rm -rf "$P"/*
 	local script="$BIN/net $UD , bind 3 un:full.sock , sleep 60 &
 sleep 0.5
 $senders
 sleep 1
 echo still-served >after.txt && cat after.txt
 kill 0" out
-	out=$(cd "$P" && "${RUNAS[@]}" env -i "${ENVV[@]}" timeout 30 "$WARD" run -q \
-		--log "$U/logs/block.jsonl" -- sh -c "$script" 2>/dev/null)
-	check "${TAG}eight senders blocked on a full socket, and ward still serves the rest" \
-		"still-served" "$(printf '%s\n' "$out" | grep -x still-served)"
+	blocked_senders() { # WORKERS(or empty) WHAT
+		rm -rf "$P"/*
+		out=$(cd "$P" && "${RUNAS[@]}" env -i "${ENVV[@]}" ${1:+WARD_WORKERS=$1} timeout 30 \
+			"$WARD" run -q --log "$U/logs/block$1.jsonl" -- sh -c "$script" 2>/dev/null)
+		check "${TAG}$2" "still-served" "$(printf '%s\n' "$out" | grep -x still-served)"
+	}
+	blocked_senders "" "eight senders blocked on a full socket, and ward still serves the rest"
 	# Twelve workers, four in RECV and eight parked: the senders take the
 	# four, then each parked one as it is let in, and one is left to serve.
-	rm -rf "$P"/*
-	out=$(cd "$P" && "${RUNAS[@]}" env -i "${ENVV[@]}" WARD_WORKERS=12 timeout 30 "$WARD" run -q \
-		--log "$U/logs/block12.jsonl" -- sh -c "$script" 2>/dev/null)
-	check "${TAG}...and with twelve workers, eight of them parked at first" \
-		"still-served" "$(printf '%s\n' "$out" | grep -x still-served)"
+	blocked_senders 12 "...and with twelve workers, eight of them parked at first"
 
 	# A server restarted again and again on one port (a dev server's
 	# reloads) stays the session's: its newest socket is looked at first.
