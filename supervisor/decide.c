@@ -2,7 +2,7 @@
  * decide.c - one decision on the notification path: the cached policy
  * verdict, then shadow mode and the undecided setting applied to it.
  */
-#include "sup.h"
+#include "notify.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -4,7 +4,7 @@
  * Each is probed, not inferred from the version: a child installs a
  * notifier filter with the flags ward needs and tries the ioctls.
  */
-#include "sup.h"
+#include "notify.h"
 
 #include <errno.h>
 #include <linux/filter.h>

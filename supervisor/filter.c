@@ -6,7 +6,7 @@
  * because the libseccomp in Debian 12 cannot ask for
  * SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV.
  */
-#include "sup.h"
+#include "notify.h"
 
 #include <errno.h>
 #include <fcntl.h>

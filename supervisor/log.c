@@ -8,7 +8,7 @@
  * (session start and end) are built with jansson, which allocates from a
  * per-thread arena that is reset after every line.
  */
-#include "sup.h"
+#include "notify.h"
 #include "jline.h"
 
 #include <errno.h>

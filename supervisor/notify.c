@@ -4,7 +4,7 @@
  * A pool of threads, one per CPU, all receive from the one listener.  The
  * worker that receives a notification answers it; nothing is handed off.
  */
-#include "sup.h"
+#include "notify.h"
 
 #include <assert.h>
 #include <linux/audit.h>

@@ -3,7 +3,7 @@
  * session, their thread group, parent and executable, and the exec each
  * was allowed.  The tracer thread writes it; notification workers read it.
  */
-#include "sup.h"
+#include "notify.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -11,7 +11,7 @@
  * project.  So ward says which ones the session touched, on stderr and in
  * session-end ("repos"), for the user to look at before using git there.
  */
-#include "sup.h"
+#include "notify.h"
 
 #include <jansson.h>
 #include <limits.h>

@@ -12,7 +12,7 @@
  * the supervisor, and the magic links under /proc/PID/ (fd/N, cwd, root,
  * exe) are followed by the kernel, but only for processes of the session.
  */
-#include "sup.h"
+#include "notify.h"
 
 #include <ctype.h>
 #include <errno.h>

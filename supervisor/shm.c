@@ -11,7 +11,7 @@
  * removing any other is refused, unless a rule of the user's (not the
  * profile's) allowed it by name.
  */
-#include "sup.h"
+#include "notify.h"
 
 #include <fcntl.h>
 #include <limits.h>

@@ -7,7 +7,7 @@
  * session) and verifies every exec against the grant the exec handler
  * recorded.
  */
-#include "sup.h"
+#include "notify.h"
 #include "jline.h"
 
 #include <elf.h>

@@ -74,7 +74,7 @@ struct ward_policy *policy_load(const struct policy_opts *o,
  */
 int policy_quote(char *out, size_t len, const char *path, bool link);
 
-/* trust.c: the store of trusted project policy files. */
+/* cli/truststore.c: the store of trusted project policy files. */
 /*
  * 1 when path's content is trusted, with that content in *text (the
  * caller frees it), so that what is loaded is what was checked; 0 when

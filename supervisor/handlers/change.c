@@ -10,7 +10,7 @@
  * the supervisor opened (O_PATH), and made through that fd, never by
  * looking the name up again.
  */
-#include "../sup.h"
+#include "../notify.h"
 
 #include <dirent.h>
 #include <errno.h>

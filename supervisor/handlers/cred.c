@@ -11,7 +11,7 @@
  * (The filter notifies these calls only when ward runs as root; an
  * unprivileged agent can only move among its own ids, which are ward's.)
  */
-#include "../sup.h"
+#include "../notify.h"
 
 #include <errno.h>
 #include <sys/syscall.h>

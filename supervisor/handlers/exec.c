@@ -8,7 +8,7 @@
  * runs the file that was allowed with the argv that was read, and kills
  * it otherwise: a path or argv changed after the check cannot win.
  */
-#include "../sup.h"
+#include "../notify.h"
 #include "../sniff.h"
 
 #include <errno.h>

@@ -20,7 +20,7 @@
  * however fast they are made), a sweeper looks every 100 ms and forgets
  * the ids no longer there.
  */
-#include "../sup.h"
+#include "../notify.h"
 
 #include <errno.h>
 #include <pthread.h>

@@ -13,7 +13,7 @@
  * What a send carries (its data and control messages) is copied too, and
  * descriptors passed with SCM_RIGHTS are translated into ward's own.
  */
-#include "../sup.h"
+#include "../notify.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

@@ -8,7 +8,7 @@
  * shares its fs_struct with no other (proc.c).  A umask(2) makes the
  * caller's group forget it; the next create reads it again.
  */
-#include "../sup.h"
+#include "../notify.h"
 
 int h_umask(struct req *r)
 {

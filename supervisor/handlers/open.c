@@ -11,7 +11,7 @@
  *     and created with O_EXCL | O_NOFOLLOW relative to that parent's fd.
  * An open for reading and writing needs both read and write allowed.
  */
-#include "../sup.h"
+#include "../notify.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -5,7 +5,7 @@
  * kcmp.  Each may aim only at processes of the session, so the agent
  * cannot make ward a SIGIO target, lower its limits or starve it.
  */
-#include "../sup.h"
+#include "../notify.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -6,7 +6,7 @@
  * anything else of the user's.  A process group is allowed when it is the
  * session's (proc_pgrp_in_session()).
  */
-#include "../sup.h"
+#include "../notify.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -6,7 +6,7 @@
  * the object O_PATH by its own walk, decides on its real path, asks the
  * kernel about that fd, and writes the answer into the agent's buffer.
  */
-#include "../sup.h"
+#include "../notify.h"
 
 #include <errno.h>
 #include <fcntl.h>

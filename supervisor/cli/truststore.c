@@ -1,5 +1,5 @@
 /*
- * trust.c - the trust store: which project .ward/policy files the user
+ * truststore.c - the trust store: which project .ward/policy files the user
  * has trusted, by the SHA-256 of their content.  A changed file is
  * untrusted again.  The store is $XDG_CONFIG_HOME/ward/trusted, one
  * "HEX PATH" a line; ward's self-protection rules keep it from the agent.

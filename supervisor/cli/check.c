@@ -1,5 +1,5 @@
 /*
- * cmd_check.c - ward check: validate policies and print the compiled form.
+ * check.c - ward check: validate policies and print the compiled form.
  */
 #include "ward.h"
 

@@ -1,5 +1,5 @@
 /*
- * cmd_explain.c - ward explain: which rule decides OP on TARGET.
+ * explain.c - ward explain: which rule decides OP on TARGET.
  *
  * The target is judged lexically: a path is made absolute and normal
  * against the current directory but not resolved (it need not exist), and

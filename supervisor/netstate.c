@@ -1,5 +1,5 @@
 /*
- * net.c - what network decisions need besides the policy:
+ * netstate.c - what network decisions need besides the policy:
  *
  *   @session   the inet ports and unix sockets bound by processes of the
  *              session, recorded when ward performs their bind or listen;
@@ -15,7 +15,7 @@
  *
  * All of it is small and changes rarely: arrays under one mutex.
  */
-#include "sup.h"
+#include "notify.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

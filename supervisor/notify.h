@@ -1,9 +1,9 @@
 /*
- * sup.h - the supervisor's shared state: the session, the process table,
+* notify.h - the supervisor's shared state: the session, the process table,
  * requests on the notification path, and the parts that serve them.
  */
-#ifndef WARD_SUP_H
-#define WARD_SUP_H
+#ifndef WARD_NOTIFY_H
+#define WARD_NOTIFY_H
 
 #include "syscalls.h"
 #include "ward.h"
@@ -394,7 +394,7 @@ void interruptible_end(void);
 /* A thread that is not a worker, before it ends: its timer goes too. */
 void interruptible_exit(void);
 
-/* net.c: @session, @dns and the names ward resolved itself */
+/* netstate.c: @session, @dns and the names ward resolved itself */
 int net_init(const struct ward_policy *p);
 void net_v4_mapped(uint32_t be_addr, uint8_t out[16]);
 bool net_is_loopback(const uint8_t a[16]);

@@ -1,7 +1,7 @@
 /*
- * cmd_run.c - ward run: the session from start to end.
+ * run.c - ward run: the session from start to end.
  */
-#include "sup.h"
+#include "notify.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,5 +1,5 @@
 /*
- * cmd_trust.c - ward trust: trust a project's .ward/policy as it is now.
+ * trust.c - ward trust: trust a project's .ward/policy as it is now.
  */
 #include "ward.h"
 
