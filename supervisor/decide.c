@@ -2,7 +2,9 @@
  * decide.c - one decision on the notification path: the cached policy
  * verdict, then shadow mode and the undecided setting applied to it.
  */
+#include "log.h"
 #include "notify.h"
+#include "session.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -6,7 +6,10 @@
  * because the libseccomp in Debian 12 cannot ask for
  * SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV.
  */
-#include "notify.h"
+#include "filter.h"
+#include "features.h"
+#include "syscalls.h"
+#include "ward_rules.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -47,6 +50,8 @@ struct row {
 static const struct row table[] = { WARD_SYSCALLS(ROW) WARD_NEW_SYSCALLS(NEWROW) };
 #undef ROW
 #undef NEWROW
+
+struct sock_fprog ward_filter;
 
 /*
  * socket(): the kinds ward supervises by address (unix, netlink, and

@@ -8,7 +8,12 @@
  * (session start and end) are built with jansson, which allocates from a
  * per-thread arena that is reset after every line.
  */
+#include "log.h"
+#include "cli/util.h" /* for now */
 #include "notify.h"
+#include "proc.h"
+#include "repos.h"
+#include "session.h"
 #include "jline.h"
 
 #include <errno.h>

@@ -15,10 +15,12 @@
  *
  * All of it is small and changes rarely: arrays under one mutex.
  */
-#include "notify.h"
+#include "netstate.h"
+#include "ward_rules.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <pthread.h>
 #include <sys/sysmacros.h>
 #include <netinet/in.h>
 #include <linux/unix_diag.h>

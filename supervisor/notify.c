@@ -5,11 +5,18 @@
  * worker that receives a notification answers it; nothing is handed off.
  */
 #include "notify.h"
+#include "syscalls.h"
+#include "handlers/handlers.h"
+#include "log.h"
+#include "proc.h"
+#include "resolve.h"
+#include "session.h"
 
 #include <assert.h>
 #include <linux/audit.h>
 #include <linux/futex.h>
 #include <errno.h>
+#include <pthread.h>
 #include <poll.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -45,102 +52,6 @@ static int nworkers, nblocked;
 static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
 static int wake_setup(void);
 static void wake_mask(int how);
-
-int agent_copy_fd(struct req *r, int agentfd)
-{
-	int self = agent_pidfd(r), fd;
-
-	if (self < 0)
-		return -ESRCH;
-	fd = (int)syscall(SYS_pidfd_getfd, self, agentfd, 0);
-	close(self);
-	if (fd < 0)
-		return -EBADF;
-	/* The thread id could name another thread by now: check it is still ours. */
-	if (!req_valid(r)) {
-		close(fd);
-		return -ESRCH;
-	}
-	return fd;
-}
-
-int agent_pidfd(struct req *r)
-{
-	int pfd = (int)syscall(SYS_pidfd_open, r->tid, PIDFD_THREAD);
-	if (pfd < 0 && errno == EINVAL)
-		pfd = (int)syscall(SYS_pidfd_open, r->tgid, 0);
-	return pfd < 0 ? -errno : pfd;
-}
-
-bool req_valid(struct req *r)
-{
-	return ioctl(S->listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &r->n->id) == 0;
-}
-
-int mem_read(struct req *r, uint64_t addr, void *buf, size_t len)
-{
-	struct iovec local = { buf, len }, remote = { (void *)(uintptr_t)addr, len };
-	ssize_t n = process_vm_readv(r->tid, &local, 1, &remote, 1, 0);
-
-	if (n != (ssize_t)len)
-		return -EFAULT;
-	/*
-	 * The thread may have died and its id been reused: check after reading
-	 * (or, for a batch of reads, once after the batch: r->batch_reads).
-	 */
-	if (r->batch_reads)
-		return 0;
-	return req_valid(r) ? 0 : -ESRCH;
-}
-
-int mem_read_str(struct req *r, uint64_t addr, char *buf, size_t len)
-{
-	/*
-	 * First 256 bytes, or the rest of the string's page if less (most
-	 * paths end there), then, if no NUL came, the rest up to len in one
-	 * more read.  Reading len at once would copy 128 KiB for each argv
-	 * string whose page is followed by more stack (and 4 KiB for a path
-	 * was 7% of ward's time opening files).  A read that stops at an
-	 * unmapped page returns what it got, so a string that ends before one
-	 * is still read whole.
-	 */
-	size_t first = 4096 - (addr & 4095), got = 0;
-	if (first > 256)
-		first = 256;
-	char *nul = NULL;
-
-	if (addr == 0)
-		return -EFAULT;
-	for (int round = 0; round < 2 && got < len && nul == NULL; round++) {
-		size_t want = round == 0 && first < len ? first : len - got;
-		struct iovec local = { buf + got, want };
-		struct iovec remote = { (void *)(uintptr_t)(addr + got), want };
-		ssize_t n = process_vm_readv(r->tid, &local, 1, &remote, 1, 0);
-		if (n <= 0) {
-			if (got == 0)
-				return -EFAULT;
-			break;
-		}
-		nul = memchr(buf + got, '\0', (size_t)n);
-		got += (size_t)n;
-		if ((size_t)n < want)
-			break; /* an unmapped page follows */
-	}
-	if (!r->batch_reads && !req_valid(r))
-		return -ESRCH;
-	if (nul == NULL)
-		return got == len ? -ENAMETOOLONG : -EFAULT;
-	return (int)(nul - buf);
-}
-
-int mem_write(struct req *r, uint64_t addr, const void *buf, size_t len)
-{
-	struct iovec local = { (void *)buf, len }, remote = { (void *)(uintptr_t)addr, len };
-
-	if (!req_valid(r))
-		return -ESRCH;
-	return process_vm_writev(r->tid, &local, 1, &remote, 1, 0) == (ssize_t)len ? 0 : -EFAULT;
-}
 
 static void reply(struct req *r, int rc)
 {

@@ -3,11 +3,15 @@
  * session, their thread group, parent and executable, and the exec each
  * was allowed.  The tracer thread writes it; notification workers read it.
  */
-#include "notify.h"
+#include "proc.h"
+#include "execcheck.h"
+#include "procfs.h"
+#include "session.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <linux/openat2.h>
 #include <signal.h>
 #include <stdio.h>

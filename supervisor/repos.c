@@ -11,7 +11,10 @@
  * project.  So ward says which ones the session touched, on stderr and in
  * session-end ("repos"), for the user to look at before using git there.
  */
-#include "notify.h"
+#include "repos.h"
+#include "cli/util.h" /* for now */
+#include "log.h"
+#include "session.h"
 
 #include <jansson.h>
 #include <limits.h>

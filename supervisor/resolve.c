@@ -12,10 +12,16 @@
  * the supervisor, and the magic links under /proc/PID/ (fd/N, cwd, root,
  * exe) are followed by the kernel, but only for processes of the session.
  */
+#include "resolve.h"
+#include "mem.h"
 #include "notify.h"
+#include "proc.h"
+#include "procfs.h"
+#include "session.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/magic.h>
@@ -88,30 +94,6 @@ int fd_real_path(int fd, char *out, size_t len)
 	return 0;
 }
 
-int agent_fd(struct req *r, int n, int *fd)
-{
-	char path[64];
-
-	if (n == AT_FDCWD) {
-		snprintf(path, sizeof(path), "/proc/%d/cwd", r->tid);
-	} else if (n < 0) {
-		return -EBADF;
-	} else {
-		snprintf(path, sizeof(path), "/proc/%d/fd/%d", r->tid, n);
-		r->hop_tid = r->tid;
-		r->hop_fd = n;
-	}
-	*fd = open(path, O_PATH | O_CLOEXEC);
-	if (*fd < 0)
-		return errno == ENOENT ? -EBADF : -errno;
-	/* The thread id could name another thread by now: check it is still ours. */
-	if (!req_valid(r)) {
-		close(*fd);
-		return -ESRCH;
-	}
-	return 0;
-}
-
 static bool anon_ok(struct req *r, int fd, const char *real)
 {
 	struct stat st;
@@ -142,27 +124,6 @@ int anon_check(struct req *r, int fd, const char *real)
 	if (anon_ok(r, fd, real))
 		return 0;
 	return refuse(r, EACCES, "no name to judge, and not reached through an fd of the agent's own");
-}
-
-int agent_fdinfo(pid_t tid, int fd, struct fdinfo *fi)
-{
-	char path[64], line[128];
-	int have = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/fdinfo/%d", tid, fd);
-	if ((f = fopen(path, "re")) == NULL)
-		return -errno;
-	while (fgets(line, sizeof(line), f) != NULL) {
-		if (strncmp(line, "flags:", 6) == 0)
-			have |= sscanf(line + 6, "%llo", &fi->flags) == 1 ? 1 : 0;
-		else if (strncmp(line, "mnt_id:", 7) == 0)
-			have |= sscanf(line + 7, "%llu", &fi->mnt_id) == 1 ? 2 : 0;
-		else if (strncmp(line, "ino:", 4) == 0)
-			have |= sscanf(line + 4, "%llu", &fi->ino) == 1 ? 4 : 0;
-	}
-	fclose(f);
-	return have == 7 ? 0 : -EIO;
 }
 
 bool hop_is_own(struct req *r, int fd)

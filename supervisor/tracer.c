@@ -7,7 +7,19 @@
  * session) and verifies every exec against the grant the exec handler
  * recorded.
  */
+#include "tracer.h"
+#include "cli/util.h" /* for now */
+#include "execcheck.h"
+#include "features.h"
+#include "filter.h"
+#include "log.h"
+#include "mem.h"
+#include "netstate.h"
 #include "notify.h"
+#include "proc.h"
+#include "procfs.h"
+#include "session.h"
+#include "ward.h"
 #include "jline.h"
 
 #include <elf.h>

@@ -1,7 +1,7 @@
 /*
  * check.c - ward check: validate policies and print the compiled form.
  */
-#include "ward.h"
+#include "cli.h"
 
 #include <getopt.h>
 #include <stdio.h>

@@ -5,7 +5,7 @@
  * against the current directory but not resolved (it need not exist), and
  * a host name is not looked up.
  */
-#include "ward.h"
+#include "cli.h"
 
 #include <errno.h>
 #include <getopt.h>

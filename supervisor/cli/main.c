@@ -1,7 +1,7 @@
 /*
  * main.c - ward's command line: dispatch to the subcommands.
  */
-#include "ward.h"
+#include "cli.h"
 
 #include <errno.h>
 #include <stdarg.h>

@@ -1,7 +1,7 @@
 /*
  * policy_load.c - the policy options and the layered loading of DESIGN.md §3.
  */
-#include "ward.h"
+#include "cli.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,7 +1,17 @@
 /*
  * run.c - ward run: the session from start to end.
  */
-#include "notify.h"
+#include "cli.h"
+#include "features.h"
+#include "filter.h"
+#include "log.h"
+#include "proc.h"
+#include "repos.h"
+#include "session.h"
+#include "shm.h"
+#include "tracer.h"
+#include "tty.h"
+#include "ward.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -16,10 +26,6 @@
 #include <sys/syscall.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-
-struct session *S;
-struct sock_fprog ward_filter;
 
 static const char help[] =
 	"usage: ward run [OPTIONS] -- COMMAND [ARG...]\n"

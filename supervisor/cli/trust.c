@@ -1,7 +1,7 @@
 /*
  * trust.c - ward trust: trust a project's .ward/policy as it is now.
  */
-#include "ward.h"
+#include "cli.h"
 
 #include <errno.h>
 #include <limits.h>

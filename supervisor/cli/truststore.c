@@ -4,7 +4,7 @@
  * untrusted again.  The store is $XDG_CONFIG_HOME/ward/trusted, one
  * "HEX PATH" a line; ward's self-protection rules keep it from the agent.
  */
-#include "ward.h"
+#include "cli.h"
 
 #include <errno.h>
 #include <fcntl.h>

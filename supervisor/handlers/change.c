@@ -10,7 +10,15 @@
  * the supervisor opened (O_PATH), and made through that fd, never by
  * looking the name up again.
  */
+#include "handlers.h"
+#include "../log.h"
+#include "../mem.h"
+#include "../netstate.h"
 #include "../notify.h"
+#include "../repos.h"
+#include "../resolve.h"
+#include "../session.h"
+#include "../shm.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -11,6 +11,7 @@
  * (The filter notifies these calls only when ward runs as root; an
  * unprivileged agent can only move among its own ids, which are ward's.)
  */
+#include "handlers.h"
 #include "../notify.h"
 
 #include <errno.h>

@@ -8,7 +8,15 @@
  * runs the file that was allowed with the argv that was read, and kills
  * it otherwise: a path or argv changed after the check cannot win.
  */
+#include "handlers.h"
+#include "../execcheck.h"
+#include "../features.h"
+#include "../mem.h"
 #include "../notify.h"
+#include "../proc.h"
+#include "../procfs.h"
+#include "../resolve.h"
+#include "../session.h"
 #include "../sniff.h"
 
 #include <errno.h>

@@ -20,6 +20,8 @@
  * however fast they are made), a sweeper looks every 100 ms and forgets
  * the ids no longer there.
  */
+#include "handlers.h"
+#include "../mem.h"
 #include "../notify.h"
 
 #include <errno.h>

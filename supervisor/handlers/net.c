@@ -13,7 +13,14 @@
  * What a send carries (its data and control messages) is copied too, and
  * descriptors passed with SCM_RIGHTS are translated into ward's own.
  */
+#include "handlers.h"
+#include "../features.h"
+#include "../log.h"
+#include "../mem.h"
+#include "../netstate.h"
 #include "../notify.h"
+#include "../resolve.h"
+#include "../session.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -28,6 +35,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>

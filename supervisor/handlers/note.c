@@ -8,7 +8,9 @@
  * shares its fs_struct with no other (proc.c).  A umask(2) makes the
  * caller's group forget it; the next create reads it again.
  */
+#include "handlers.h"
 #include "../notify.h"
+#include "../proc.h"
 
 int h_umask(struct req *r)
 {

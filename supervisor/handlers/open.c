@@ -11,7 +11,16 @@
  *     and created with O_EXCL | O_NOFOLLOW relative to that parent's fd.
  * An open for reading and writing needs both read and write allowed.
  */
+#include "handlers.h"
+#include "../log.h"
+#include "../mem.h"
 #include "../notify.h"
+#include "../proc.h"
+#include "../procfs.h"
+#include "../resolve.h"
+#include "../session.h"
+#include "../shm.h"
+#include "../tty.h"
 
 #include <errno.h>
 #include <fcntl.h>

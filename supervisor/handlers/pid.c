@@ -5,7 +5,10 @@
  * kcmp.  Each may aim only at processes of the session, so the agent
  * cannot make ward a SIGIO target, lower its limits or starve it.
  */
+#include "handlers.h"
+#include "../mem.h"
 #include "../notify.h"
+#include "../proc.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -6,7 +6,12 @@
  * anything else of the user's.  A process group is allowed when it is the
  * session's (proc_pgrp_in_session()).
  */
+#include "handlers.h"
+#include "../mem.h"
 #include "../notify.h"
+#include "../proc.h"
+#include "../procfs.h"
+#include "../resolve.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -6,7 +6,10 @@
  * the object O_PATH by its own walk, decides on its real path, asks the
  * kernel about that fd, and writes the answer into the agent's buffer.
  */
+#include "handlers.h"
+#include "../mem.h"
 #include "../notify.h"
+#include "../resolve.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,0 +1,34 @@
+/*
+ * log.h - the audit log (log.c): JSON Lines, one object per event
+ * (DESIGN.md §6), each line written before the reply it tells of.
+ */
+#ifndef WARD_LOG_H
+#define WARD_LOG_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+struct req;
+struct jline;
+struct json_t;
+
+int log_open(const char *path);
+/* Whether the log is a character device (/dev/null, a terminal), not a file of its own. */
+bool log_is_device(void);
+void log_close(void);
+/* The line of r's decision (err: the call's errno, 0 for none). */
+int log_request(struct req *r, int err);
+/*
+ * A free-form event: fmt is a jansson json_pack format for the event's
+ * own fields ("{s:s, s:i}" ...).
+ */
+int log_event(const char *event, pid_t pid, const char *fmt, ...);
+/* How many lines could not be written (the disk full, say). */
+unsigned long log_lost(void);
+/* An event written field by field with jline.h: log_begin, jl_*, log_finish. */
+struct jline *log_begin(const char *event, pid_t pid);
+int log_finish(struct jline *l);
+/* A JSON string for bytes that may not be UTF-8 (they are escaped). */
+struct json_t *jpath(const char *s);
+
+#endif
