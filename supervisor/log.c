@@ -9,7 +9,6 @@
  * per-thread arena that is reset after every line.
  */
 #include "log.h"
-#include "cli/util.h" /* for now */
 #include "notify.h"
 #include "proc.h"
 #include "repos.h"
@@ -38,6 +37,7 @@ struct arena {
 };
 static __thread struct arena *arena;
 static int log_fd = -1;
+static void (*echo)(const struct log_echo *e);
 
 /* Arena allocation; once spent, the ordinary heap (and free knows which). */
 static void *arena_malloc(size_t size)
@@ -82,6 +82,11 @@ int log_open(const char *path)
 	json_set_alloc_funcs(arena_malloc, arena_free);
 	log_fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	return log_fd < 0 ? -errno : 0;
+}
+
+void log_set_echo(void (*fn)(const struct log_echo *e))
+{
+	echo = fn;
 }
 
 bool log_is_device(void)
@@ -310,21 +315,23 @@ int log_request(struct req *r, int err)
 		jl_str(&l, "reason", r->reason);
 	if (r->log_to != NULL)
 		jl_str(&l, "to", r->log_to);
-	if (S->verbose > 0 && (S->verbose > 1 || strcmp(decision, "deny") == 0)) {
-		/* -v: denials on stderr; -vv: every decision. */
+	if (echo != NULL) {
 		char where[sizeof(r->net_addr) + 16];
 		if (net && r->net_port >= 0)
 			snprintf(where, sizeof(where), "%s%s%s:%d", strchr(r->net_addr, ':') ? "[" : "",
 				 r->net_addr, strchr(r->net_addr, ':') ? "]" : "", r->net_port);
 		else
 			snprintf(where, sizeof(where), "%s", net ? r->net_addr : r->log_path ? r->log_path : "-");
-		/* The agent names the paths: no escape sequence of its reaches the terminal. */
-		char safe_where[4 * sizeof(where)], safe_to[4 * 4096];
-		fprintf(stderr, "ward: %s %s %s %s%s%s (%s, pid %d)\n", decision,
-			r->op ? r->op : r->sysname, term_safe(where, safe_where, sizeof(safe_where)),
-			err ? strerrorname_np(err) : "", r->log_to ? " -> " : "",
-			r->log_to ? term_safe(r->log_to, safe_to, sizeof(safe_to)) : "",
-			v ? ward_rule_location(v->rule) : "no rule", r->tid);
+		struct log_echo e = {
+			.decision = decision,
+			.op = r->op ? r->op : r->sysname,
+			.where = where,
+			.err = err ? strerrorname_np(err) : "",
+			.to = r->log_to,
+			.rule = v ? ward_rule_location(v->rule) : NULL,
+			.tid = r->tid,
+		};
+		echo(&e);
 	}
 	size_t n = jl_end(&l);
 	return n == 0 ? -EOVERFLOW : write_line(line_buf, n);

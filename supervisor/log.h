@@ -16,6 +16,18 @@ int log_open(const char *path);
 /* Whether the log is a character device (/dev/null, a terminal), not a file of its own. */
 bool log_is_device(void);
 void log_close(void);
+/*
+ * A decision as the terminal is told of it (-v): its words, the agent's
+ * among them (where, to) as they are, for the teller to escape.
+ */
+struct log_echo {
+	const char *decision, *op, *where, *err;
+	const char *to;	  /* a rewrite's replacement, or NULL */
+	const char *rule; /* the deciding rule's location, or NULL */
+	pid_t tid;
+};
+/* fn is told of each decision the log is given (NULL: none); set before the session starts. */
+void log_set_echo(void (*fn)(const struct log_echo *e));
 /* The line of r's decision (err: the call's errno, 0 for none). */
 int log_request(struct req *r, int err);
 /*

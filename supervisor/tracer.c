@@ -8,7 +8,6 @@
  * recorded.
  */
 #include "tracer.h"
-#include "cli/util.h" /* for now */
 #include "execcheck.h"
 #include "features.h"
 #include "filter.h"
@@ -30,8 +29,10 @@
 #include <linux/filter.h>
 #include <nettle/sha2.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdnoreturn.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
@@ -537,6 +538,18 @@ static void on_exec(pid_t pid)
 		kill(pid, SIGKILL);
 }
 
+/* A failure to start: the reason in why, for the command line to say; returns rc. */
+__attribute__((format(printf, 4, 5))) static int fail(char *why, size_t len, int rc,
+							const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, len, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
 static int exit_status(int st)
 {
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
@@ -586,7 +599,7 @@ static void end_session(void)
 	}
 }
 
-int tracer_run(char **argv, int *status)
+int tracer_run(char **argv, int *status, char *why, size_t len)
 {
 	int sv[2], rc;
 	mode_t umask_ = umask(0);
@@ -599,7 +612,7 @@ int tracer_run(char **argv, int *status)
 	 * checked against ward's capabilities, not the agent's).
 	 */
 	if (drop_net_admin(false) < 0)
-		die(WARD_EXIT_FAILURE, "cannot drop CAP_NET_ADMIN: %m");
+		return fail(why, len, -errno, "cannot drop CAP_NET_ADMIN: %s", strerror(errno));
 	/*
 	 * The session's orphans (a daemon's double fork) become ward's
 	 * children, not init's: ward stays an ancestor of every process it
@@ -607,12 +620,13 @@ int tracer_run(char **argv, int *status)
 	 * an unprivileged ward to read a process's memory.
 	 */
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
-		die(WARD_EXIT_FAILURE, "cannot become the session's subreaper: %m");
+		return fail(why, len, -errno, "cannot become the session's subreaper: %s",
+			    strerror(errno));
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
-		die(WARD_EXIT_FAILURE, "socketpair: %m");
+		return fail(why, len, -errno, "socketpair: %s", strerror(errno));
 	pid = fork();
 	if (pid < 0)
-		die(WARD_EXIT_FAILURE, "fork: %m");
+		return fail(why, len, -errno, "fork: %s", strerror(errno));
 	if (pid == 0) {
 		close(sv[0]);
 		child(sv[1], &ward_filter, argv, umask_);
@@ -622,7 +636,7 @@ int tracer_run(char **argv, int *status)
 	S->listener = take_listener(sv[0], pid);
 	if (S->listener < 0) {
 		waitpid(pid, NULL, 0);
-		die(WARD_EXIT_FAILURE, "the child could not install the seccomp filter");
+		return fail(why, len, -EIO, "the child could not install the seccomp filter");
 	}
 	if (S->feat.sync_wake_up)
 		ioctl(S->listener, SECCOMP_IOCTL_NOTIF_SET_FLAGS, SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP);
@@ -636,12 +650,11 @@ int tracer_run(char **argv, int *status)
 		if (y != NULL)
 			fclose(y);
 		kill(pid, SIGKILL);
-		errno = e;
 		if (scope >= 2)
-			die(WARD_EXIT_FAILURE, "cannot trace the child (PTRACE_SEIZE): %m: "
-			    "kernel.yama.ptrace_scope is %d, which lets only %s trace", scope,
-			    scope == 2 ? "CAP_SYS_PTRACE" : "no one");
-		die(WARD_EXIT_FAILURE, "cannot trace the child (PTRACE_SEIZE): %m");
+			return fail(why, len, -e, "cannot trace the child (PTRACE_SEIZE): %s: "
+				    "kernel.yama.ptrace_scope is %d, which lets only %s trace",
+				    strerror(e), scope, scope == 2 ? "CAP_SYS_PTRACE" : "no one");
+		return fail(why, len, -e, "cannot trace the child (PTRACE_SEIZE): %s", strerror(e));
 	}
 	/* From here on ward serves the agent; its own files stay its own. */
 	prctl(PR_SET_DUMPABLE, 0);
@@ -681,13 +694,13 @@ int tracer_run(char **argv, int *status)
 	}
 	if ((rc = net_init(S->policy)) < 0) {
 		kill(pid, SIGKILL);
-		die(WARD_EXIT_FAILURE, "cannot start the name resolver: %s", strerror(-rc));
+		return fail(why, len, rc, "cannot start the name resolver: %s", strerror(-rc));
 	}
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	long nworkers = getenv("WARD_WORKERS") ? atol(getenv("WARD_WORKERS")) : 2 * ncpu;
 	if ((rc = notify_start(nworkers > 0 ? (int)nworkers : 4)) < 0) {
 		kill(pid, SIGKILL);
-		die(WARD_EXIT_FAILURE, "cannot start the notification workers: %s", strerror(-rc));
+		return fail(why, len, rc, "cannot start the notification workers: %s", strerror(-rc));
 	}
 	struct sigaction sa = { .sa_handler = on_signal }; /* no SA_RESTART: waitpid returns */
 	sigaction(SIGINT, &sa, NULL);
@@ -697,7 +710,7 @@ int tracer_run(char **argv, int *status)
 
 	if (write(sv[0], "g", 1) != 1) {
 		kill(pid, SIGKILL);
-		die(WARD_EXIT_FAILURE, "cannot start the child");
+		return fail(why, len, -EIO, "cannot start the child");
 	}
 	close(sv[0]);
 

@@ -1,121 +1,94 @@
 /*
- * main.c - ward's command line: dispatch to the subcommands.
+ * main.c - ward's command line: dispatch to the commands.
+ *
+ * Adding a command is one row of the table below and a cmd_NAME function
+ * in a file of its own (cli.h declares them).
  */
 #include "cli.h"
 
-#include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-noreturn void die(int status, const char *fmt, ...)
+/* The version: a command of its own, as `ward version` and `ward --version`. */
+static int cmd_version(int argc, char **argv)
 {
-	int saved = errno;
-	va_list ap;
-
-	fputs("ward: ", stderr);
-	va_start(ap, fmt);
-	errno = saved;
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(status);
+	(void)argc;
+	(void)argv;
+	printf("ward %s\n", WARD_VERSION);
+	return 0;
 }
 
-void warnx_(const char *fmt, ...)
-{
-	va_list ap;
+static int cmd_help(int argc, char **argv);
 
-	fputs("ward: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
+/* A command named but not in this version. */
+static int cmd_missing(int argc, char **argv)
+{
+	(void)argc;
+	die(WARD_EXIT_FAILURE, "%s: not implemented in this version", argv[0]);
 }
 
-/* The length of the UTF-8 sequence at c, or 0 when it is not one. */
-static size_t utf8_len(const unsigned char *c)
-{
-	size_t n = *c >= 0xc2 && *c <= 0xdf ? 2 : *c >= 0xe0 && *c <= 0xef ? 3
-						: *c >= 0xf0 && *c <= 0xf4 ? 4 : 0;
-	for (size_t i = 1; i < n; i++)
-		if (c[i] < 0x80 || c[i] > 0xbf)
-			return 0;
-	return n;
-}
+/*
+ * The commands: name, its arguments and a one-line summary for the usage
+ * (no summary: not listed there), and the function, which gets argv from
+ * the command's name on.
+ */
+static const struct command {
+	const char *name, *args, *summary;
+	int (*fn)(int argc, char **argv);
+} commands[] = {
+	{ "run", "[OPTIONS] -- COMMAND [ARG...]", "run COMMAND under supervision", cmd_run },
+	{ "check", "[OPTIONS] [POLICY...]", "validate policies; print the merged, compiled policy",
+	  cmd_check },
+	{ "explain", "[OPTIONS] OP TARGET", "which rule decides OP on TARGET, and why", cmd_explain },
+	{ "trust", "[DIR]", "trust DIR's .ward/policy as it is now", cmd_trust },
+	{ "report", NULL, NULL, cmd_missing },
+	{ "learn", NULL, NULL, cmd_missing },
+	{ "approve", NULL, NULL, cmd_missing },
+	{ "help", NULL, NULL, cmd_help },
+	{ "--help", NULL, NULL, cmd_help },
+	{ "-h", NULL, NULL, cmd_help },
+	{ "version", NULL, NULL, cmd_version },
+	{ "--version", NULL, NULL, cmd_version },
+};
 
-const char *term_safe(const char *s, char *buf, size_t len)
+static void usage(FILE *f)
 {
-	size_t o = 0;
-
-	for (const unsigned char *c = (const unsigned char *)s; *c != '\0' && o + 9 < len;) {
-		size_t n = *c < 0x80 ? 1 : utf8_len(c);
-		/*
-		 * C0 and DEL; C1 as UTF-8 (U+0080..U+009F: CSI is one) or as a raw
-		 * byte (a terminal in 8-bit mode reads it), and any byte not in a
-		 * UTF-8 sequence: as \xNN.  A backslash doubled.
-		 */
-		if (n == 0 || (n == 1 && (*c < 0x20 || *c == 0x7f)) ||
-		    (n == 2 && c[0] == 0xc2 && c[1] <= 0x9f)) {
-			size_t k = n == 0 ? 1 : n;
-			for (size_t i = 0; i < k; i++)
-				o += (size_t)snprintf(buf + o, len - o, "\\x%02x", c[i]);
-			c += k;
-		} else if (*c == '\\') {
-			o += (size_t)snprintf(buf + o, len - o, "\\\\");
-			c++;
-		} else {
-			if (o + n >= len)
-				break;
-			memcpy(buf + o, c, n);
-			o += n;
-			c += n;
-		}
+	fputs("usage: ward COMMAND [OPTIONS] [ARGS]\n"
+	      "\n"
+	      "Run a command under a syscall policy, and explain or audit what it did.\n"
+	      "\n"
+	      "commands:\n",
+	      f);
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		const struct command *c = &commands[i];
+		if (c->summary == NULL)
+			continue;
+		int n = fprintf(f, "  %s %s", c->name, c->args);
+		fprintf(f, "%*s%s\n", n < 37 ? 37 - n : 1, "", c->summary);
 	}
-	buf[o] = '\0';
-	return buf;
+	fputs("\n"
+	      "Each command takes --help.  ward --version prints the version.\n",
+	      f);
 }
 
-static const char usage[] =
-	"usage: ward COMMAND [OPTIONS] [ARGS]\n"
-	"\n"
-	"Run a command under a syscall policy, and explain or audit what it did.\n"
-	"\n"
-	"commands:\n"
-	"  run [OPTIONS] -- COMMAND [ARG...]  run COMMAND under supervision\n"
-	"  check [OPTIONS] [POLICY...]        validate policies; print the merged, compiled policy\n"
-	"  explain [OPTIONS] OP TARGET        which rule decides OP on TARGET, and why\n"
-	"  trust [DIR]                        trust DIR's .ward/policy as it is now\n"
-	"\n"
-	"Each command takes --help.  ward --version prints the version.\n";
+static int cmd_help(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	usage(stdout);
+	return 0;
+}
 
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		fputs(usage, stderr);
+		usage(stderr);
 		return WARD_EXIT_USAGE;
 	}
-	const char *cmd = argv[1];
-	if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
-		fputs(usage, stdout);
-		return 0;
-	}
-	if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
-		printf("ward %s\n", WARD_VERSION);
-		return 0;
-	}
-	if (strcmp(cmd, "check") == 0)
-		return cmd_check(argc - 1, argv + 1);
-	if (strcmp(cmd, "explain") == 0)
-		return cmd_explain(argc - 1, argv + 1);
-	if (strcmp(cmd, "trust") == 0)
-		return cmd_trust(argc - 1, argv + 1);
-	if (strcmp(cmd, "run") == 0)
-		return cmd_run(argc - 1, argv + 1);
-	if (strcmp(cmd, "report") == 0 ||
-	    strcmp(cmd, "learn") == 0 || strcmp(cmd, "approve") == 0)
-		die(WARD_EXIT_FAILURE, "%s: not implemented in this version", cmd);
-	fprintf(stderr, "ward: unknown command '%s'\n%s", cmd, usage);
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (strcmp(argv[1], commands[i].name) == 0)
+			return commands[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "ward: unknown command '%s'\n", argv[1]);
+	usage(stderr);
 	return WARD_EXIT_USAGE;
 }

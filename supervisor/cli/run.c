@@ -187,6 +187,45 @@ static void warn_wide_project(const struct ward_vars *v)
 		       v->project);
 }
 
+/*
+ * -v: denials on stderr; -vv: every decision.  The agent names the paths:
+ * no escape sequence of its reaches the terminal.
+ */
+static void tell_decision(const struct log_echo *e)
+{
+	char where[4 * (160 + 16)], to[4 * 4096];
+
+	if (S->verbose < 2 && strcmp(e->decision, "deny") != 0)
+		return;
+	fprintf(stderr, "ward: %s %s %s %s%s%s (%s, pid %d)\n", e->decision, e->op,
+		term_safe(e->where, where, sizeof(where)), e->err, e->to ? " -> " : "",
+		e->to ? term_safe(e->to, to, sizeof(to)) : "", e->rule ? e->rule : "no rule", e->tid);
+}
+
+static void tell_repo(const char *path, void *arg)
+{
+	char safe[4 * PATH_MAX];
+
+	(void)arg;
+	fprintf(stderr, "ward:   %s\n", term_safe(path, safe, sizeof(safe)));
+}
+
+/* The repositories the agent made or changed (repos.c): said even with -q, code runs there later. */
+static void tell_repos(void)
+{
+	bool more;
+	int n = repos_each(NULL, NULL, &more);
+
+	if (n == 0)
+		return;
+	fprintf(stderr, "ward: the agent made or changed %d git %s inside the project%s; "
+			"their config and hooks run at your next git command there, and at "
+			"git status in the project once committed as a submodule: look at "
+			".git/config and .git/hooks of:\n",
+		n, n == 1 ? "repository" : "repositories", more ? " (and more)" : "");
+	repos_each(tell_repo, NULL, &more);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -301,6 +340,8 @@ int cmd_run(int argc, char **argv)
 			 S->id);
 		log_path = path;
 	}
+	if (S->verbose > 0)
+		log_set_echo(tell_decision);
 	if ((rc = log_open(log_path)) < 0)
 		die(WARD_EXIT_FAILURE, "cannot open the log %s: %s", log_path, strerror(-rc));
 	/*
@@ -361,7 +402,8 @@ int cmd_run(int argc, char **argv)
 
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	tracer_run(argv + optind, &status);
+	if (tracer_run(argv + optind, &status, why, sizeof(why)) < 0)
+		die(WARD_EXIT_FAILURE, "%s", why);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 	unsigned long lost = log_lost();
@@ -382,7 +424,7 @@ int cmd_run(int argc, char **argv)
 	else
 		log_event("session-end", 0, "{s:i, s:f}", "status", status, "duration", secs);
 	/* Said even with -q: code that runs after the session. */
-	repos_tell();
+	tell_repos();
 	log_close();
 	/* Said even with -q: the log is not the whole account of the session. */
 	if ((lost = log_lost()) > 0)
