@@ -35,15 +35,29 @@
 #define NONE NULL
 #define MAX_NR 512
 
+/*
+ * The dispatch table, by syscall number, from syscalls.h: the name for the
+ * log, the family, the handler, and why the handler may answer CONTINUE
+ * (NULL: it may not).
+ */
 static const struct dispatch {
 	const char *name;
 	enum family family;
 	handler_fn fn;
+	const char *may_continue;
 } dispatch[MAX_NR] = {
-#define ROW(name, fam, h) [SYS_##name] = { #name, fam, h },
+#define MAY_CONTINUE(why) why
+#define ROW(name, fam, h, notify, continues) [SYS_##name] = { #name, fam, h, continues },
 	WARD_SYSCALLS(ROW)
 #undef ROW
+#undef MAY_CONTINUE
 };
+
+/* Every row's number fits the table (a number beyond it would be no row at all). */
+#define FITS(name, fam, h, notify, continues) \
+	_Static_assert(SYS_##name < MAX_NR, "syscall number beyond the dispatch table: " #name);
+WARD_SYSCALLS(FITS)
+#undef FITS
 
 /* The pool grows (up to MAX_WORKERS) while workers wait in blocking calls. */
 #define MAX_WORKERS 128
@@ -65,10 +79,11 @@ static void reply(struct req *r, int rc)
 		/*
 		 * CONTINUE only where a handler returned 0, which each does only
 		 * at a site whose comment says why its decision depended on
-		 * registers alone (signal.c, pid.c, ipc.c, cred.c, note.c, socket() and
-		 * address-less sends in net.c) or is verified afterwards (exec.c,
-		 * at PTRACE_EVENT_EXEC); serve() turns a 0 from any other family
-		 * into EACCES.  Every other answer is emulated.
+		 * registers alone (signal.c, pid.c, ipc.c, cred.c, note.c, socket()
+		 * in net.c) or is verified afterwards (exec.c, at
+		 * PTRACE_EVENT_EXEC), and only for a row of the table that says
+		 * why it may (MAY_CONTINUE); serve() turns any other 0 into
+		 * EACCES.  Every other answer is emulated.
 		 */
 		resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
 	} else {
@@ -116,13 +131,12 @@ static void serve(struct req *r)
 	} else {
 		rc = d->fn(r);
 		/*
-		 * Only the exec, signal and pid families may let the kernel run
-		 * the call: a 0 from any other handler would be a bug, and fails
-		 * closed rather than continue a call whose arguments it read.
+		 * Only a row that says why (syscalls.h: MAY_CONTINUE) may let the
+		 * kernel run the call: a 0 from any other handler would be a bug,
+		 * and fails closed rather than continue a call whose arguments it
+		 * read.
 		 */
-		if (rc == 0 && d->family != FAM_EXEC && d->family != FAM_SIGNAL &&
-		    d->family != FAM_PID && d->family != FAM_SOCKET && d->family != FAM_CRED &&
-		    d->family != FAM_NOTE)
+		if (rc == 0 && d->may_continue == NULL)
 			rc = -EACCES;
 		if (rc == -E_FOREIGN_PROC || rc < -4095)
 			rc = -EACCES; /* an internal code is never an answer */
