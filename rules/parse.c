@@ -137,6 +137,10 @@ static int lex_line(const char *line, size_t len, char *buf, struct word *w,
 static const char *const op_names[] = {
 	"read", "write", "create", "delete", "exec", "stat", "connect", "bind",
 };
+_Static_assert(sizeof(op_names) / sizeof(op_names[0]) == WARD_OP_COUNT,
+	       "an op without a name, or a name without an op");
+_Static_assert(WARD_OPS_ALL == (1u << WARD_OP_COUNT) - 1 && WARD_OP_BIND == 1u << (WARD_OP_COUNT - 1),
+	       "the ops are the WARD_OP_COUNT lowest bits, in op_names' order");
 
 enum ward_op ward_op_parse(const char *word)
 {

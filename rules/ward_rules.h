@@ -34,6 +34,8 @@ enum ward_op {
 	 WARD_OP_EXEC | WARD_OP_STAT)
 #define WARD_OPS_NET (WARD_OP_CONNECT | WARD_OP_BIND)
 #define WARD_OPS_ALL (WARD_OPS_PATH | WARD_OPS_NET)
+/* How many ops there are: their names (rules/parse.c) are kept in step with it. */
+#define WARD_OP_COUNT 8
 
 enum ward_action {
 	WARD_ALLOW,
