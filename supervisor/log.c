@@ -11,7 +11,6 @@
 #include "log.h"
 #include "notify.h"
 #include "proc.h"
-#include "repos.h"
 #include "session.h"
 #include "jline.h"
 
@@ -178,8 +177,28 @@ unsigned long log_lost(void)
 	return n;
 }
 
+static const char *const event_names[] = {
+	[EV_ACCESS] = "access",
+	[EV_CONNECT] = "connect",
+	[EV_BIND] = "bind",
+	[EV_SIGNAL] = "signal",
+	[EV_PROCESS] = "process",
+	[EV_SPAWN] = "spawn",
+	[EV_EXEC] = "exec",
+	[EV_EXIT] = "exit",
+	[EV_SESSION_START] = "session-start",
+	[EV_SESSION_END] = "session-end",
+};
+_Static_assert(sizeof(event_names) / sizeof(event_names[0]) == EV_COUNT, "an event without a name");
+
+static const char *const by_names[] = {
+	[BY_POLICY] = "policy",	    [BY_CACHE] = "cache",     [BY_UNDECIDED] = "undecided",
+	[BY_PROMPT] = "prompt",	    [BY_TIMEOUT] = "timeout",
+};
+_Static_assert(sizeof(by_names) / sizeof(by_names[0]) == BY_COUNT, "a \"by\" without a name");
+
 /* The fields every event starts with: ts, session, event, and who (r: already known). */
-static void common_as(struct jline *l, char *buf, size_t cap, const char *event, pid_t pid,
+static void common_as(struct jline *l, char *buf, size_t cap, enum log_event event, pid_t pid,
 		      const struct req *r)
 {
 	char ts[40], exe[256] = "";
@@ -189,7 +208,7 @@ static void common_as(struct jline *l, char *buf, size_t cap, const char *event,
 	timestamp(ts, sizeof(ts));
 	jl_str(l, "ts", ts);
 	jl_str(l, "session", S->id);
-	jl_str(l, "event", event);
+	jl_str(l, "event", event_names[event]);
 	if (pid > 0) {
 		if (r != NULL) {
 			tgid = r->tgid;
@@ -205,13 +224,13 @@ static void common_as(struct jline *l, char *buf, size_t cap, const char *event,
 	}
 }
 
-static void common(struct jline *l, char *buf, size_t cap, const char *event, pid_t pid)
+static void common(struct jline *l, char *buf, size_t cap, enum log_event event, pid_t pid)
 {
 	common_as(l, buf, cap, event, pid, NULL);
 }
 
 /* The common fields, then fields' members; one line.  Consumes fields. */
-static int emit(json_t *fields, const char *event, pid_t pid)
+static int emit(json_t *fields, enum log_event event, pid_t pid)
 {
 	char *tail = emit_tail;
 	struct jline l;
@@ -257,24 +276,31 @@ json_t *jpath(const char *s)
 	return json_string(buf);
 }
 
+/* The op of a line: a policy op's name, or the log's own. */
+static const char *op_name(unsigned op)
+{
+	return op == OP_RLIMIT ? "rlimit" : ward_op_name((enum ward_op)op);
+}
+
 int log_request(struct req *r, int err)
 {
-	const struct ward_verdict *v = r->verdict;
+	const struct decision *d = &r->dec;
+	const struct ward_verdict *v = d->verdict;
 	const char *decision;
 	struct jline l;
 
 	/* Who asked is known already: serve() looked it up. */
 	common_as(&l, line_buf, sizeof(line_buf) - 1, r->event, r->tid, r);
 	jl_str(&l, "syscall", r->sysname);
-	if (strcmp(r->event, "signal") == 0 || strcmp(r->event, "process") == 0) {
+	if (r->event == EV_SIGNAL || r->event == EV_PROCESS) {
 		jl_int(&l, "target", r->sig_target);
 		jl_int(&l, "signal", r->sig_num);
 	}
-	if (r->op != NULL)
-		jl_str(&l, "op", r->op);
-	if (r->log_path != NULL)
-		jl_str(&l, "path", r->log_path);
-	bool net = strcmp(r->event, "connect") == 0 || strcmp(r->event, "bind") == 0;
+	if (d->op != 0)
+		jl_str(&l, "op", op_name(d->op));
+	if (d->path != NULL)
+		jl_str(&l, "path", d->path);
+	bool net = r->event == EV_CONNECT || r->event == EV_BIND;
 	if (net) {
 		jl_str(&l, "addr", r->net_addr);
 		if (r->net_port >= 0)
@@ -290,44 +316,41 @@ int log_request(struct req *r, int err)
 	 * errno is what the call returned, which after an allow may still be
 	 * an ordinary failure such as ENOENT.
 	 */
-	if (r->decided == 2)
+	if (d->outcome == DEC_NONE)
 		decision = !err ? "allow" : (err == ENOENT || err == ENOTDIR || err == EEXIST ||
 					    err == ELOOP || err == EBADF || err == EINVAL ||
 					    err == ENAMETOOLONG || err == EFAULT || err == E2BIG ||
 					    err == EAFNOSUPPORT || err == ENOTSOCK || err == EMSGSIZE)
 						   ? "error" : "deny";
-	else if (r->decided < 0)
-		decision = "deny";
 	else
-		decision = r->decided == 1 ? "rewrite" : "allow";
+		decision = d->outcome == DEC_DENY ? "deny" : d->outcome == DEC_REWRITE ? "rewrite" : "allow";
 	jl_str(&l, "decision", decision);
-	if (err == 0 && decision[0] == 'a' && r->op != NULL &&
-	    (strcmp(r->op, "create") == 0 || strcmp(r->op, "write") == 0 || strcmp(r->op, "delete") == 0))
-		repos_note(r->logged_path);
 	if (err != 0)
 		jl_str(&l, "errno", strerrorname_np(err) ? strerrorname_np(err) : "?");
-	if (r->denied_by_shadow)
+	if (d->would_deny)
 		jl_str(&l, "would", "deny");
 	if (v != NULL)
 		jl_str(&l, "rule", ward_rule_location(v->rule));
-	jl_str(&l, "by", r->by ? r->by : "policy");
-	if (r->reason != NULL)
-		jl_str(&l, "reason", r->reason);
-	if (r->log_to != NULL)
-		jl_str(&l, "to", r->log_to);
+	jl_str(&l, "by", by_names[d->by]);
+	if (d->answer != NULL)
+		jl_str(&l, "answer", d->answer);
+	if (d->reason != NULL)
+		jl_str(&l, "reason", d->reason);
+	if (d->to != NULL)
+		jl_str(&l, "to", d->to);
 	if (echo != NULL) {
 		char where[sizeof(r->net_addr) + 16];
 		if (net && r->net_port >= 0)
 			snprintf(where, sizeof(where), "%s%s%s:%d", strchr(r->net_addr, ':') ? "[" : "",
 				 r->net_addr, strchr(r->net_addr, ':') ? "]" : "", r->net_port);
 		else
-			snprintf(where, sizeof(where), "%s", net ? r->net_addr : r->log_path ? r->log_path : "-");
+			snprintf(where, sizeof(where), "%s", net ? r->net_addr : d->path ? d->path : "-");
 		struct log_echo e = {
 			.decision = decision,
-			.op = r->op ? r->op : r->sysname,
+			.op = d->op != 0 ? op_name(d->op) : r->sysname,
 			.where = where,
 			.err = err ? strerrorname_np(err) : "",
-			.to = r->log_to,
+			.to = d->to,
 			.rule = v ? ward_rule_location(v->rule) : NULL,
 			.tid = r->tid,
 		};
@@ -339,7 +362,7 @@ int log_request(struct req *r, int err)
 
 /*
  * An event written field by field:
- *	struct jline *l = log_begin("exit", pid);
+ *	struct jline *l = log_begin(EV_EXIT, pid);
  *	jl_int(l, "status", 0);
  *	rc = log_finish(l);
  */
@@ -347,7 +370,7 @@ int log_request(struct req *r, int err)
 static __thread char *event_line;
 static __thread struct jline event_jl;
 
-struct jline *log_begin(const char *event, pid_t pid)
+struct jline *log_begin(enum log_event event, pid_t pid)
 {
 	if (event_line == NULL)
 		event_line = malloc(EVENT_LINE_BYTES);
@@ -366,7 +389,7 @@ int log_finish(struct jline *l)
  * A free-form event: fmt is a jansson json_pack format for the event's
  * own fields ("{s:s, s:i}" ...).
  */
-int log_event(const char *event, pid_t pid, const char *fmt, ...)
+int log_event(enum log_event event, pid_t pid, const char *fmt, ...)
 {
 	json_error_t jerr;
 	va_list ap;

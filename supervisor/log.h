@@ -12,6 +12,33 @@ struct req;
 struct jline;
 struct json_t;
 
+/* The events of the log (DESIGN.md §6): "event"; log.c names them. */
+enum log_event {
+	EV_ACCESS,  /* a path: open, stat, change, exec */
+	EV_CONNECT, /* a destination: connect, send, socket */
+	EV_BIND,    /* an address taken: bind, listen */
+	EV_SIGNAL,  /* a signal, or a call that aims signals (SIGIO, a foreground group) */
+	EV_PROCESS, /* another call aimed at a process or an IPC object */
+	/* events of their own (log_begin, log_event) */
+	EV_SPAWN,
+	EV_EXEC,
+	EV_EXIT,
+	EV_SESSION_START,
+	EV_SESSION_END,
+	EV_COUNT
+};
+
+/* Who decided ("by"). */
+enum decided_by {
+	BY_POLICY,    /* a rule, or ward itself (refuse) */
+	BY_CACHE,     /* a rule, its verdict cached */
+	BY_UNDECIDED, /* no rule: `set undecided`; and an ask nobody could answer */
+	BY_PROMPT,    /* a person, asked (with "answer") */
+	BY_TIMEOUT,   /* a person, asked, who did not answer in time */
+	BY_COUNT
+};
+
+
 int log_open(const char *path);
 /* Whether the log is a character device (/dev/null, a terminal), not a file of its own. */
 bool log_is_device(void);
@@ -34,11 +61,11 @@ int log_request(struct req *r, int err);
  * A free-form event: fmt is a jansson json_pack format for the event's
  * own fields ("{s:s, s:i}" ...).
  */
-int log_event(const char *event, pid_t pid, const char *fmt, ...);
+int log_event(enum log_event event, pid_t pid, const char *fmt, ...);
 /* How many lines could not be written (the disk full, say). */
 unsigned long log_lost(void);
 /* An event written field by field with jline.h: log_begin, jl_*, log_finish. */
-struct jline *log_begin(const char *event, pid_t pid);
+struct jline *log_begin(enum log_event event, pid_t pid);
 int log_finish(struct jline *l);
 /* A JSON string for bytes that may not be UTF-8 (they are escaped). */
 struct json_t *jpath(const char *s);

@@ -16,6 +16,7 @@
 #include <linux/audit.h>
 #include <linux/futex.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <poll.h>
 #include <inttypes.h>
@@ -93,6 +94,77 @@ static void reply(struct req *r, int rc)
 	ioctl(S->listener, SECCOMP_IOCTL_NOTIF_SEND, resp);
 }
 
+/*
+ * The commit point: the call's line, if still to be written, then its
+ * answer.  An event that cannot be logged is denied.
+ */
+static void commit(struct req *r, int rc)
+{
+	if (r->replied)
+		return;
+	if ((r->log == LOG_PENDING || (r->log == LOG_COMMITTED_TELLS && rc < 0)) &&
+	    log_request(r, rc < 0 ? -rc : 0) < 0 && rc >= 0)
+		rc = -EACCES;
+	reply(r, rc);
+}
+
+int req_commit(struct req *r, bool tells)
+{
+	if (r->log == LOG_COMMITTED || r->log == LOG_COMMITTED_TELLS)
+		return 0;
+	if (log_request(r, 0) < 0)
+		return -EACCES;
+	r->log = tells ? LOG_COMMITTED_TELLS : LOG_COMMITTED;
+	return 0;
+}
+
+void req_settle(struct req *r, int err)
+{
+	if (err != 0 && r->log == LOG_PENDING)
+		log_request(r, err);
+	r->log = LOG_COMMITTED;
+}
+
+int req_answer_fd(struct req *r, int fd, bool cloexec, bool writable)
+{
+	struct seccomp_notif_addfd a = {
+		.id = r->n->id,
+		.flags = SECCOMP_ADDFD_FLAG_SEND,
+		.srcfd = (uint32_t)fd,
+		.newfd_flags = cloexec ? O_CLOEXEC : 0,
+	};
+	int rc;
+
+	if (req_commit(r, true) < 0) {
+		close(fd);
+		return -EACCES;
+	}
+	if (writable) {
+		/*
+		 * A writable fd: ward's own copy must be closed before the agent
+		 * runs again, or an exec of the file right after writing it would
+		 * fail with ETXTBSY.  Install, close, then answer.
+		 */
+		a.flags = 0;
+		rc = ioctl(S->listener, SECCOMP_IOCTL_NOTIF_ADDFD, &a);
+		close(fd);
+		if (rc < 0) {
+			rc = -errno;
+			if (rc == -ENOENT)
+				r->replied = true; /* the caller is gone */
+			return rc;
+		}
+		/* The commit point sends the answer with the new fd number. */
+		return req_answer_value(r, rc);
+	}
+	rc = ioctl(S->listener, SECCOMP_IOCTL_NOTIF_ADDFD, &a);
+	rc = rc < 0 ? -errno : 0;
+	close(fd);
+	if (rc == 0 || rc == -ENOENT)
+		r->replied = true; /* answered, or the caller is gone */
+	return rc < 0 ? rc : 1;
+}
+
 static void serve(struct req *r)
 {
 	int nr = r->n->data.nr, rc;
@@ -106,17 +178,13 @@ static void serve(struct req *r)
 		r->exe[0] = '\0';
 	}
 	r->sysname = d && d->name ? d->name : "unknown";
-	r->op = NULL;
-	r->log_path = r->log_to = NULL;
-	r->verdict = NULL;
-	r->by = NULL;
-	r->reason = NULL;
+	r->event = EV_ACCESS;
+	r->dec = (struct decision){ .outcome = DEC_NONE };
+	r->log = LOG_PENDING;
 	r->hop_fd = -1;
 	r->result = 0;
-	r->replied = r->logged = r->denied_by_shadow = false;
-	r->decided = 2;
+	r->replied = false;
 	r->batch_reads = false;
-	r->event = "access";
 
 	if (d == NULL || d->fn == NULL || r->n->data.arch != AUDIT_ARCH_X86_64) {
 		/* The filter notifies only what the table lists: anything else is denied. */
@@ -141,11 +209,7 @@ static void serve(struct req *r)
 		if (rc == -E_FOREIGN_PROC || rc < -4095)
 			rc = -EACCES; /* an internal code is never an answer */
 	}
-	if (r->replied)
-		return;
-	if (!r->logged && log_request(r, rc < 0 ? -rc : 0) < 0 && rc >= 0)
-		rc = -EACCES; /* an event that cannot be logged is denied */
-	reply(r, rc);
+	commit(r, rc);
 }
 
 /*

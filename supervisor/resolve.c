@@ -953,39 +953,3 @@ out:
 	close(dir);
 	return rc;
 }
-
-int reply_fd(struct req *r, int fd, bool cloexec, bool writable)
-{
-	struct seccomp_notif_addfd a = {
-		.id = r->n->id,
-		.flags = SECCOMP_ADDFD_FLAG_SEND,
-		.srcfd = (uint32_t)fd,
-		.newfd_flags = cloexec ? O_CLOEXEC : 0,
-	};
-	int rc;
-
-	if (writable) {
-		/*
-		 * A writable fd: ward's own copy must be closed before the agent
-		 * runs again, or an exec of the file right after writing it would
-		 * fail with ETXTBSY.  Install, close, then answer.
-		 */
-		a.flags = 0;
-		rc = ioctl(S->listener, SECCOMP_IOCTL_NOTIF_ADDFD, &a);
-		close(fd);
-		if (rc < 0) {
-			rc = -errno;
-			if (rc == -ENOENT)
-				r->replied = true; /* the caller is gone */
-			return rc;
-		}
-		r->result = rc;
-		return 0; /* the dispatcher sends the reply with the new fd number */
-	}
-	rc = ioctl(S->listener, SECCOMP_IOCTL_NOTIF_ADDFD, &a);
-	rc = rc < 0 ? -errno : 0;
-	close(fd);
-	if (rc == 0 || rc == -ENOENT)
-		r->replied = true; /* answered, or the caller is gone */
-	return rc;
-}

@@ -80,8 +80,6 @@ int anon_check(struct req *r, int fd, const char *real);
  * worker's, so that files are created with exactly the agent's modes.
  */
 int agent_umask(struct req *r, mode_t *mask);
-/* Hand fd to the agent as the call's result (ADDFD | SEND); closes fd. */
-int reply_fd(struct req *r, int fd, bool cloexec, bool writable);
 /* Open (creating parents as needed) a rewrite target; no symlink is followed. */
 int open_rewrite(const char *path, int flags, mode_t mode, int *fd);
 

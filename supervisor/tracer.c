@@ -170,7 +170,7 @@ static noreturn void child(int sock, struct sock_fprog *prog, char **argv, mode_
 
 static void log_spawn(pid_t pid)
 {
-	log_finish(log_begin("spawn", pid));
+	log_finish(log_begin(EV_SPAWN, pid));
 }
 
 /*
@@ -521,7 +521,7 @@ static void on_exec(pid_t pid)
 	}
 	if (!ok) {
 		kill(pid, SIGKILL);
-		struct jline *l = log_begin("exec", pid);
+		struct jline *l = log_begin(EV_EXEC, pid);
 		jl_str(l, "decision", "kill");
 		jl_str(l, "reason", "the program, its interpreter or argv differs from what was allowed");
 		log_finish(l);
@@ -529,7 +529,7 @@ static void on_exec(pid_t pid)
 	}
 	proc_set_exe(pid, exe);
 	proc_set_loader(pid, &g); /* ld.so PROG: its open of PROG is checked; else nothing pending */
-	struct jline *l = log_begin("exec", pid);
+	struct jline *l = log_begin(EV_EXEC, pid);
 	jl_str(l, "path", exe);
 	log_argv(l, cmd, (size_t)n);
 	jl_bool(l, "static", g.is_static);
@@ -580,7 +580,7 @@ static void end_session(void)
 		if (w > 0 && (WIFEXITED(st) || WIFSIGNALED(st))) {
 			pid_t tgid, ppid;
 			if (proc_info(w, &tgid, &ppid, NULL, 0)) {
-				struct jline *l = log_begin("exit", w);
+				struct jline *l = log_begin(EV_EXIT, w);
 				jl_int(l, "status", exit_status(st));
 				log_finish(l);
 			}
@@ -732,7 +732,7 @@ int tracer_run(char **argv, int *status, char *why, size_t len)
 		if (WIFEXITED(st) || WIFSIGNALED(st)) {
 			pid_t tgid = 0, ppid;
 			if (proc_info(w, &tgid, &ppid, NULL, 0)) {
-				struct jline *l = log_begin("exit", w);
+				struct jline *l = log_begin(EV_EXIT, w);
 				jl_int(l, "status", exit_status(st));
 				log_finish(l);
 			}

@@ -391,7 +391,7 @@ int cmd_run(int argc, char **argv)
 	json_t *jcut = cut == NULL ? NULL
 				   : json_pack("{s:I, s:o}", "rules", (json_int_t)ncut, "first",
 					       jpath(cut));
-	log_event("session-start", 0,
+	log_event(EV_SESSION_START, 0,
 		  "{s:o, s:s, s:s, s:s, s:o, s:s, s:s, s:{s:s, s:b, s:b, s:b}, s:o*}", "argv", jargv,
 		  "cwd", cwd, "project", S->vars.project, "profile",
 		  o.profile ? o.profile : "default", "policy", jpol, "mode",
@@ -413,16 +413,16 @@ int cmd_run(int argc, char **argv)
 		repos = NULL;
 	}
 	if (lost > 0 && repos != NULL)
-		log_event("session-end", 0, "{s:i, s:f, s:i, s:o}", "status", status, "duration", secs,
+		log_event(EV_SESSION_END, 0, "{s:i, s:f, s:i, s:o}", "status", status, "duration", secs,
 			  "lost", (json_int_t)lost, "repos", repos);
 	else if (lost > 0)
-		log_event("session-end", 0, "{s:i, s:f, s:i}", "status", status, "duration", secs,
+		log_event(EV_SESSION_END, 0, "{s:i, s:f, s:i}", "status", status, "duration", secs,
 			  "lost", (json_int_t)lost);
 	else if (repos != NULL)
-		log_event("session-end", 0, "{s:i, s:f, s:o}", "status", status, "duration", secs,
+		log_event(EV_SESSION_END, 0, "{s:i, s:f, s:o}", "status", status, "duration", secs,
 			  "repos", repos);
 	else
-		log_event("session-end", 0, "{s:i, s:f}", "status", status, "duration", secs);
+		log_event(EV_SESSION_END, 0, "{s:i, s:f}", "status", status, "duration", secs);
 	/* Said even with -q: code that runs after the session. */
 	tell_repos();
 	log_close();

@@ -122,7 +122,7 @@ static int object_target(struct req *r, int dirfd, uint64_t path_addr, enum nami
 	} else if ((rc = read_path(r, path_addr, r->path, sizeof(r->path))) < 0) {
 		return rc; /* a NULL path too: EFAULT, as the kernel says */
 	}
-	r->log_path = r->path;
+	req_path(r, r->path);
 	if (r->path[0] == '\0' && how != BY_PATH) {
 		rc = agent_object(r, dirfd, fd, r->real, sizeof(r->real));
 	} else {
@@ -136,8 +136,7 @@ static int object_target(struct req *r, int dirfd, uint64_t path_addr, enum nami
 	if (rc < 0)
 		return rc;
 	if ((rc = anon_check(r, *fd, r->real)) < 0) {
-		r->op = ward_op_name(op);
-		r->log_path = r->real;
+		req_about(r, op, r->real);
 		close(*fd);
 		*fd = -1;
 		return rc;
@@ -146,9 +145,7 @@ static int object_target(struct req *r, int dirfd, uint64_t path_addr, enum nami
 	bool have_st = r->real[0] == '/' && fstat(*fd, &st) == 0;
 	if (r->real[0] != '/' || (have_st && unnamed_object(r->real, &st))) {
 		/* A pipe, socket or memfd reached through an fd of the agent's: its own. */
-		r->op = ward_op_name(op);
-		r->log_path = r->real;
-		r->decided = 0;
+		req_own(r, op, r->real);
 		return 0;
 	}
 	rc = decide_path(r, op, r->real, &v);
@@ -176,29 +173,12 @@ static void magic(int fd, char *buf, size_t len)
 }
 
 /*
- * Every change is logged before it is made (the log line must exist even
- * if the change is the last thing that happens): before() writes it, and
- * done() has a failed change logged once more, with its errno.
+ * Make a change: its decision is logged before it is made (the line must
+ * exist even if the change is the last thing that happens), then call (a
+ * system call of ward's, 0 or -1 with errno) is made.  A change that fails
+ * is logged once more, with its errno (req_commit: tells).  1, or -errno.
  */
-static int before(struct req *r)
-{
-	if (r->logged)
-		return 0;
-	if (log_request(r, 0) < 0)
-		return -EACCES;
-	r->logged = true;
-	return 0;
-}
-
-static int done(struct req *r, int rc)
-{
-	if (rc < 0) {
-		rc = -errno;
-		r->logged = false;
-		return rc;
-	}
-	return 1;
-}
+#define CHANGE(r, call) (req_commit((r), true) < 0 ? -EACCES : (call) < 0 ? -errno : 1)
 
 /*
  * A name to make, given with a trailing slash, by a call that makes no
@@ -236,7 +216,7 @@ static int do_create(struct req *r, int dirfd, uint64_t path, int kind, mode_t m
 
 	if ((rc = read_path(r, path, r->path, sizeof(r->path))) < 0)
 		return rc;
-	r->log_path = r->path;
+	req_path(r, r->path);
 	rc = name_target(r, dirfd, r->path, WARD_OP_CREATE, &t, r->real, r->real2, NULL);
 	if (rc == -EINVAL)
 		rc = -EEXIST; /* "dir/.", "dir/.." or "/": it exists */
@@ -257,11 +237,13 @@ static int do_create(struct req *r, int dirfd, uint64_t path, int kind, mode_t m
 	}
 	/* agent_umask made the agent's umask this worker's: the kernel applies it. */
 	if (kind == 'd')
-		rc = (before(r) < 0 ? -EACCES : done(r, mkdirat(t.parent, t.name, mode & 07777)));
+		rc = CHANGE(r, mkdirat(t.parent, t.name, mode & 07777));
 	else
-		rc = (before(r) < 0 ? -EACCES : done(r, mknodat(t.parent, t.name, (mode & S_IFMT) | (mode & 07777), dev)));
-	if (rc == 1)
+		rc = CHANGE(r, mknodat(t.parent, t.name, (mode & S_IFMT) | (mode & 07777), dev));
+	if (rc == 1) {
+		repos_note(r->real);
 		shm_made(r->real, t.parent, t.name);
+	}
 out:
 	if (t.parent >= 0)
 		close(t.parent);
@@ -301,7 +283,7 @@ static int do_unlink(struct req *r, int dirfd, uint64_t path, int flags)
 		return -EINVAL;
 	if ((rc = read_path(r, path, r->path, sizeof(r->path))) < 0)
 		return rc;
-	r->log_path = r->path;
+	req_path(r, r->path);
 	rc = name_target(r, dirfd, r->path, WARD_OP_DELETE, &t, r->real, r->real2, NULL);
 	if (rc == 0)
 		rc = check_trailing(r, &t, flags & AT_REMOVEDIR);
@@ -314,7 +296,9 @@ static int do_unlink(struct req *r, int dirfd, uint64_t path, int flags)
 	if (there && rc == 0)
 		rc = shm_check(r, WARD_OP_DELETE, r->real, &st);
 	if (rc == 0)
-		rc = (before(r) < 0 ? -EACCES : done(r, unlinkat(t.parent, t.name, flags)));
+		rc = CHANGE(r, unlinkat(t.parent, t.name, flags));
+	if (rc == 1)
+		repos_note(r->real);
 	if (rc == 1 && there)
 		shm_gone(r->real, &st);
 	if (t.parent >= 0)
@@ -465,10 +449,9 @@ static int pivot_after(struct req *r, int dirfd, const char *name, const char *n
 	}
 	if (n < 0 || symlink_pivot(r, name_real, dir_real, text) < 0) {
 		unlinkat(dirfd, name, 0);
-		if (r->reason == NULL)
+		if (r->dec.reason == NULL)
 			refuse(r, EACCES, "a symlink moved here could not be judged");
-		r->logged = false; /* logged once more, with the refusal */
-		return -EACCES;
+		return -EACCES; /* logged once more, with the refusal */
 	}
 	return 0;
 }
@@ -553,10 +536,10 @@ static int do_rename(struct req *r, int olddir, uint64_t oldp, int newdir, uint6
 	if ((rc = read_path(r, oldp, r->path, sizeof(r->path))) < 0 ||
 	    (rc = read_path(r, newp, r->path2, sizeof(r->path2))) < 0)
 		return rc;
-	r->log_path = r->path;
+	req_path(r, r->path);
 	if (flags & RENAME_WHITEOUT) {
 		/* It leaves a 0:0 character device at the source, as mknod would. */
-		r->op = ward_op_name(WARD_OP_CREATE);
+		req_about(r, WARD_OP_CREATE, r->path);
 		return refuse(r, EPERM, "device nodes are not made (a whiteout is one)");
 	}
 	rc = name_target(r, olddir, r->path, WARD_OP_DELETE, &from, from_real, r->real2, NULL);
@@ -586,12 +569,8 @@ static int do_rename(struct req *r, int olddir, uint64_t oldp, int newdir, uint6
 	    (rc = shm_check(r, WARD_OP_DELETE, from_real, &sst)) < 0)
 		goto out;
 	/* The source's decisions are logged; what follows is about the target. */
-	if ((rc = log_request(r, 0)) < 0)
+	if ((rc = decide_next_object(r, WARD_OP_CREATE, r->path2)) < 0)
 		goto out;
-	r->decided = 2;
-	r->verdict = NULL;
-	r->op = ward_op_name(WARD_OP_CREATE);
-	r->log_path = r->path2;
 	rc = name_target(r, newdir, r->path2, WARD_OP_CREATE, &to, r->real, r->real2, NULL);
 	if (rc == -EINVAL)
 		rc = -EBUSY;
@@ -650,8 +629,10 @@ static int do_rename(struct req *r, int olddir, uint64_t oldp, int newdir, uint6
 		rc = refuse(r, EACCES, "it would carry what is below it into or out of a rule's reach");
 		goto out;
 	}
-	rc = (before(r) < 0 ? -EACCES : done(r, (int)syscall(SYS_renameat2, from.parent, from.name, to.parent, to.name, flags)));
+	rc = CHANGE(r, syscall(SYS_renameat2, from.parent, from.name, to.parent, to.name, flags));
 	if (rc == 1) {
+		repos_note(from_real);
+		repos_note(r->real);
 		/* Both sides, whatever the first says. */
 		int at_to = pivot_after(r, to.parent, to.name, r->real, r->real2, slink ? stext : NULL);
 		int at_from = (flags & RENAME_EXCHANGE) ?
@@ -677,7 +658,7 @@ out:
 static int do_link(struct req *r, int olddir, uint64_t oldp, int newdir, uint64_t newp, int flags)
 {
 	struct target to = { .parent = -1 };
-	char link[64];
+	char link[64], src_real[PATH_MAX];
 	int src = -1, rc;
 
 	if (flags & ~(AT_SYMLINK_FOLLOW | AT_EMPTY_PATH))
@@ -695,18 +676,20 @@ static int do_link(struct req *r, int olddir, uint64_t oldp, int newdir, uint64_
 		rc = -EPERM; /* no hard links to directories */
 		goto out;
 	}
-	if (r->real[0] == '/' && ((rc = decide_also(r, WARD_OP_WRITE, r->real)) < 0 ||
-				  (rc = shm_check(r, WARD_OP_WRITE, r->real, &sst)) < 0))
-		goto out;
+	/* A name of the source's, written to: its repository is noted once linked. */
+	src_real[0] = '\0';
+	if (r->real[0] == '/') {
+		if ((rc = decide_also(r, WARD_OP_WRITE, r->real)) < 0 ||
+		    (rc = shm_check(r, WARD_OP_WRITE, r->real, &sst)) < 0)
+			goto out;
+		snprintf(src_real, sizeof(src_real), "%s", r->real);
+	}
 	/* The source's decisions are logged; what follows is about the target. */
-	if ((rc = log_request(r, 0)) < 0)
+	if ((rc = decide_next_object(r, WARD_OP_CREATE, r->dec.path)) < 0)
 		goto out;
-	r->decided = 2;
-	r->verdict = NULL;
-	r->op = ward_op_name(WARD_OP_CREATE);
 	if ((rc = read_path(r, newp, r->path2, sizeof(r->path2))) < 0)
 		goto out;
-	r->log_path = r->path2;
+	req_path(r, r->path2);
 	rc = name_target(r, newdir, r->path2, WARD_OP_CREATE, &to, r->real, r->real2, NULL);
 	if (rc == -EINVAL)
 		rc = -EEXIST; /* ".", ".." or "/": they exist */
@@ -732,7 +715,12 @@ static int do_link(struct req *r, int olddir, uint64_t oldp, int newdir, uint64_
 	}
 	/* Link the object that was decided on, through its fd. */
 	magic(src, link, sizeof(link));
-	rc = (before(r) < 0 ? -EACCES : done(r, linkat(AT_FDCWD, link, to.parent, to.name, AT_SYMLINK_FOLLOW)));
+	rc = CHANGE(r, linkat(AT_FDCWD, link, to.parent, to.name, AT_SYMLINK_FOLLOW));
+	if (rc == 1) {
+		if (src_real[0] != '\0')
+			repos_note(src_real);
+		repos_note(r->real);
+	}
 out:
 	if (src >= 0)
 		close(src);
@@ -750,7 +738,7 @@ static int do_symlink(struct req *r, uint64_t target, int newdir, uint64_t linkp
 	if ((rc = read_path(r, target, r->path2, sizeof(r->path2))) < 0 ||
 	    (rc = read_path(r, linkp, r->path, sizeof(r->path))) < 0)
 		return rc;
-	r->log_path = r->path;
+	req_path(r, r->path);
 	rc = name_target(r, newdir, r->path, WARD_OP_CREATE, &t, r->real, r->real2, NULL);
 	if (rc == -EINVAL)
 		rc = -EEXIST; /* ".", ".." or "/": they exist */
@@ -758,8 +746,9 @@ static int do_symlink(struct req *r, uint64_t target, int newdir, uint64_t linkp
 	if (rc == 0 && slash_end(r->path))
 		rc = slash_create(&t);
 	else if (rc == 0 && (rc = symlink_pivot(r, r->real, r->real2, r->path2)) == 0)
-		rc = (before(r) < 0 ? -EACCES : done(r, symlinkat(r->path2, t.parent, t.name)));
+		rc = CHANGE(r, symlinkat(r->path2, t.parent, t.name));
 	if (rc == 1) {
+		repos_note(r->real);
 		shm_made(r->real, t.parent, t.name);
 		moved_repo(r, t.parent, t.name); /* a link in the project to a repository elsewhere */
 	}
@@ -854,7 +843,7 @@ int h_change(struct req *r)
 			return rc;
 		/* chmod through the fd's magic link acts on the object decided on. */
 		magic(fd, link, sizeof(link));
-		rc = (before(r) < 0 ? -EACCES : done(r, fchmodat(AT_FDCWD, link, mode & 07777, 0)));
+		rc = CHANGE(r, fchmodat(AT_FDCWD, link, mode & 07777, 0));
 		break;
 	}
 	case SYS_chown:
@@ -886,7 +875,7 @@ int h_change(struct req *r)
 		}
 		if (rc < 0)
 			return rc;
-		rc = (before(r) < 0 ? -EACCES : done(r, fchownat(fd, "", uid, gid, AT_EMPTY_PATH)));
+		rc = CHANGE(r, fchownat(fd, "", uid, gid, AT_EMPTY_PATH));
 		break;
 	}
 	case SYS_truncate: {
@@ -907,7 +896,7 @@ int h_change(struct req *r)
 			rc = -errno;
 			break;
 		}
-		rc = (before(r) < 0 ? -EACCES : done(r, ftruncate(w, (off_t)a[1])));
+		rc = CHANGE(r, ftruncate(w, (off_t)a[1]));
 		close(w);
 		break;
 	}
@@ -937,7 +926,7 @@ int h_change(struct req *r)
 		if (rc < 0)
 			return rc;
 		magic(fd, link, sizeof(link));
-		rc = (before(r) < 0 ? -EACCES : done(r, utimensat(AT_FDCWD, link, now ? NULL : ts, 0)));
+		rc = CHANGE(r, utimensat(AT_FDCWD, link, now ? NULL : ts, 0));
 		break;
 	}
 	case SYS_setxattr:
@@ -969,13 +958,15 @@ int h_change(struct req *r)
 		 * changed itself, not what it points to.
 		 */
 		magic(fd, link, sizeof(link));
-		rc = set ? (before(r) < 0 ? -EACCES : done(r, setxattr(link, name, value, size, (int)a[4])))
-			 : (before(r) < 0 ? -EACCES : done(r, removexattr(link, name)));
+		rc = set ? CHANGE(r, setxattr(link, name, value, size, (int)a[4]))
+			 : CHANGE(r, removexattr(link, name));
 		break;
 	}
 	default:
 		return -ENOSYS;
 	}
+	if (rc == 1)
+		repos_note(r->real);
 	if (fd >= 0)
 		close(fd);
 	return rc;

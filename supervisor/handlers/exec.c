@@ -213,7 +213,7 @@ static int interpreters(struct req *r, const struct head *head, struct exec_gran
 			break;
 		}
 		anon_target(ireal, sizeof(ireal), &st);
-		r->log_path = interp;
+		req_path(r, interp);
 		rc = decide_path(r, WARD_OP_EXEC, ireal, &iv);
 		if (rc == 0)
 			rc = servable(r, ifd);
@@ -377,7 +377,7 @@ static int judge_run(struct req *r, int run, enum elf_kind kind, const struct he
 		return rc;
 	if (decide_next(r) < 0)
 		return -EACCES; /* the program's decision, logged before the interpreter's */
-	r->log_path = path;
+	req_path(r, path);
 	rc = resolve(r, AT_FDCWD, path, RES_FINAL, &ifd, real, sizeof(real), NULL);
 	if (rc == -E_FOREIGN_PROC) {
 		struct ward_verdict v;
@@ -422,8 +422,7 @@ int h_exec(struct req *r)
 	proc_set_grant(r->tid, &g); /* no grant left from an earlier, failed exec */
 	if ((rc = mem_read_str(r, at ? arg[1] : arg[0], r->path, sizeof(r->path))) < 0)
 		return rc;
-	r->op = "exec";
-	r->log_path = r->path;
+	req_about(r, WARD_OP_EXEC, r->path);
 
 	if (at && r->path[0] == '\0' && (flags & AT_EMPTY_PATH)) {
 		rc = agent_object(r, dirfd, &opath, r->real, sizeof(r->real));
@@ -531,7 +530,7 @@ int h_exec(struct req *r)
 		g.prog_ino = pst.st_ino;
 		argv_mac(ai.first[i], strlen(ai.first[i]) + 1, g.prog_mac);
 		target = r->real2;
-		r->log_path = ai.first[i];
+		req_path(r, ai.first[i]);
 	}
 	rc = decide_path(r, WARD_OP_EXEC, target, &v);
 	if (rc < 0)

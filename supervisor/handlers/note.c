@@ -21,6 +21,6 @@ int h_umask(struct req *r)
 	 * runs late, or never (its caller killed), leaves no wrong value.
 	 * Nothing is decided, so nothing is logged.
 	 */
-	r->logged = true;
+	req_quiet(r);
 	return 0;
 }

@@ -17,6 +17,7 @@
 #include "../notify.h"
 #include "../proc.h"
 #include "../procfs.h"
+#include "../repos.h"
 #include "../resolve.h"
 #include "../session.h"
 #include "../shm.h"
@@ -124,10 +125,16 @@ static unsigned open_ops(int flags)
 	return ops;
 }
 
+/* The op a line names for an open before (or without) its decisions. */
+static unsigned logged_op(int flags)
+{
+	return open_ops(flags) & WARD_OP_WRITE ? WARD_OP_WRITE : WARD_OP_READ;
+}
+
 /*
  * Decide every op of ops on path: all must allow.  Returns 0, 1 (rewrite,
  * v holds the replacement) or a denial.  Each decision but the last is
- * logged here; the last one by the caller.
+ * logged as the next one starts; the last one when the call is answered.
  */
 static int decide_ops(struct req *r, unsigned ops, const char *path, struct ward_verdict *v)
 {
@@ -138,8 +145,7 @@ static int decide_ops(struct req *r, unsigned ops, const char *path, struct ward
 	for (unsigned op = 1; op <= WARD_OP_BIND; op <<= 1) {
 		if (!(ops & op))
 			continue;
-		/* Every decision is logged: the one before this one, here. */
-		if (!first && log_request(r, 0) < 0)
+		if (!first && decide_next(r) < 0)
 			return -EACCES;
 		first = false;
 		rc = decide_path(r, (enum ward_op)op, path, &w);
@@ -168,19 +174,21 @@ static int reopen(int opath, int flags)
 	return fd_reopen(opath, flags | O_NOCTTY);
 }
 
-/* Hand over fd after logging the decision; the log line comes first. */
+/* A write or a create was let through: a repository it changed is noted (repos.c). */
+static void note_change(struct req *r)
+{
+	if (r->dec.outcome == DEC_ALLOW && (r->dec.op & (WARD_OP_WRITE | WARD_OP_CREATE)))
+		repos_note(r->dec.path);
+}
+
+/* Hand over fd: the decision is logged first, then the agent gets it. */
 static int finish(struct req *r, int fd, int flags)
 {
-	if (log_request(r, 0) < 0) {
-		close(fd);
-		return -EACCES;
-	}
-	r->logged = true;
-	int rc = reply_fd(r, fd, flags & O_CLOEXEC,
-			  (flags & O_ACCMODE) != O_RDONLY || (flags & (O_CREAT | O_TRUNC)));
-	if (rc < 0 && !r->replied)
-		r->logged = false; /* the call fails after all: log that too */
-	return rc < 0 ? rc : 1;
+	int rc = req_answer_fd(r, fd, flags & O_CLOEXEC,
+			       (flags & O_ACCMODE) != O_RDONLY || (flags & (O_CREAT | O_TRUNC)));
+	if (rc > 0)
+		note_change(r);
+	return rc;
 }
 
 static int do_rewrite(struct req *r, const struct ward_verdict *v, int flags, mode_t mode)
@@ -274,12 +282,11 @@ static int open_fifo(struct req *r, int opath, int flags)
 		free(f);
 		return refuse(r, EAGAIN, "too many FIFO opens wait at once (64)");
 	}
-	if (log_request(r, 0) < 0) {
+	if (req_commit(r, true) < 0) {
 		atomic_fetch_sub(&fifo_waits, 1);
 		free(f);
 		return -EACCES;
 	}
-	r->logged = true;
 	*f = (struct fifo_open){ r->n->id, r->tid, fcntl(opath, F_DUPFD_CLOEXEC, 0), flags };
 	pthread_attr_init(&attr);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
@@ -291,11 +298,11 @@ static int open_fifo(struct req *r, int opath, int flags)
 		free(f);
 		atomic_fetch_sub(&fifo_waits, 1);
 		pthread_attr_destroy(&attr);
-		r->logged = false;
 		return -EAGAIN;
 	}
 	pthread_attr_destroy(&attr);
 	r->replied = true; /* the thread answers */
+	note_change(r);
 	return 1;
 }
 
@@ -529,16 +536,12 @@ static int open_existing(struct req *r, const struct open_args *a, mode_t mode)
 	 * another process's /proc/PID/fd/N.
 	 */
 	if ((rc = anon_check(r, opath, r->real)) < 0) {
-		r->log_path = r->real;
-		r->op = ward_op_name(open_ops(a->flags) & WARD_OP_WRITE ? WARD_OP_WRITE : WARD_OP_READ);
+		req_about(r, logged_op(a->flags), r->real);
 		goto out;
 	}
 	strip_deleted(r->real, &st);
 	if (unnamed_object(r->real, &st)) {
-		r->op = ward_op_name(open_ops(a->flags) & WARD_OP_WRITE ? WARD_OP_WRITE : WARD_OP_READ);
-		r->log_path = r->real;
-		r->decided = 0;
-		r->by = "policy";
+		req_own(r, logged_op(a->flags), r->real);
 	} else {
 		rc = decide_ops(r, open_ops(a->flags), r->real, &v);
 		if (rc < 0)
@@ -739,8 +742,7 @@ int h_open(struct req *r)
 		return -EINVAL; /* since Linux 6.4 */
 	if ((rc = mem_read_str(r, a.path, r->path, sizeof(r->path))) < 0)
 		return rc;
-	r->log_path = r->path;
-	r->op = ward_op_name(open_ops(a.flags) & WARD_OP_WRITE ? WARD_OP_WRITE : WARD_OP_READ);
+	req_about(r, logged_op(a.flags), r->path);
 	if ((a.flags & (O_CREAT | __O_TMPFILE)) && a.resolve != 0) {
 		/*
 		 * Creating under openat2's RESOLVE_* restrictions would need the

@@ -117,7 +117,7 @@ static int core_limit(struct req *r, uint64_t newp, uint64_t oldp)
 	} lim, zero = { 0, 0 };
 	int rc;
 
-	r->op = "rlimit";
+	req_about(r, OP_RLIMIT, NULL);
 	if ((rc = mem_read(r, newp, &lim, sizeof(lim))) < 0)
 		return rc;
 	if (lim.cur > lim.max)
@@ -127,8 +127,7 @@ static int core_limit(struct req *r, uint64_t newp, uint64_t oldp)
 					"where no rule looks");
 	if (oldp != 0 && (rc = mem_write(r, oldp, &zero, sizeof(zero))) < 0)
 		return rc;
-	r->result = 0;
-	return 1;
+	return req_answer_value(r, 0);
 }
 
 int h_pid(struct req *r)
@@ -137,7 +136,7 @@ int h_pid(struct req *r)
 	int nr = r->n->data.nr;
 	bool ok;
 
-	r->event = nr == SYS_fcntl || nr == SYS_ioctl ? "signal" : "process";
+	r->event = nr == SYS_fcntl || nr == SYS_ioctl ? EV_SIGNAL : EV_PROCESS;
 	switch (nr) {
 	case SYS_fcntl:
 		if ((int)a[1] == F_SETOWN) {

@@ -129,7 +129,7 @@ int h_signal(struct req *r)
 	long target;
 	int sig;
 
-	r->event = "signal";
+	r->event = EV_SIGNAL;
 	switch (r->n->data.nr) {
 	case SYS_kill:
 	case SYS_rt_sigqueueinfo:
