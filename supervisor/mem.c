@@ -4,12 +4,15 @@
 #include "mem.h"
 #include "mem.h"
 #include "notify.h"
+#include "proc.h"
+#include "procfs.h"
 #include "session.h"
 #include "session.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -154,4 +157,23 @@ int agent_fdinfo(pid_t tid, int fd, struct fdinfo *fi)
 	}
 	fclose(f);
 	return have == 7 ? 0 : -EIO;
+}
+
+int agent_umask(struct req *r, mode_t *mask)
+{
+	unsigned gen;
+	int rc = 0;
+
+	/* Cached for the caller's fs group since its last umask(2) (proc.c, note.c). */
+	if (!proc_umask_get(r->tid, mask, &gen)) {
+		rc = proc_read_umask(r->tid, mask);
+		if (rc == 0 && !req_valid(r))
+			rc = -ESRCH;
+		if (rc == 0)
+			proc_umask_put(r->tid, *mask, gen);
+	}
+	/* This worker's fs is its own (unshare(CLONE_FS) in notify.c). */
+	if (rc == 0)
+		umask(*mask);
+	return rc;
 }

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 /* System calls glibc 2.36 has no wrapper or number for. */
@@ -54,5 +55,11 @@ struct fdinfo {
 	unsigned long long flags, mnt_id, ino;
 };
 int agent_fdinfo(pid_t tid, int fd, struct fdinfo *fi);
+/*
+ * Read the agent's umask (kept for its fs group, proc.c, or from
+ * /proc/TID/status) and make it the calling worker's, so that files are
+ * created with exactly the agent's modes (workers have an fs of their own).
+ */
+int agent_umask(struct req *r, mode_t *mask);
 
 #endif

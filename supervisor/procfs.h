@@ -10,8 +10,36 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+/*
+ * A path ward found inside another process's /proc directory: it is
+ * refused without a walk, and `real` holds the lexical path for the
+ * decision.  Not an errno: it never reaches the agent.
+ */
+#define E_FOREIGN_PROC 4096
+
+/* The real path of an fd of ours, as the policy sees it (from /proc/self/fd). */
+int fd_real_path(int fd, char *out, size_t len);
+/* Open the object behind an fd of ours (an O_PATH one) anew, with flags. */
+int fd_reopen(int fd, int flags);
 /* True when fd is on a procfs mount (or its filesystem cannot be told). */
 bool is_procfs(int fd);
+/* True for fd being the root directory of a procfs mount. */
+bool is_proc_root(int fd);
+/* The mount id of fd (0 when it cannot be told). */
+uint64_t mount_id_of(int fd);
+/*
+ * -E_FOREIGN_PROC when dir, a directory in a procfs, is the directory of a
+ * task not of the session (proc_session_dir), with real set to /proc/PID
+ * and rest, for the decision; 1 when it is a task's of the session; 0 when
+ * it is no task's.
+ */
+int proc_foreign_task(int dir, const char *rest, char *real, size_t reallen);
+/*
+ * -E_FOREIGN_PROC when obj is in a procfs (any mount of one, or a part of
+ * one bound elsewhere) and in the part of a task not of the session, with
+ * real set to obj's path and rest; 0 when it is not; -errno.
+ */
+int proc_foreign_obj(int obj, const char *rest, char *real, size_t reallen);
 /* /proc/PID, an O_PATH directory fd (-1 with errno when it cannot be opened). */
 int proc_dir_open(pid_t pid);
 /* A task's thread group and parent as /proc/TID/status says now (tid and 0 if unreadable). */
@@ -29,6 +57,8 @@ bool proc_traced_dir(int dir);
 bool proc_session_dir(int dir);
 /* proc_session_dir() of /proc/PID. */
 bool proc_session_pid(pid_t pid);
+/* A task's umask, from /proc/TID/status. */
+int proc_read_umask(pid_t tid, mode_t *mask);
 /* Fields of dir's stat (state, parent, process group); -1 when it cannot be read. */
 int proc_stat_at(int dir, char *state, pid_t *ppid, pid_t *pgrp);
 /*

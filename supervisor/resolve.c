@@ -10,89 +10,29 @@
  *
  * procfs needs care: "self" and "thread-self" must mean the agent, not
  * the supervisor, and the magic links under /proc/PID/ (fd/N, cwd, root,
- * exe) are followed by the kernel, but only for processes of the session.
+ * exe) are followed by the kernel, but only for processes of the session
+ * (procfs.c tells whose a /proc object is).
  */
 #include "resolve.h"
 #include "mem.h"
 #include "notify.h"
 #include "proc.h"
 #include "procfs.h"
-#include "session.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <pthread.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <linux/magic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/vfs.h>
 #include <unistd.h>
-#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <linux/openat2.h>
 
 #define MAX_HOPS 40
-
-/*
- * ward's own /proc/self/fd, opened once: its entries are reached with one
- * lookup (openat, readlinkat) instead of a walk through /proc, the "self"
- * link and "fd" on every call.  All of ward's threads share one fd table,
- * so whichever thread opened it, the directory lists the same fds.
- */
-static int self_fds = -1;
-static pthread_once_t self_fds_once = PTHREAD_ONCE_INIT;
-
-static void open_self_fds(void)
-{
-	self_fds = open("/proc/self/fd", O_PATH | O_DIRECTORY | O_CLOEXEC);
-}
-
-static int self_fd_name(int fd, char name[16])
-{
-	pthread_once(&self_fds_once, open_self_fds);
-	if (self_fds < 0 || fd < 0)
-		return -EBADF;
-	/* The digits by hand: this is on every open's path. */
-	char digits[16], *d = digits + sizeof(digits);
-	unsigned u = (unsigned)fd;
-	*--d = '\0';
-	do
-		*--d = (char)('0' + u % 10);
-	while ((u /= 10) != 0);
-	memcpy(name, d, (size_t)(digits + sizeof(digits) - d));
-	return 0;
-}
-
-int fd_reopen(int fd, int flags)
-{
-	char name[16];
-	int rc = self_fd_name(fd, name);
-
-	if (rc < 0)
-		return rc;
-	rc = openat(self_fds, name, flags | O_CLOEXEC);
-	return rc < 0 ? -errno : rc;
-}
-
-int fd_real_path(int fd, char *out, size_t len)
-{
-	char name[16];
-	ssize_t n;
-
-	if ((n = self_fd_name(fd, name)) < 0)
-		return (int)n;
-	n = readlinkat(self_fds, name, out, len - 1);
-	if (n < 0)
-		return -errno;
-	if ((size_t)n >= len - 1)
-		return -ENAMETOOLONG;
-	out[n] = '\0';
-	return 0;
-}
 
 static bool anon_ok(struct req *r, int fd, const char *real)
 {
@@ -168,30 +108,6 @@ int agent_root(struct req *r, int *fd)
 	return *fd < 0 ? -errno : 0;
 }
 
-/*
- * A filesystem ward cannot tell (fstatfs failed) is taken for a procfs:
- * the checks for one then apply, and refuse what they cannot read.
- */
-bool is_procfs(int fd)
-{
-	struct statfs sfs;
-	return fstatfs(fd, &sfs) < 0 || sfs.f_type == PROC_SUPER_MAGIC;
-}
-
-/* True for fd being the root directory of a procfs mount. */
-static bool is_proc_root(int fd)
-{
-	struct statx stx;
-	/*
-	 * Inode 1 alone is not enough: /proc/PID directories take their
-	 * numbers from a counter that wraps, 1 included.  The root of a procfs
-	 * is also the root of its mount.
-	 */
-	return is_procfs(fd) && statx(fd, "", AT_EMPTY_PATH, STATX_INO, &stx) == 0 &&
-	       stx.stx_ino == 1 && (stx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) &&
-	       (stx.stx_attributes & STATX_ATTR_MOUNT_ROOT);
-}
-
 static bool all_digits(const char *s, size_t n)
 {
 	if (n == 0)
@@ -202,221 +118,12 @@ static bool all_digits(const char *s, size_t n)
 	return true;
 }
 
-/*
- * -E_FOREIGN_PROC when dir, a directory in a procfs, is the directory of a
- * task not of the session (proc_session_dir), with real set to /proc/PID
- * and rest, for the decision; 1 when it is a task's of the session; 0 when
- * it is no task's.
- */
-static int foreign_task(int dir, const char *rest, char *real, size_t reallen)
-{
-	pid_t pid, tracer, ppid;
-	char state;
-	int rc = proc_task_status(dir, &pid, &tracer, &state, &ppid);
-
-	if (rc <= 0)
-		return rc;
-	if (tracer == getpid() || (state == 'Z' && proc_in_session(ppid)))
-		return 1;
-	rest += strspn(rest, "/");
-	if (real != NULL)
-		snprintf(real, reallen, "/proc/%d%s%s", pid, *rest ? "/" : "", rest);
-	return -E_FOREIGN_PROC;
-}
-
-/* True when fd is the root of its mount. */
-static bool mount_root_of(int fd)
-{
-	struct statx stx;
-	return statx(fd, "", AT_EMPTY_PATH, STATX_INO, &stx) == 0 &&
-	       (stx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) &&
-	       (stx.stx_attributes & STATX_ATTR_MOUNT_ROOT);
-}
-
-/* The mount id of fd (0 when it cannot be told). */
-static uint64_t mnt_of(int fd)
-{
-	struct statx stx;
-	if (statx(fd, "", AT_EMPTY_PATH, STATX_MNT_ID, &stx) < 0 || !(stx.stx_mask & STATX_MNT_ID))
-		return 0;
-	return stx.stx_mnt_id;
-}
-
-/* Undo mountinfo's octal escapes (\040 for a space...) in place. */
-static void unescape(char *s)
-{
-	char *o = s;
-	for (; *s; s++) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
-		    s[3] >= '0' && s[3] <= '7') {
-			*o++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
-			s += 3;
-		} else {
-			*o++ = *s;
-		}
-	}
-	*o = '\0';
-}
-
-/*
- * The part of its filesystem that mount `id` shows (mountinfo's fourth
- * field: "/sys", "/1234/fd"), from ward's mountinfo.  The line is read
- * whole and split at spaces (the kernel escapes those in paths); a line or
- * a field too long for ward's buffer is an error, never a cut.
- */
-struct mount_query {
-	uint64_t id;
-	char *root;
-	size_t len;
-};
-
-static int mount_query_line(char *line, bool whole, void *arg)
-{
-	struct mount_query *q = arg;
-
-	if (strtoull(line, NULL, 10) != q->id)
-		return 0;
-	if (!whole)
-		return -ENAMETOOLONG;
-	char *f[5], *save = NULL, *t = line;
-	int k = 0;
-	for (; k < 5 && (f[k] = strtok_r(t, " ", &save)) != NULL; k++)
-		t = NULL;
-	if (k < 5)
-		return -EACCES;
-	unescape(f[3]);
-	if (strlen(f[3]) >= q->len)
-		return -ENAMETOOLONG;
-	snprintf(q->root, q->len, "%s", f[3]);
-	return 1;
-}
-
-static int mount_root(uint64_t id, char *root, size_t len)
-{
-	static __thread char buf[64 * 1024];
-	struct mount_query q = { id, root, len };
-	int fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC), rc;
-
-	if (fd < 0)
-		return -errno;
-	rc = proc_lines(fd, buf, sizeof(buf), mount_query_line, &q);
-	close(fd);
-	return rc == 1 ? 0 : rc == 0 ? -EACCES : rc; /* not found: refused */
-}
-
-/*
- * -E_FOREIGN_PROC when obj is in a procfs (any mount of one, or a part of
- * one bound elsewhere, a directory or a file) and in the part of a task not
- * of the session; real is then obj's path and the rest, for the decision.
- * From obj (a file: from its directory) up, within obj's mount: the first
- * task's directory decides, by its own status, in that very procfs (the
- * tracer's id there is ward's only in ward's pid namespace); the procfs
- * root, reached first, means no task's part.  At the top of a mount of a
- * part of a procfs, the part is read from mountinfo: one below a task's
- * directory ("/PID/fd") is refused, any other ("/sys") is no task's.
- */
-static int foreign_obj(int obj, const char *rest, char *real, size_t reallen)
-{
-	char path[PATH_MAX], root[PATH_MAX];
-	struct stat st, in;
-	int cur, up, rc = 0;
-
-	if (!is_procfs(obj))
-		return 0;
-	if (fstat(obj, &st) < 0)
-		return -errno;
-	if (S_ISDIR(st.st_mode)) {
-		if ((cur = fcntl(obj, F_DUPFD_CLOEXEC, 0)) < 0)
-			return -errno;
-	} else {
-		/* A file: its directory, the one its real path names, if it holds this very file. */
-		char *slash;
-		if ((rc = fd_real_path(obj, path, sizeof(path))) < 0 ||
-		    (slash = strrchr(path, '/')) == NULL)
-			return rc < 0 ? rc : -EACCES;
-		*slash = '\0';
-		cur = open(path[0] ? path : "/", O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (cur < 0 || fstatat(cur, slash + 1, &in, AT_SYMLINK_NOFOLLOW) < 0 ||
-		    in.st_dev != st.st_dev || in.st_ino != st.st_ino) {
-			if (cur >= 0)
-				close(cur);
-			goto unknown;
-		}
-		if (mnt_of(cur) != mnt_of(obj)) {
-			/* A file bound alone (it is its mount's root): the part is that root. */
-			close(cur);
-			if (!mount_root_of(obj))
-				goto unknown; /* something was mounted over its directory since */
-			if ((rc = mount_root(mnt_of(obj), root, sizeof(root))) < 0)
-				return rc;
-			goto part;
-		}
-	}
-	uint64_t mnt = mnt_of(cur);
-	for (int depth = 0;; depth++) {
-		if ((rc = foreign_task(cur, rest, real, reallen)) != 0 || is_proc_root(cur))
-			break;
-		if (depth > 32 || mnt == 0) {
-			rc = -ELOOP;
-			break;
-		}
-		/*
-		 * Up within the mount only: ".." would follow a mount made over
-		 * the directory above (a task's directory overmounted since the
-		 * agent took an fd below it) into another mount's view.
-		 */
-		struct open_how how = { .flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
-					.resolve = RESOLVE_NO_XDEV | RESOLVE_NO_SYMLINKS };
-		if ((up = (int)syscall(SYS_openat2, cur, "..", &how, sizeof(how))) < 0 &&
-		    errno != EXDEV) {
-			rc = -errno;
-			break;
-		}
-		if (up < 0) {
-			/* The top of a mount of a part of a procfs, below no task. */
-			bool top = mount_root_of(cur);
-			close(cur);
-			if (!top)
-				goto unknown; /* overmounted above: the part cannot be told */
-			if ((rc = mount_root(mnt, root, sizeof(root))) < 0)
-				return rc;
-			goto part;
-		}
-		if (mnt_of(up) != mnt) {
-			close(up);
-			close(cur);
-			goto unknown;
-		}
-		close(cur);
-		cur = up;
-	}
-	close(cur);
-	return rc < 0 ? rc : 0;
-part:;
-	const char *c = root + strspn(root, "/");
-	size_t digits = strspn(c, "0123456789");
-	if (digits == 0 || (c[digits] != '/' && c[digits] != '\0'))
-		return 0; /* not a task's part */
-unknown:
-	if (real != NULL && fd_real_path(obj, real, reallen) == 0) {
-		rest += strspn(rest, "/");
-		size_t l = strlen(real);
-		snprintf(real + l, reallen - l, "%s%s", *rest ? "/" : "", rest);
-	}
-	return -E_FOREIGN_PROC;
-}
-
-static int foreign_dir(int dir, const char *rest, char *real, size_t reallen)
-{
-	return foreign_obj(dir, rest, real, reallen);
-}
-
 int agent_object(struct req *r, int dirfd, int *fd, char *real, size_t reallen)
 {
 	int rc = agent_fd(r, dirfd, fd);
 
 	if (rc == 0)
-		rc = foreign_dir(*fd, "", real, reallen);
+		rc = proc_foreign_obj(*fd, "", real, reallen);
 	if (rc == 0)
 		rc = fd_real_path(*fd, real, reallen);
 	return rc;
@@ -475,8 +182,6 @@ static void replace(int *cur, int next)
 	close(*cur);
 	*cur = next;
 }
-
-static int read_umask(struct req *r, mode_t *mask);
 
 static bool has_dotdot(const char *p)
 {
@@ -631,7 +336,7 @@ int resolve_from(struct req *r, int dirfd, int base, const char *path,
 	 * another process's directory, refuse as the walk from the proc root
 	 * would, with the lexical path for the decision.
 	 */
-	if (path[0] != '/' && (rc = foreign_dir(cur, path, real, reallen)) < 0)
+	if (path[0] != '/' && (rc = proc_foreign_obj(cur, path, real, reallen)) < 0)
 		goto fail;
 	if (path[0] != '/') {
 		rc = fast_path(cur, path, mode, out, real, reallen, name, false);
@@ -717,10 +422,10 @@ int resolve_from(struct req *r, int dirfd, int base, const char *path,
 			 * or another mount: a part of a procfs bound there), or into
 			 * a task's directory within one.
 			 */
-			if (!is_procfs(cur) || mnt_of(cur) != mnt_of(next))
-				rc = foreign_obj(next, w.buf + w.pos, real, reallen);
+			if (!is_procfs(cur) || mount_id_of(cur) != mount_id_of(next))
+				rc = proc_foreign_obj(next, w.buf + w.pos, real, reallen);
 			else
-				rc = S_ISDIR(st.st_mode) ? foreign_task(next, w.buf + w.pos, real, reallen)
+				rc = S_ISDIR(st.st_mode) ? proc_foreign_task(next, w.buf + w.pos, real, reallen)
 							 : 0;
 			if (rc < 0) {
 				close(next);
@@ -792,7 +497,7 @@ int resolve_from(struct req *r, int dirfd, int base, const char *path,
 			}
 			replace(&cur, next);
 			/* The hop may have led into another process's /proc directory. */
-			if ((rc = foreign_dir(cur, w.buf + w.pos, real, reallen)) < 0)
+			if ((rc = proc_foreign_obj(cur, w.buf + w.pos, real, reallen)) < 0)
 				goto fail;
 			continue;
 		}
@@ -828,128 +533,8 @@ fail:
 	return rc;
 }
 
-int agent_umask(struct req *r, mode_t *mask)
-{
-	unsigned gen;
-	int rc = 0;
-
-	/* Cached for the caller's fs group since its last umask(2) (proc.c, note.c). */
-	if (!proc_umask_get(r->tid, mask, &gen)) {
-		rc = read_umask(r, mask);
-		if (rc == 0)
-			proc_umask_put(r->tid, *mask, gen);
-	}
-	/* This worker's fs is its own (unshare(CLONE_FS) in notify.c). */
-	if (rc == 0)
-		umask(*mask);
-	return rc;
-}
-
-static int read_umask(struct req *r, mode_t *mask)
-{
-	char path[64], line[256];
-	FILE *f;
-	int rc = -EIO;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", r->tid);
-	f = fopen(path, "re");
-	if (f == NULL)
-		return -errno;
-	while (fgets(line, sizeof(line), f) != NULL) {
-		if (strncmp(line, "Umask:", 6) == 0) {
-			*mask = (mode_t)strtoul(line + 6, NULL, 8) & 0777;
-			rc = 0;
-			break;
-		}
-	}
-	fclose(f);
-	return rc == 0 && !req_valid(r) ? -ESRCH : rc;
-}
-
 int join_path(const char *dir, const char *name, char *out, size_t len)
 {
 	int n = snprintf(out, len, "%s/%s", strcmp(dir, "/") == 0 ? "" : dir, name);
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
-}
-
-/*
- * Open a rewrite's replacement: under $SESSION, where the agent may make
- * anything, so nothing on the way is followed.  Missing parents are made
- * one at a time below the directory before them (mkdirat on an fd, never
- * a path that could lead through a symlink planted meanwhile).  The open
- * never blocks (a FIFO waits for its other end and would hold a worker):
- * what is found must be a regular file or a directory.
- */
-int open_rewrite(const char *path, int flags, mode_t mode, int *fd)
-{
-	struct open_how dir_how = {
-		.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
-		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
-	};
-	struct open_how how = {
-		.flags = (uint64_t)(flags | O_CLOEXEC | O_NOCTTY | O_NONBLOCK),
-		.mode = (flags & (O_CREAT | O_TMPFILE)) ? mode : 0,
-		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
-	};
-	char name[NAME_MAX + 1];
-	const char *p = path, *slash;
-	int dir, rc = 0;
-
-	*fd = -1;
-	if (path[0] != '/')
-		return -EACCES; /* rewrites are absolute after expansion */
-	if ((dir = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
-		return -errno;
-	while (*p == '/')
-		p++;
-	while ((slash = strchr(p, '/')) != NULL) {
-		size_t n = (size_t)(slash - p);
-		if (n > NAME_MAX) {
-			rc = -ENAMETOOLONG;
-			goto out;
-		}
-		memcpy(name, p, n);
-		name[n] = '\0';
-		for (p = slash; *p == '/'; p++)
-			;
-		if (n == 0 || strcmp(name, ".") == 0)
-			continue;
-		int next = (int)syscall(SYS_openat2, dir, name, &dir_how, sizeof(dir_how));
-		if (next < 0 && errno == ENOENT && (flags & O_CREAT)) {
-			if (mkdirat(dir, name, 0700) < 0 && errno != EEXIST) {
-				rc = -errno;
-				goto out;
-			}
-			next = (int)syscall(SYS_openat2, dir, name, &dir_how, sizeof(dir_how));
-		}
-		if (next < 0) {
-			rc = -errno;
-			goto out;
-		}
-		close(dir);
-		dir = next;
-	}
-	if (strlen(p) > NAME_MAX) {
-		rc = -ENAMETOOLONG;
-		goto out;
-	}
-	*fd = (int)syscall(SYS_openat2, dir, *p ? p : ".", &how, sizeof(how));
-	if (*fd < 0) {
-		rc = -errno;
-		goto out;
-	}
-	struct stat st;
-	int fl;
-	if (fstat(*fd, &st) < 0 || !(S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)))
-		rc = -EACCES;
-	else if (!(flags & O_NONBLOCK) && ((fl = fcntl(*fd, F_GETFL)) < 0 ||
-					   fcntl(*fd, F_SETFL, fl & ~O_NONBLOCK) < 0))
-		rc = -errno;
-	if (rc < 0) {
-		close(*fd);
-		*fd = -1;
-	}
-out:
-	close(dir);
-	return rc;
 }

@@ -6,6 +6,8 @@
 #ifndef WARD_RESOLVE_H
 #define WARD_RESOLVE_H
 
+#include "procfs.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/stat.h>
@@ -13,12 +15,6 @@
 
 struct req;
 
-/*
- * resolve() found the path inside another process's /proc directory: it
- * is refused without a walk, and `real` holds the lexical path for the
- * decision.  Not an errno: it never reaches the agent.
- */
-#define E_FOREIGN_PROC 4096
 
 enum resolve_mode {
 	RES_FINAL,	    /* the object itself, following a final symlink */
@@ -49,10 +45,6 @@ int agent_root(struct req *r, int *fd);
 bool slash_end(const char *path);
 /* Join a parent's real path and a name into out. */
 int join_path(const char *dir, const char *name, char *out, size_t len);
-/* The real path of an fd of ours, as the policy sees it. */
-int fd_real_path(int fd, char *out, size_t len);
-/* Open the object behind an fd of ours (an O_PATH one) anew, with flags. */
-int fd_reopen(int fd, int flags);
 /*
  * A pipe, socket, anonymous inode or memfd (by its real path and stat):
  * reached only through the agent's own fd (anon_check), so its own, to
@@ -75,12 +67,5 @@ bool hop_is_own(struct req *r, int fd);
  * refusal (-EACCES, logged with the reason).
  */
 int anon_check(struct req *r, int fd, const char *real);
-/*
- * Read the agent's umask (from /proc/TID/status) and make it the calling
- * worker's, so that files are created with exactly the agent's modes.
- */
-int agent_umask(struct req *r, mode_t *mask);
-/* Open (creating parents as needed) a rewrite target; no symlink is followed. */
-int open_rewrite(const char *path, int flags, mode_t mode, int *fd);
 
 #endif

@@ -191,6 +191,88 @@ static int finish(struct req *r, int fd, int flags)
 	return rc;
 }
 
+/*
+ * Open a rewrite's replacement: under $SESSION, where the agent may make
+ * anything, so nothing on the way is followed.  Missing parents are made
+ * one at a time below the directory before them (mkdirat on an fd, never
+ * a path that could lead through a symlink planted meanwhile).  The open
+ * never blocks (a FIFO waits for its other end and would hold a worker):
+ * what is found must be a regular file or a directory.
+ */
+static int open_rewrite(const char *path, int flags, mode_t mode, int *fd)
+{
+	struct open_how dir_how = {
+		.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+	};
+	struct open_how how = {
+		.flags = (uint64_t)(flags | O_CLOEXEC | O_NOCTTY | O_NONBLOCK),
+		.mode = (flags & (O_CREAT | O_TMPFILE)) ? mode : 0,
+		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+	};
+	char name[NAME_MAX + 1];
+	const char *p = path, *slash;
+	int dir, rc = 0;
+
+	*fd = -1;
+	if (path[0] != '/')
+		return -EACCES; /* rewrites are absolute after expansion */
+	if ((dir = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return -errno;
+	while (*p == '/')
+		p++;
+	while ((slash = strchr(p, '/')) != NULL) {
+		size_t n = (size_t)(slash - p);
+		if (n > NAME_MAX) {
+			rc = -ENAMETOOLONG;
+			goto out;
+		}
+		memcpy(name, p, n);
+		name[n] = '\0';
+		for (p = slash; *p == '/'; p++)
+			;
+		if (n == 0 || strcmp(name, ".") == 0)
+			continue;
+		int next = (int)syscall(SYS_openat2, dir, name, &dir_how, sizeof(dir_how));
+		if (next < 0 && errno == ENOENT && (flags & O_CREAT)) {
+			if (mkdirat(dir, name, 0700) < 0 && errno != EEXIST) {
+				rc = -errno;
+				goto out;
+			}
+			next = (int)syscall(SYS_openat2, dir, name, &dir_how, sizeof(dir_how));
+		}
+		if (next < 0) {
+			rc = -errno;
+			goto out;
+		}
+		close(dir);
+		dir = next;
+	}
+	if (strlen(p) > NAME_MAX) {
+		rc = -ENAMETOOLONG;
+		goto out;
+	}
+	*fd = (int)syscall(SYS_openat2, dir, *p ? p : ".", &how, sizeof(how));
+	if (*fd < 0) {
+		rc = -errno;
+		goto out;
+	}
+	struct stat st;
+	int fl;
+	if (fstat(*fd, &st) < 0 || !(S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)))
+		rc = -EACCES;
+	else if (!(flags & O_NONBLOCK) && ((fl = fcntl(*fd, F_GETFL)) < 0 ||
+					   fcntl(*fd, F_SETFL, fl & ~O_NONBLOCK) < 0))
+		rc = -errno;
+	if (rc < 0) {
+		close(*fd);
+		*fd = -1;
+	}
+out:
+	close(dir);
+	return rc;
+}
+
 static int do_rewrite(struct req *r, const struct ward_verdict *v, int flags, mode_t mode)
 {
 	/* flags as the agent asked: an O_CREAT dropped on the way counts here. */
