@@ -57,5 +57,20 @@ struct exec_grant {
  * agent never sees it, so it cannot make two argvs that compare equal.
  */
 void argv_mac(const void *data, size_t len, uint8_t out[32]);
+/*
+ * The ids of the file behind fd as the tracer will find them in
+ * /proc/PID/maps: fstat's (run_dev, run_ino) and the maps view of them
+ * (run_map_dev, run_map_ino), into g.  Left at fstat's when that cannot be
+ * learnt: the exec is then killed, not let through.
+ */
+int exec_run_ids(int fd, struct exec_grant *g);
+/*
+ * At PTRACE_EVENT_EXEC of pid (former: the thread that called exec, whose
+ * grant it was): the process must run the file that was allowed, with the
+ * argv that was read.  Returns true when it does; exe holds its
+ * executable, cmd the argv read (*cmdlen bytes).
+ */
+bool exec_verify(pid_t pid, pid_t former, struct exec_grant *g, char *exe, size_t exelen,
+		 char *cmd, size_t cmdsize, ssize_t *cmdlen);
 
 #endif

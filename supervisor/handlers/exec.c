@@ -23,14 +23,10 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/capability.h>
-#include <linux/magic.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/openat2.h>
@@ -39,15 +35,6 @@
 
 #define MAX_ARGS 65536
 #define MAX_ARG_LEN 131072 /* the kernel's MAX_ARG_STRLEN */
-
-void argv_mac(const void *data, size_t len, uint8_t out[32])
-{
-	struct hmac_sha256_ctx ctx;
-
-	hmac_sha256_set_key(&ctx, sizeof(S->exec_key), S->exec_key);
-	hmac_sha256_update(&ctx, len, data);
-	hmac_sha256_digest(&ctx, 32, out);
-}
 
 struct argv_info {
 	struct hmac_sha256_ctx mac;	 /* over the argv strings, each with its NUL */
@@ -247,90 +234,6 @@ static int interpreters(struct req *r, const struct head *head, struct exec_gran
 }
 
 /*
- * How /proc/PID/maps names the files of a filesystem, by st_dev: maps
- * shows the superblock's device, which is not always what stat says (a
- * btrfs subvolume has a device of its own), with the inode stat shows.
- * Learnt once a filesystem, by mapping one of its files here and reading
- * ward's own maps.  Where the inode differs too, and always on overlayfs
- * (before Linux 6.8 maps shows the file of whichever layer holds it),
- * each file is mapped to learn its ids.
- */
-#define MAP_DEVS 64
-static struct {
-	dev_t st_dev, map_dev;
-	bool per_file;
-} map_devs[MAP_DEVS];
-static int n_map_devs;
-static pthread_mutex_t map_devs_lock = PTHREAD_MUTEX_INITIALIZER;
-
-/* The ids a mapping of fd shows in ward's own maps. */
-static int mapped_ids(int fd, dev_t *dev, ino_t *ino)
-{
-	int rd = sniff_open(fd), rc = -EACCES;
-	void *p = rd < 0 ? MAP_FAILED : mmap(NULL, 1, PROT_READ, MAP_PRIVATE, rd, 0);
-
-	if (rd >= 0)
-		close(rd);
-	if (p != MAP_FAILED) {
-		struct maps_hit hit = { .addr = (uintptr_t)p };
-		rc = proc_maps_find(0, &hit, 1);
-		if (rc == 0 && !hit.found)
-			rc = -ENOENT;
-		*dev = hit.dev;
-		*ino = hit.ino;
-		munmap(p, 1);
-	}
-	return rc;
-}
-
-/*
- * The ids of the file behind fd as the tracer will find them in
- * /proc/PID/maps: fstat's (run_dev, run_ino) and the maps view of them
- * (run_map_dev, run_map_ino).  Left at fstat's when that cannot be
- * learnt: the exec is then killed, not let through.
- */
-static int run_ids(int fd, struct exec_grant *g)
-{
-	struct stat st;
-	struct statfs sf;
-	dev_t dev;
-	ino_t ino;
-	int i, found = -1;
-
-	if (fstat(fd, &st) < 0 || fstatfs(fd, &sf) < 0)
-		return -errno;
-	g->run_dev = g->run_map_dev = st.st_dev;
-	g->run_ino = g->run_map_ino = st.st_ino;
-	pthread_mutex_lock(&map_devs_lock);
-	for (i = 0; i < n_map_devs; i++)
-		if (map_devs[i].st_dev == st.st_dev)
-			found = i;
-	if (found >= 0 && !map_devs[found].per_file) {
-		g->run_map_dev = map_devs[found].map_dev;
-		pthread_mutex_unlock(&map_devs_lock);
-		return 0;
-	}
-	pthread_mutex_unlock(&map_devs_lock);
-	if (mapped_ids(fd, &dev, &ino) < 0)
-		return 0;
-	g->run_map_dev = dev;
-	g->run_map_ino = ino;
-	if (found >= 0)
-		return 0; /* a filesystem learnt per file */
-	pthread_mutex_lock(&map_devs_lock);
-	for (i = 0; i < n_map_devs && map_devs[i].st_dev != st.st_dev; i++)
-		;
-	if (i == n_map_devs && n_map_devs < MAP_DEVS) {
-		map_devs[i].st_dev = st.st_dev;
-		map_devs[i].map_dev = dev;
-		map_devs[i].per_file = ino != st.st_ino || sf.f_type == OVERLAYFS_SUPER_MAGIC;
-		n_map_devs++;
-	}
-	pthread_mutex_unlock(&map_devs_lock);
-	return 0;
-}
-
-/*
  * The interpreter's first bytes, for a filesystem whose maps ids are not
  * its own (see run_hashed): the tracer compares its mapping with them,
  * as far as the page mapped from its offset 0 holds them (elf_page0_len).
@@ -370,7 +273,7 @@ static int judge_run(struct req *r, int run, enum elf_kind kind, const struct he
 	int ifd, rc;
 
 	if (kind != ELF_DYNAMIC)
-		return run_ids(run, g);
+		return exec_run_ids(run, g);
 	if ((rc = read_interp(run, h, ia, path, sizeof(path))) == -EACCES)
 		return refuse(r, EACCES, "the program's ELF interpreter could not be read");
 	if (rc < 0)
@@ -396,7 +299,7 @@ static int judge_run(struct req *r, int run, enum elf_kind kind, const struct he
 	if (rc == 0)
 		rc = servable(r, ifd);
 	if (rc == 0)
-		rc = run_ids(ifd, g);
+		rc = exec_run_ids(ifd, g);
 	g->interp = true;
 	if (rc == 0 && g->run_map_dev != g->run_dev)
 		rc = hash_head(r, ifd, g);
