@@ -424,51 +424,79 @@ int ward_verdict_format(const struct ward_verdict *v, enum ward_op op,
 	return n;
 }
 
+static void dump_rule(FILE *f, const struct ward_rule *r)
+{
+	char ops[96], act[64];
+
+	ops_text(r->ops, ops, sizeof(ops));
+	if ((r->action == WARD_DENY || r->action == WARD_DENY_HARD) && r->err != EACCES)
+		snprintf(act, sizeof(act), "%s(%s)", action_word(r->action), strerrorname_np(r->err));
+	else
+		snprintf(act, sizeof(act), "%s", action_word(r->action));
+	fprintf(f, "%-8s %-24s ", act, ops);
+	/*
+	 * A name a link gave may hold anything but '/' and NUL: one line a
+	 * rule, and no terminal control (C0, DEL, C1 in UTF-8) printed raw.
+	 */
+	for (const unsigned char *c = (const unsigned char *)r->target; *c; c++) {
+		if (*c < 0x20 || *c == 0x7f) {
+			fprintf(f, "\\x%02x", *c);
+		} else if (*c == 0xc2 && c[1] >= 0x80 && c[1] <= 0x9f) {
+			fprintf(f, "\\x%02x\\x%02x", c[0], c[1]);
+			c++;
+		} else {
+			fputc(*c, f);
+		}
+	}
+	if (r->action == WARD_REWRITE)
+		fprintf(f, " -> %s%s", r->repl, r->repl_tail ? (strcmp(r->repl, "/") ? "/**" : "**") : "");
+	fprintf(f, "    # %s%s\n", r->loc, r->by_link ? ", by a symlink" : "");
+}
+
+/* The rules of layer record i. */
+static void dump_layer(FILE *f, const struct ward_policy *p, size_t i)
+{
+	size_t end = i + 1 < p->nlayers ? p->layers[i + 1].first : p->nrules;
+
+	for (size_t k = p->layers[i].first; k < end; k++)
+		dump_rule(f, p->rules[k]);
+}
+
 char *ward_policy_dump(const struct ward_policy *p)
 {
 	char *buf = NULL;
 	size_t size = 0;
 	FILE *f = open_memstream(&buf, &size);
-	size_t layer = 0;
 
 	if (f == NULL)
 		return NULL;
-	for (size_t i = 0; i < p->nrules || layer < p->nlayers; i++) {
-		while (layer < p->nlayers && p->layers[layer].first == i) {
-			fprintf(f, "# layer %s %s\n", ward_layer_name(p->layers[layer].layer),
-				p->layers[layer].origin);
-			layer++;
-		}
-		if (i >= p->nrules)
-			break;
-		const struct ward_rule *r = p->rules[i];
-		char ops[96], act[64];
-		ops_text(r->ops, ops, sizeof(ops));
-		if ((r->action == WARD_DENY || r->action == WARD_DENY_HARD) &&
-		    r->err != EACCES)
-			snprintf(act, sizeof(act), "%s(%s)", action_word(r->action),
-				 strerrorname_np(r->err));
-		else
-			snprintf(act, sizeof(act), "%s", action_word(r->action));
-		fprintf(f, "%-8s %-24s ", act, ops);
+	/* Rules before the first layer record, if any. */
+	for (size_t k = 0; k < (p->nlayers > 0 ? p->layers[0].first : p->nrules); k++)
+		dump_rule(f, p->rules[k]);
+	for (size_t i = 0; i < p->nlayers; i++) {
+		bool self = p->layers[i].layer == WARD_LAYER_SELF;
+		if (self && i > 0)
+			continue; /* with the first self layer, below */
+		fprintf(f, "# layer %s %s\n", ward_layer_name(p->layers[i].layer), p->layers[i].origin);
+		dump_layer(f, p, i);
+		if (!self)
+			continue;
 		/*
-		 * A name a link gave may hold anything but '/' and NUL: one line a
-		 * rule, and no terminal control (C0, DEL, C1 in UTF-8) printed raw.
+		 * The self layer's later parts, which ward adds for a session once
+		 * every layer is loaded (its log, its program, the policy files):
+		 * listed with it, each under its origin.  They are all deny!,
+		 * which wins wherever it stands, so where they are listed changes
+		 * nothing.
 		 */
-		for (const unsigned char *c = (const unsigned char *)r->target; *c; c++) {
-			if (*c < 0x20 || *c == 0x7f) {
-				fprintf(f, "\\x%02x", *c);
-			} else if (*c == 0xc2 && c[1] >= 0x80 && c[1] <= 0x9f) {
-				fprintf(f, "\\x%02x\\x%02x", c[0], c[1]);
-				c++;
-			} else {
-				fputc(*c, f);
-			}
+		const char *last = p->layers[i].origin;
+		for (size_t k = i + 1; k < p->nlayers; k++) {
+			if (p->layers[k].layer != WARD_LAYER_SELF)
+				continue;
+			if (strcmp(p->layers[k].origin, last) != 0)
+				fprintf(f, "#   and %s\n", p->layers[k].origin);
+			last = p->layers[k].origin;
+			dump_layer(f, p, k);
 		}
-		if (r->action == WARD_REWRITE)
-			fprintf(f, " -> %s%s", r->repl,
-				r->repl_tail ? (strcmp(r->repl, "/") ? "/**" : "**") : "");
-		fprintf(f, "    # %s%s\n", r->loc, r->by_link ? ", by a symlink" : "");
 	}
 	fprintf(f, "set undecided %s\n",
 		p->undecided == WARD_UNDECIDED_ALLOW  ? "allow"

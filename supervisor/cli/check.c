@@ -55,8 +55,10 @@ int cmd_check(int argc, char **argv)
 	free(o.files);
 	o.files = files;
 
+	/* The policy as ward run has it, with ward's own rules for a session (not the log's). */
+	struct protect_ctx pc = { 0 };
 	struct ward_policy *p = policy_load(&o, NULL, &vars, &err);
-	if (p == NULL) {
+	if (p == NULL || protect_add(p, PROTECT_AFTER_POLICY, &pc, &err) < 0) {
 		fprintf(stderr, "ward: %s\n", err.msg);
 		return 1;
 	}

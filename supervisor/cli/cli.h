@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #ifndef WARD_SYSCONFDIR
 #define WARD_SYSCONFDIR "/etc/ward"
@@ -66,6 +67,33 @@ struct ward_policy *policy_load(const struct policy_opts *o,
  * rule is not resolved when loaded (a symlink's own name).  -ENAMETOOLONG.
  */
 int policy_quote(char *out, size_t len, const char *path, bool link);
+
+/* protect.c: the protections ward adds at start, one list (run adds them, check shows them). */
+enum protect_stage {
+	PROTECT_AFTER_PROFILE, /* in a layer of the profile's: later layers may allow */
+	PROTECT_AFTER_POLICY,  /* deny!, once every layer is loaded */
+};
+/* git asked, at start, where the project's repository keeps its hooks and config. */
+struct git_query {
+	pid_t pid; /* -1: not asked (no git, or fork failed) */
+	int fd;
+};
+struct protect_ctx {
+	const char *profile;	      /* after the profile: its name */
+	const struct ward_vars *vars; /* ...and the variables */
+	const char *log;	      /* after the policy: the log's real path (NULL: none of its own) */
+	/* protect_prepare's: the project's repository, and git's answer on its way */
+	bool repo;
+	char dotgit[4096];
+	struct git_query git;
+};
+/* Find the project's repository and ask git about it, in the background. */
+void protect_prepare(struct protect_ctx *c);
+/* git is done with (answered, or killed). */
+void protect_finish(struct protect_ctx *c);
+/* Add the protections of stage to p: 0, or -errno with err set. */
+int protect_add(struct ward_policy *p, enum protect_stage stage, struct protect_ctx *c,
+		struct ward_error *err);
 
 /* truststore.c: the store of trusted project policy files. */
 /*

@@ -68,58 +68,6 @@ static bool foreign_tty_pred(const char *path, void *arg)
 }
 
 /*
- * A deny! rule of ward's own for one path (the log, whatever --log names;
- * ward's executable), like the built-in ones.  The path is written as a
- * quoted literal word.  A literal path is resolved when the rule is
- * loaded, symlink and all; a symlink's own name (link) is kept from that
- * by a glob on its last character, "[c]" (or "?" where a class cannot
- * hold it, which protects a few more names, never fewer).
- */
-static void protect(const char *path, const char *ops, const char *loc, bool link)
-{
-	char q[3 * PATH_MAX], rule[3 * PATH_MAX + 64];
-	struct ward_error err;
-
-	if (policy_quote(q, sizeof(q), path, link) < 0)
-		die(WARD_EXIT_FAILURE, "cannot protect %s: path too long", path);
-	snprintf(rule, sizeof(rule), "deny! %s \"%s\"", ops, q);
-	if (ward_policy_add_text(S->policy, WARD_LAYER_SELF, loc, rule, strlen(rule), &err) < 0)
-		die(WARD_EXIT_FAILURE, "cannot protect %s: %s", path, err.msg);
-}
-
-static void protect_path(const char *path, const char *ops, const char *loc)
-{
-	protect(path, ops, loc, false);
-}
-
-/*
- * A file the next session reads by this name (a policy file): the file,
- * and every symlink met on the way to it, the way the kernel meets them
- * (a symlink's target walked in turn, links within it too), which the
- * agent could otherwise turn to a file of its own.
- */
-struct protect_link {
-	const char *ops, *loc;
-};
-
-static int protect_link(void *arg, const char *name)
-{
-	struct protect_link *pl = arg;
-
-	protect(name, pl->ops, pl->loc, true);
-	return 0;
-}
-
-static void protect_name(const char *path, const char *ops, const char *loc)
-{
-	struct protect_link pl = { ops, loc };
-
-	protect(path, ops, loc, false);
-	/* A loop, a name too long: nothing is loaded through it. */
-	(void)ward_path_links(path, protect_link, &pl, NULL, 0);
-}
-
-/*
  * The parent of session scratch directories, $TMPDIR/ward-UID, is shared
  * by the user's sessions: it must be a real directory of the user's, 0700,
  * or another user on the host could have planted it.
@@ -344,35 +292,13 @@ int cmd_run(int argc, char **argv)
 		log_set_echo(tell_decision);
 	if ((rc = log_open(log_path)) < 0)
 		die(WARD_EXIT_FAILURE, "cannot open the log %s: %s", log_path, strerror(-rc));
-	/*
-	 * The log is the agent's to neither read nor change.  Not so a device
-	 * (--log /dev/null to keep none, a terminal): it is not a file of the
-	 * log's own, and the agent's programs need it.
-	 */
 	char log_real[PATH_MAX];
 	if (realpath(log_path, log_real) == NULL)
 		die(WARD_EXIT_FAILURE, "cannot resolve the log %s: %m", log_path);
-	if (!log_is_device())
-		protect_path(log_real, "read,write,create,delete,exec", "builtin:log");
-	/*
-	 * ward's own program: the agent may run it (a nested session fails
-	 * on its own), but not change it for the next session to run.
-	 */
-	char exe[PATH_MAX];
-	ssize_t en = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (en <= 0)
-		die(WARD_EXIT_FAILURE, "cannot find ward's own program: %m");
-	exe[en] = '\0';
-	protect_path(exe, "write,create,delete", "builtin:exe");
-	/*
-	 * The policy files ward read (--policy, and what they or the user's
-	 * policy include), by the names they were read under and where they
-	 * really are: the agent may not change the policy of later sessions.
-	 */
-	size_t nfiles;
-	const char *const *files = ward_policy_files(S->policy, &nfiles);
-	for (size_t i = 0; i < nfiles; i++)
-		protect_name(files[i], "write,create,delete", "builtin:policy");
+	/* ward's own rules for the session: the log, ward's program, the policy files (protect.c). */
+	struct protect_ctx pc = { .log = log_is_device() ? NULL : log_real };
+	if (protect_add(S->policy, PROTECT_AFTER_POLICY, &pc, &err) < 0)
+		die(WARD_EXIT_FAILURE, "%s", err.msg);
 
 	json_t *jargv = json_array();
 	for (int i = optind; i < argc; i++)
