@@ -130,12 +130,22 @@ int agent_object(struct req *r, int dirfd, int *fd, char *real, size_t reallen)
 }
 
 /*
- * The work buffer holds the path still to walk.  Prepending a symlink's
- * target replaces the consumed part.
+ * One walk: the path still to walk (prepending a symlink's target replaces
+ * the consumed part), the directory reached, and what the walk returns.
  */
 struct walk {
 	char buf[2 * PATH_MAX];
 	size_t pos; /* start of what remains */
+	int cur;    /* the directory reached so far: an O_PATH fd of ward's (-1: none) */
+	int hops;   /* symlinks followed */
+	enum resolve_mode mode;
+	char *real; /* what is decided on; with -E_FOREIGN_PROC, the lexical path */
+	size_t reallen;
+	const char **name; /* RES_PARENT: the final name */
+	/* the component looked at: its name, and whether it is the last, or a '/' follows it */
+	char comp[NAME_MAX + 1];
+	size_t n;
+	bool last, slash;
 };
 
 static int walk_prepend(struct walk *w, const char *target)
@@ -157,30 +167,37 @@ static int walk_prepend(struct walk *w, const char *target)
 }
 
 /*
- * Take the next component; returns its length, 0 at the end.  *slash: a
- * '/' follows it (for the last one: it must be a directory, whether the
- * slash was the agent's or a symlink's target ended in one).
+ * Take the next component into w->comp (when it fits NAME_MAX); returns
+ * its length, 0 at the end.  w->slash: a '/' follows it (for the last one:
+ * it must be a directory, whether the slash was the agent's or a symlink's
+ * target ended in one).
  */
-static size_t walk_next(struct walk *w, const char **comp, bool *last, bool *slash)
+static size_t walk_next(struct walk *w)
 {
 	while (w->buf[w->pos] == '/')
 		w->pos++;
-	*comp = w->buf + w->pos;
-	size_t n = strcspn(*comp, "/");
+	const char *comp = w->buf + w->pos;
+	size_t n = strcspn(comp, "/");
 	w->pos += n;
-	*slash = w->buf[w->pos] == '/';
+	w->slash = w->buf[w->pos] == '/';
 	/* Last unless a non-slash character follows. */
 	size_t p = w->pos;
 	while (w->buf[p] == '/')
 		p++;
-	*last = w->buf[p] == '\0';
+	w->last = w->buf[p] == '\0';
+	w->n = n;
+	if (n <= NAME_MAX) {
+		memcpy(w->comp, comp, n);
+		w->comp[n] = '\0';
+	}
 	return n;
 }
 
-static void replace(int *cur, int next)
+/* The walk goes on from next (ward's fd, now the walk's). */
+static void walk_to(struct walk *w, int next)
 {
-	close(*cur);
-	*cur = next;
+	close(w->cur);
+	w->cur = next;
 }
 
 static bool has_dotdot(const char *p)
@@ -280,22 +297,212 @@ bool slash_end(const char *path)
 	return n > 0 && path[n - 1] == '/' && strspn(path, "/") != n;
 }
 
+/* Both fast paths from start: -EAGAIN when neither can tell (take the slow walk). */
+static int fast_paths(int start, const char *path, struct walk *w, int *out)
+{
+	int rc = fast_path(start, path, w->mode, out, w->real, w->reallen, w->name, false);
+
+	if (rc == -EAGAIN)
+		rc = fast_path(start, path, w->mode, out, w->real, w->reallen, w->name, true);
+	return rc;
+}
+
+/*
+ * Where the walk starts: the agent's root for an absolute path, else its
+ * cwd or dirfd (through /proc/TID), in w->cur (0).  1 when a fast path
+ * answered already (*out, w->real), or -errno.
+ */
+static int walk_start(struct req *r, struct walk *w, int dirfd, const char *path, int *out)
+{
+	int rc;
+
+	if (path[0] == '/') {
+		/* Absolute: the fast path starts at the shared root fd itself. */
+		pthread_once(&root_once, open_root);
+		if (root_fd < 0)
+			return -EACCES;
+		if ((rc = fast_paths(root_fd, path, w, out)) != -EAGAIN)
+			return rc < 0 ? rc : 1;
+		return agent_root(r, &w->cur);
+	}
+	if ((rc = agent_fd(r, dirfd, &w->cur)) < 0)
+		return rc;
+	r->hop_fd = -1; /* a path follows: what it reaches is reached by name */
+	/*
+	 * A walk starting inside /proc (a cwd or dirfd there): if that is
+	 * another process's directory, refuse as the walk from the proc root
+	 * would, with the lexical path for the decision.
+	 */
+	if ((rc = proc_foreign_obj(w->cur, path, w->real, w->reallen)) < 0)
+		return rc;
+	if ((rc = fast_paths(w->cur, path, w, out)) != -EAGAIN) {
+		close(w->cur);
+		w->cur = -1;
+		return rc < 0 ? rc : 1;
+	}
+	return 0;
+}
+
+/*
+ * The component at a procfs root: "self" and "thread-self" mean the
+ * agent, and the walk goes on there (1); another process's /proc/PID is
+ * judged lexically, never walked (-E_FOREIGN_PROC, w->real set); else 0.
+ */
+static int walk_proc_entry(struct req *r, struct walk *w)
+{
+	bool self = strcmp(w->comp, "self") == 0, thread = strcmp(w->comp, "thread-self") == 0;
+	bool digits = all_digits(w->comp, w->n);
+	char sub[64];
+
+	if (!(self || thread || digits) || !is_proc_root(w->cur))
+		return 0;
+	if (self || thread) {
+		if (self)
+			snprintf(sub, sizeof(sub), "%d", r->tgid);
+		else
+			snprintf(sub, sizeof(sub), "%d/task/%d", r->tgid, r->tid);
+		int rc = walk_prepend(w, sub);
+		return rc < 0 ? rc : 1;
+	}
+	if (proc_maybe_session(atoi(w->comp)))
+		return 0;
+	snprintf(w->real, w->reallen, "/proc/%s%s%s", w->comp, w->buf[w->pos] ? "/" : "",
+		 w->buf[w->pos] ? w->buf + w->pos + strspn(w->buf + w->pos, "/") : "");
+	return -E_FOREIGN_PROC;
+}
+
+/*
+ * next, the component just opened, is in a procfs (wherever mounted): a
+ * task's directory there is walked into only when the task is the
+ * session's, ward traces it.  Checked on what was opened, so an id of the
+ * session freed meanwhile (a thread's is freed as soon as it execs) and
+ * taken by another process is not taken for the session's.  0, or
+ * -E_FOREIGN_PROC (w->real set).
+ */
+static int walk_into_procfs(struct walk *w, int next, const struct stat *st)
+{
+	/*
+	 * Into a procfs mount from outside it (another filesystem, or another
+	 * mount: a part of a procfs bound there), or into a task's directory
+	 * within one.
+	 */
+	if (!is_procfs(w->cur) || mount_id_of(w->cur) != mount_id_of(next))
+		return proc_foreign_obj(next, w->buf + w->pos, w->real, w->reallen);
+	return S_ISDIR(st->st_mode) ? proc_foreign_task(next, w->buf + w->pos, w->real, w->reallen)
+				    : 0;
+}
+
+/*
+ * A magic link of a session process (the walk refused other processes
+ * above): let the kernel follow it to the object, which is then judged by
+ * its own real path.  0 to go on from there, or -errno.
+ */
+static int walk_magic_link(struct req *r, struct walk *w)
+{
+	struct stat st;
+	/*
+	 * An fd/N hop: remember whose fd, for hop_is_own().  The task is the
+	 * one whose directory holds this fd/ (whatever procfs mount it is in:
+	 * its status says which task it is).
+	 */
+	char dir[PATH_MAX];
+	size_t dl;
+	pid_t tid;
+	int task, next;
+	if (all_digits(w->comp, w->n) && fd_real_path(w->cur, dir, sizeof(dir)) == 0 &&
+	    (dl = strlen(dir)) >= 3 && strcmp(dir + dl - 3, "/fd") == 0 &&
+	    (task = openat(w->cur, "..", O_PATH | O_DIRECTORY | O_CLOEXEC)) >= 0) {
+		if (proc_task_status(task, &tid, NULL, NULL, NULL) == 1 && tid > 0) {
+			r->hop_tid = tid;
+			r->hop_fd = atoi(w->comp);
+		}
+		close(task);
+	}
+	next = openat(w->cur, w->comp, O_PATH | O_CLOEXEC);
+	if (next < 0)
+		return -errno;
+	if (!w->last && (fstat(next, &st) < 0 || !S_ISDIR(st.st_mode))) {
+		close(next);
+		return -ENOTDIR;
+	}
+	walk_to(w, next);
+	/* The hop may have led into another process's /proc directory. */
+	return proc_foreign_obj(w->cur, w->buf + w->pos, w->real, w->reallen);
+}
+
+/*
+ * The component is a symlink, next (ward's fd of it): the walk stops at it
+ * (1: the last, not to be followed), or follows it, one hop (0), or -errno.
+ * next is the walk's or closed, either way.
+ */
+static int walk_symlink(struct req *r, struct walk *w, int next)
+{
+	char target[PATH_MAX];
+	int rc;
+
+	if (w->last && w->mode == RES_FINAL_NOFOLLOW && !w->slash) {
+		walk_to(w, next);
+		return 1;
+	}
+	if (++w->hops > MAX_HOPS) {
+		close(next);
+		return -ELOOP;
+	}
+	ssize_t tl = readlinkat(next, "", target, sizeof(target) - 1);
+	rc = tl < 0 ? -errno : 0;
+	close(next);
+	if (rc < 0)
+		return rc;
+	target[tl] = '\0';
+	if (is_procfs(w->cur) && (target[0] == '/' || strchr(target, ':') != NULL))
+		return walk_magic_link(r, w);
+	if (target[0] == '/') {
+		int root;
+		if ((rc = agent_root(r, &root)) < 0)
+			return rc;
+		walk_to(w, root);
+	}
+	return walk_prepend(w, target);
+}
+
+/*
+ * One step: open the component from w->cur, never following a symlink,
+ * and go on from it.  1 when the walk ends at it (a final symlink not to
+ * be followed), 0 to go on, or -errno.
+ */
+static int walk_step(struct req *r, struct walk *w)
+{
+	struct stat st;
+	int rc, next = openat(w->cur, w->comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+
+	if (next < 0)
+		return -errno;
+	if (fstat(next, &st) < 0) {
+		rc = -errno;
+		close(next);
+		return rc;
+	}
+	if (is_procfs(next) && (rc = walk_into_procfs(w, next, &st)) < 0) {
+		close(next);
+		return rc;
+	}
+	r->hop_fd = -1; /* reached by name */
+	if (S_ISLNK(st.st_mode))
+		return walk_symlink(r, w, next);
+	if (!w->last && !S_ISDIR(st.st_mode)) {
+		close(next);
+		return -ENOTDIR;
+	}
+	walk_to(w, next);
+	return 0;
+}
+
 int resolve(struct req *r, int dirfd, const char *path, enum resolve_mode mode,
 	    int *out, char *real, size_t reallen, const char **name)
 {
-	return resolve_from(r, dirfd, -1, path, mode, out, real, reallen, name);
-}
-
-int resolve_from(struct req *r, int dirfd, int base, const char *path,
-		 enum resolve_mode mode, int *out, char *real, size_t reallen,
-		 const char **name)
-{
 	static __thread struct walk w;
-	static __thread char comp_buf[NAME_MAX + 1];
-	int cur = -1, rc, hops = 0;
-	const char *comp;
-	bool last, slash, want_dir = false;
-	size_t n;
+	bool want_dir = false;
+	int rc;
 
 	*out = -1;
 	if (name != NULL)
@@ -309,228 +516,62 @@ int resolve_from(struct req *r, int dirfd, int base, const char *path,
 		return -ENAMETOOLONG;
 	strcpy(w.buf, path);
 	w.pos = 0;
-
-	if (path[0] == '/') {
-		/* Absolute: the fast path starts at the shared root fd itself. */
-		pthread_once(&root_once, open_root);
-		if (root_fd < 0)
-			return -EACCES;
-		rc = fast_path(root_fd, path, mode, out, real, reallen, name, false);
-		if (rc == -EAGAIN)
-			rc = fast_path(root_fd, path, mode, out, real, reallen, name, true);
-		if (rc != -EAGAIN)
-			return rc;
-		rc = agent_root(r, &cur);
-	} else if (base >= 0) {
-		cur = fcntl(base, F_DUPFD_CLOEXEC, 0);
-		rc = cur < 0 ? -errno : 0;
-	} else {
-		rc = agent_fd(r, dirfd, &cur);
-		r->hop_fd = -1; /* a path follows: what it reaches is reached by name */
-	}
-	if (rc < 0)
-		return rc;
-
-	/*
-	 * A walk starting inside /proc (a cwd or dirfd there): if that is
-	 * another process's directory, refuse as the walk from the proc root
-	 * would, with the lexical path for the decision.
-	 */
-	if (path[0] != '/' && (rc = proc_foreign_obj(cur, path, real, reallen)) < 0)
-		goto fail;
-	if (path[0] != '/') {
-		rc = fast_path(cur, path, mode, out, real, reallen, name, false);
-		if (rc == -EAGAIN)
-			rc = fast_path(cur, path, mode, out, real, reallen, name, true);
-		if (rc != -EAGAIN) {
-			close(cur);
-			return rc;
-		}
-	}
+	w.cur = -1;
+	w.hops = 0;
+	w.mode = mode;
+	w.real = real;
+	w.reallen = reallen;
+	w.name = name;
+	if ((rc = walk_start(r, &w, dirfd, path, out)) != 0)
+		goto done;
 
 	/* A path of slashes only, or empty after them: the start itself. */
-	for (;;) {
-		n = walk_next(&w, &comp, &last, &slash);
-		if (n == 0)
-			break;
-		want_dir = last && slash;
-		if (n > NAME_MAX) {
+	while (walk_next(&w) > 0) {
+		want_dir = w.last && w.slash;
+		if (w.n > NAME_MAX) {
 			rc = -ENAMETOOLONG;
-			goto fail;
+			goto done;
 		}
-		memcpy(comp_buf, comp, n);
-		comp_buf[n] = '\0';
-
-		if (last && mode == RES_PARENT) {
-			if (strcmp(comp_buf, ".") == 0 || strcmp(comp_buf, "..") == 0) {
+		if (w.last && mode == RES_PARENT) {
+			if (strcmp(w.comp, ".") == 0 || strcmp(w.comp, "..") == 0) {
 				rc = -EINVAL;
-				goto fail;
+				goto done;
 			}
-			*name = comp_buf;
+			*name = w.comp;
 			break;
 		}
-		if (strcmp(comp_buf, ".") == 0)
+		if (strcmp(w.comp, ".") == 0)
 			continue;
-
 		/* /proc/self and /proc/thread-self mean the agent. */
-		if ((strcmp(comp_buf, "self") == 0 || strcmp(comp_buf, "thread-self") == 0 ||
-		     all_digits(comp_buf, n)) &&
-		    is_proc_root(cur)) {
-			char sub[64];
-			if (strcmp(comp_buf, "self") == 0)
-				snprintf(sub, sizeof(sub), "%d", r->tgid);
-			else if (strcmp(comp_buf, "thread-self") == 0)
-				snprintf(sub, sizeof(sub), "%d/task/%d", r->tgid, r->tid);
-			else
-				sub[0] = '\0';
-			if (sub[0] != '\0') {
-				if ((rc = walk_prepend(&w, sub)) < 0)
-					goto fail;
-				continue;
-			}
-			/* Another process's /proc entry: judged lexically, never walked. */
-			if (all_digits(comp_buf, n) && !proc_maybe_session(atoi(comp_buf))) {
-				rc = snprintf(real, reallen, "/proc/%s%s%s", comp_buf,
-					      w.buf[w.pos] ? "/" : "",
-					      w.buf[w.pos] ? w.buf + w.pos + strspn(w.buf + w.pos, "/") : "");
-				rc = -E_FOREIGN_PROC;
-				goto fail;
-			}
-		}
-
-		int next = openat(cur, comp_buf, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-		if (next < 0) {
-			rc = -errno;
-			goto fail;
-		}
-		struct stat st;
-		if (fstat(next, &st) < 0) {
-			rc = -errno;
-			close(next);
-			goto fail;
-		}
-		/*
-		 * A task's directory in a procfs (wherever mounted) is walked into
-		 * only when the task is the session's: ward traces it.  Checked on
-		 * what was opened, so an id of the session freed meanwhile (a
-		 * thread's is freed as soon as it execs) and taken by another
-		 * process is not taken for the session's.
-		 */
-		if (is_procfs(next)) {
-			/*
-			 * Into a procfs mount from outside it (another filesystem,
-			 * or another mount: a part of a procfs bound there), or into
-			 * a task's directory within one.
-			 */
-			if (!is_procfs(cur) || mount_id_of(cur) != mount_id_of(next))
-				rc = proc_foreign_obj(next, w.buf + w.pos, real, reallen);
-			else
-				rc = S_ISDIR(st.st_mode) ? proc_foreign_task(next, w.buf + w.pos, real, reallen)
-							 : 0;
-			if (rc < 0) {
-				close(next);
-				goto fail;
-			}
-		}
-		r->hop_fd = -1; /* reached by name */
-		if (!S_ISLNK(st.st_mode)) {
-			if (!last && !S_ISDIR(st.st_mode)) {
-				close(next);
-				rc = -ENOTDIR;
-				goto fail;
-			}
-			replace(&cur, next);
+		if ((rc = walk_proc_entry(r, &w)) < 0)
+			goto done;
+		if (rc == 1)
 			continue;
-		}
-		/* A symlink. */
-		if (last && mode == RES_FINAL_NOFOLLOW && !slash) {
-			replace(&cur, next);
+		if ((rc = walk_step(r, &w)) < 0)
+			goto done;
+		if (rc == 1)
 			break;
-		}
-		if (++hops > MAX_HOPS) {
-			close(next);
-			rc = -ELOOP;
-			goto fail;
-		}
-		char target[PATH_MAX];
-		ssize_t tl = readlinkat(next, "", target, sizeof(target) - 1);
-		if (tl < 0) {
-			rc = -errno;
-			close(next);
-			goto fail;
-		}
-		target[tl] = '\0';
-		if (is_procfs(cur) && (target[0] == '/' || strchr(target, ':') != NULL)) {
-			/*
-			 * A magic link of a session process (the walk refused other
-			 * processes above): let the kernel follow it to the object,
-			 * which is then judged by its own real path.
-			 */
-			close(next);
-			/*
-			 * An fd/N hop: remember whose fd, for hop_is_own().  The task
-			 * is the one whose directory holds this fd/ (whatever procfs
-			 * mount it is in: its status says which task it is).
-			 */
-			char dir[PATH_MAX];
-			size_t dl;
-			pid_t tid;
-			int task;
-			if (all_digits(comp_buf, n) && fd_real_path(cur, dir, sizeof(dir)) == 0 &&
-			    (dl = strlen(dir)) >= 3 && strcmp(dir + dl - 3, "/fd") == 0 &&
-			    (task = openat(cur, "..", O_PATH | O_DIRECTORY | O_CLOEXEC)) >= 0) {
-				if (proc_task_status(task, &tid, NULL, NULL, NULL) == 1 && tid > 0) {
-					r->hop_tid = tid;
-					r->hop_fd = atoi(comp_buf);
-				}
-				close(task);
-			}
-			next = openat(cur, comp_buf, O_PATH | O_CLOEXEC);
-			if (next < 0) {
-				rc = -errno;
-				goto fail;
-			}
-			if (!last && (fstat(next, &st) < 0 || !S_ISDIR(st.st_mode))) {
-				close(next);
-				rc = -ENOTDIR;
-				goto fail;
-			}
-			replace(&cur, next);
-			/* The hop may have led into another process's /proc directory. */
-			if ((rc = proc_foreign_obj(cur, w.buf + w.pos, real, reallen)) < 0)
-				goto fail;
-			continue;
-		}
-		close(next);
-		if (target[0] == '/') {
-			int root;
-			if ((rc = agent_root(r, &root)) < 0)
-				goto fail;
-			replace(&cur, root);
-		}
-		if ((rc = walk_prepend(&w, target)) < 0)
-			goto fail;
 	}
 	if (mode == RES_PARENT && *name == NULL) {
 		/* "/" or "dir/." : there is no final name to create or remove. */
 		rc = -EINVAL;
-		goto fail;
+		goto done;
 	}
 	if (mode != RES_PARENT && want_dir) {
 		struct stat st;
-		if (fstat(cur, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		if (fstat(w.cur, &st) < 0 || !S_ISDIR(st.st_mode)) {
 			rc = -ENOTDIR;
-			goto fail;
+			goto done;
 		}
 	}
-	if (real != NULL && (rc = fd_real_path(cur, real, reallen)) < 0)
-		goto fail;
-	*out = cur;
+	if (real != NULL && (rc = fd_real_path(w.cur, real, reallen)) < 0)
+		goto done;
+	*out = w.cur;
 	return 0;
-fail:
-	if (cur >= 0)
-		close(cur);
-	return rc;
+done:
+	if (rc < 0 && w.cur >= 0)
+		close(w.cur);
+	return rc < 0 ? rc : 0;
 }
 
 int join_path(const char *dir, const char *name, char *out, size_t len)

@@ -29,10 +29,6 @@ enum resolve_mode {
  */
 int resolve(struct req *r, int dirfd, const char *path, enum resolve_mode mode,
 	    int *fd, char *real, size_t reallen, const char **name);
-/* The same, a relative path starting from base, an fd of the supervisor's. */
-int resolve_from(struct req *r, int dirfd, int base, const char *path,
-		 enum resolve_mode mode, int *fd, char *real, size_t reallen,
-		 const char **name);
 /*
  * The agent's dirfd (AT_FDCWD: its cwd) as ward's own fd, with its real
  * path; -E_FOREIGN_PROC (real: what is decided on) when it is in a procfs
