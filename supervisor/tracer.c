@@ -73,7 +73,6 @@ static int take_listener(int sock, pid_t pid)
 	return fd;
 }
 
-/* The child: become the agent, under the filter, once the parent says go. */
 /*
  * CAP_NET_ADMIN out of the process's capability sets: every set with
  * drop_bounding (the agent: root regains at exec what the bounding set
@@ -108,6 +107,7 @@ static int drop_net_admin(bool drop_bounding)
 	return 0;
 }
 
+/* The child: become the agent, under the filter, once the parent says go. */
 static noreturn void child(int sock, struct sock_fprog *prog, char **argv, mode_t umask_)
 {
 	char go;
@@ -403,29 +403,16 @@ static void end_session(void)
 	}
 }
 
-int tracer_run(char **argv, int *status, char *why, size_t len)
+/*
+ * Fork the agent under the filter (it waits at *sock for the word go),
+ * take its listener and PTRACE_SEIZE it.  Its pid, or -errno with the
+ * reason in why.
+ */
+static pid_t spawn(char **argv, mode_t umask_, int *sock, char *why, size_t len)
 {
-	int sv[2], rc;
-	mode_t umask_ = umask(0);
+	int sv[2];
 	pid_t pid;
 
-	umask(umask_);
-	/*
-	 * ward's own threads, which connect, bind and send for the agent, do
-	 * so without CAP_NET_ADMIN (a netlink SOCK_DESTROY sent by ward is
-	 * checked against ward's capabilities, not the agent's).
-	 */
-	if (drop_net_admin(false) < 0)
-		return fail(why, len, -errno, "cannot drop CAP_NET_ADMIN: %s", strerror(errno));
-	/*
-	 * The session's orphans (a daemon's double fork) become ward's
-	 * children, not init's: ward stays an ancestor of every process it
-	 * serves, which Yama's ptrace_scope 1 (Ubuntu's default) requires of
-	 * an unprivileged ward to read a process's memory.
-	 */
-	if (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
-		return fail(why, len, -errno, "cannot become the session's subreaper: %s",
-			    strerror(errno));
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
 		return fail(why, len, -errno, "socketpair: %s", strerror(errno));
 	pid = fork();
@@ -436,6 +423,7 @@ int tracer_run(char **argv, int *status, char *why, size_t len)
 		child(sv[1], &ward_filter, argv, umask_);
 	}
 	close(sv[1]);
+	*sock = sv[0];
 	S->child = pid;
 	S->listener = take_listener(sv[0], pid);
 	if (S->listener < 0) {
@@ -460,33 +448,25 @@ int tracer_run(char **argv, int *status, char *why, size_t len)
 				    strerror(e), scope, scope == 2 ? "CAP_SYS_PTRACE" : "no one");
 		return fail(why, len, -e, "cannot trace the child (PTRACE_SEIZE): %s", strerror(e));
 	}
-	/* From here on ward serves the agent; its own files stay its own. */
-	prctl(PR_SET_DUMPABLE, 0);
-	/*
-	 * ward sets the terminal's foreground group for the agent (tcsetpgrp,
-	 * handlers/pid.c) from the background: it must not be stopped for it.
-	 * The agent, forked already, keeps its own disposition.
-	 */
-	signal(SIGTTOU, SIG_IGN);
-	umask(0);
-	proc_add(pid, pid, getpid(), 0);
-	proc_fs_own(pid); /* forked: a copy of ward's */
-	log_spawn(pid);
+	return pid;
+}
+
+/*
+ * What serves the agent once it runs: the name resolver and the
+ * notification workers, with ward's signals blocked in them and handled
+ * by this thread.  0, or -errno with the reason in why.
+ */
+static int start_serving(char *why, size_t len)
+{
+	sigset_t sigs, old;
+	int rc;
 
 	/* Workers must not take ward's signals: block them before they start. */
-	sigset_t sigs, old;
 	sigemptyset(&sigs);
 	sigaddset(&sigs, SIGINT);
 	sigaddset(&sigs, SIGTERM);
 	sigaddset(&sigs, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &sigs, &old);
-	/*
-	 * Two workers a CPU: a worker that has just answered (ADDFD waits for
-	 * the agent to take the fd) is still on its way back to RECV when the
-	 * agent's next call arrives; a second one waiting there takes it at
-	 * once.  Measured on the 2-CPU development machine: 1 worker 75 us an
-	 * open, 2 workers 27 us, 4 workers 19 us, 8 workers 21 us.
-	 */
 	/*
 	 * ward holds descriptors for the agent while it works (a send may pass
 	 * hundreds): its own limit, not the agent's, is raised to the hard one.
@@ -496,28 +476,82 @@ int tracer_run(char **argv, int *status, char *why, size_t len)
 		nofile.rlim_cur = nofile.rlim_max;
 		setrlimit(RLIMIT_NOFILE, &nofile);
 	}
-	if ((rc = net_init(S->policy)) < 0) {
-		kill(pid, SIGKILL);
+	if ((rc = net_init(S->policy)) < 0)
 		return fail(why, len, rc, "cannot start the name resolver: %s", strerror(-rc));
-	}
+	/*
+	 * Two workers a CPU: a worker that has just answered (ADDFD waits for
+	 * the agent to take the fd) is still on its way back to RECV when the
+	 * agent's next call arrives; a second one waiting there takes it at
+	 * once.  Measured on the 2-CPU development machine: 1 worker 75 us an
+	 * open, 2 workers 27 us, 4 workers 19 us, 8 workers 21 us.
+	 */
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	long nworkers = getenv("WARD_WORKERS") ? atol(getenv("WARD_WORKERS")) : 2 * ncpu;
-	if ((rc = notify_start(nworkers > 0 ? (int)nworkers : 4)) < 0) {
-		kill(pid, SIGKILL);
+	if ((rc = notify_start(nworkers > 0 ? (int)nworkers : 4)) < 0)
 		return fail(why, len, rc, "cannot start the notification workers: %s", strerror(-rc));
-	}
 	struct sigaction sa = { .sa_handler = on_signal }; /* no SA_RESTART: waitpid returns */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return 0;
+}
 
-	if (write(sv[0], "g", 1) != 1) {
-		kill(pid, SIGKILL);
-		return fail(why, len, -EIO, "cannot start the child");
+/* A task of the session stopped (st: waitpid's): what stopped it, then on. */
+static void on_stop(pid_t w, int st)
+{
+	int event = st >> 16, sig = WSTOPSIG(st);
+
+	add_task(w);
+	switch (event) {
+	case PTRACE_EVENT_FORK:
+	case PTRACE_EVENT_VFORK:
+	case PTRACE_EVENT_CLONE: {
+		unsigned long msg = 0;
+		if (ptrace(PTRACE_GETEVENTMSG, w, 0, &msg) == 0)
+			add_child(w, (pid_t)msg);
+		ptrace(PTRACE_CONT, w, 0, 0);
+		break;
 	}
-	close(sv[0]);
+	case PTRACE_EVENT_EXEC:
+		on_exec(w);
+		ptrace(PTRACE_CONT, w, 0, 0);
+		break;
+	case PTRACE_EVENT_STOP:
+		if (sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU)
+			ptrace(PTRACE_LISTEN, w, 0, 0); /* a group-stop */
+		else
+			ptrace(PTRACE_CONT, w, 0, 0);
+		break;
+	default:
+		/* A signal on its way to the tracee: deliver it. */
+		ptrace(PTRACE_CONT, w, 0, sig);
+	}
+}
 
+/* A task of the session ended (st: waitpid's); true when it was the command, pid. */
+static bool on_end(pid_t w, int st, pid_t pid, int *status)
+{
+	pid_t tgid = 0, ppid;
+
+	if (proc_info(w, &tgid, &ppid, NULL, 0)) {
+		struct jline *l = log_begin(EV_EXIT, w);
+		jl_int(l, "status", exit_status(st));
+		log_finish(l);
+	}
+	proc_remove(w);
+	if (tgid == w)
+		proc_orphans(w); /* reparented by the kernel: ppid in the log follows */
+	if (w != pid)
+		return false;
+	*status = exit_status(st);
+	end_session();
+	return true;
+}
+
+/* The tracer's loop, every ptrace call of the session, until the command pid has exited. */
+static void trace(pid_t pid, int *status)
+{
 	*status = WARD_EXIT_FAILURE;
 	for (;;) {
 		int st;
@@ -531,54 +565,64 @@ int tracer_run(char **argv, int *status, char *why, size_t len)
 					kill(-pid, sig);
 				continue;
 			}
-			break; /* ECHILD: nothing left */
+			return; /* ECHILD: nothing left */
 		}
 		if (WIFEXITED(st) || WIFSIGNALED(st)) {
-			pid_t tgid = 0, ppid;
-			if (proc_info(w, &tgid, &ppid, NULL, 0)) {
-				struct jline *l = log_begin(EV_EXIT, w);
-				jl_int(l, "status", exit_status(st));
-				log_finish(l);
-			}
-			proc_remove(w);
-			if (tgid == w)
-				proc_orphans(w); /* reparented by the kernel: ppid in the log follows */
-			if (w == pid) {
-				*status = exit_status(st);
-				end_session();
-				break;
-			}
+			if (on_end(w, st, pid, status))
+				return;
 			continue;
 		}
-		if (!WIFSTOPPED(st))
-			continue;
-		add_task(w);
-		int event = st >> 16, sig = WSTOPSIG(st);
-		switch (event) {
-		case PTRACE_EVENT_FORK:
-		case PTRACE_EVENT_VFORK:
-		case PTRACE_EVENT_CLONE: {
-			unsigned long msg = 0;
-			if (ptrace(PTRACE_GETEVENTMSG, w, 0, &msg) == 0)
-				add_child(w, (pid_t)msg);
-			ptrace(PTRACE_CONT, w, 0, 0);
-			break;
-		}
-		case PTRACE_EVENT_EXEC:
-			on_exec(w);
-			ptrace(PTRACE_CONT, w, 0, 0);
-			break;
-		case PTRACE_EVENT_STOP:
-			if (sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU)
-				ptrace(PTRACE_LISTEN, w, 0, 0); /* a group-stop */
-			else
-				ptrace(PTRACE_CONT, w, 0, 0);
-			break;
-		default:
-			/* A signal on its way to the tracee: deliver it. */
-			ptrace(PTRACE_CONT, w, 0, sig);
-		}
+		if (WIFSTOPPED(st))
+			on_stop(w, st);
 	}
+}
+
+int tracer_run(char **argv, int *status, char *why, size_t len)
+{
+	int sock = -1, rc;
+	mode_t umask_ = umask(0);
+	pid_t pid;
+
+	umask(umask_);
+	/*
+	 * ward's own threads, which connect, bind and send for the agent, do
+	 * so without CAP_NET_ADMIN (a netlink SOCK_DESTROY sent by ward is
+	 * checked against ward's capabilities, not the agent's).
+	 */
+	if (drop_net_admin(false) < 0)
+		return fail(why, len, -errno, "cannot drop CAP_NET_ADMIN: %s", strerror(errno));
+	/*
+	 * The session's orphans (a daemon's double fork) become ward's
+	 * children, not init's: ward stays an ancestor of every process it
+	 * serves, which Yama's ptrace_scope 1 (Ubuntu's default) requires of
+	 * an unprivileged ward to read a process's memory.
+	 */
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
+		return fail(why, len, -errno, "cannot become the session's subreaper: %s",
+			    strerror(errno));
+	if ((pid = spawn(argv, umask_, &sock, why, len)) < 0)
+		return pid;
+	/* From here on ward serves the agent; its own files stay its own. */
+	prctl(PR_SET_DUMPABLE, 0);
+	/*
+	 * ward sets the terminal's foreground group for the agent (tcsetpgrp,
+	 * handlers/pid.c) from the background: it must not be stopped for it.
+	 * The agent, forked already, keeps its own disposition.
+	 */
+	signal(SIGTTOU, SIG_IGN);
+	umask(0);
+	proc_add(pid, pid, getpid(), 0);
+	proc_fs_own(pid); /* forked: a copy of ward's */
+	log_spawn(pid);
+	if ((rc = start_serving(why, len)) == 0 && write(sock, "g", 1) != 1)
+		rc = fail(why, len, -EIO, "cannot start the child");
+	if (rc < 0) {
+		kill(pid, SIGKILL);
+		return rc;
+	}
+	close(sock);
+
+	trace(pid, status);
 	/* Take the terminal back for ward's process group. */
 	if (isatty(STDIN_FILENO)) {
 		signal(SIGTTOU, SIG_IGN);
