@@ -174,7 +174,18 @@ static void tell_repos(void)
 	repos_each(tell_repo, NULL, &more);
 }
 
-int cmd_run(int argc, char **argv)
+/* What ward run was told, besides the policy options. */
+struct run_opts {
+	struct policy_opts policy;
+	const char *log; /* --log FILE, NULL: the default */
+	bool ephemeral;
+};
+
+/*
+ * Parse ward run's options into S and ro.  Returns -1 to go on (argv's
+ * command at optind), or the exit status.
+ */
+static int run_options(int argc, char **argv, struct run_opts *ro)
 {
 	static const struct option longopts[] = {
 		POLICY_LONGOPTS,
@@ -187,26 +198,18 @@ int cmd_run(int argc, char **argv)
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 },
 	};
-	static struct session session;
-	struct policy_opts o = { .undecided = -1 };
-	struct ward_error err;
-	const char *log_path = NULL;
-	bool ephemeral = false;
-	char why[256] = "", path[PATH_MAX];
-	int opt, rc, status;
+	int opt;
 
-	S = &session;
-	S->own_pgrp = getpgrp();
 	argv[0] = "ward";
 	while ((opt = getopt_long(argc, argv, "+p:r:hqv", longopts, NULL)) != -1) {
-		if (policy_opt(&o, opt, optarg))
+		if (policy_opt(&ro->policy, opt, optarg))
 			continue;
 		switch (opt) {
 		case 'h':
 			fputs(help, stdout);
 			return 0;
 		case 'q':
-			o.quiet = S->quiet = true;
+			ro->policy.quiet = S->quiet = true;
 			break;
 		case 'v':
 			S->verbose++;
@@ -218,10 +221,10 @@ int cmd_run(int argc, char **argv)
 				die(WARD_EXIT_USAGE, "--mode takes enforce or shadow, not '%s'", optarg);
 			break;
 		case OPT_LOG:
-			log_path = optarg;
+			ro->log = optarg;
 			break;
 		case OPT_EPHEMERAL:
-			ephemeral = true;
+			ro->ephemeral = true;
 			break;
 		case OPT_NO_PRELOAD:
 			break; /* there is no preload library yet: nothing to leave out */
@@ -238,6 +241,19 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "ward: run needs a command\n%s", help);
 		return WARD_EXIT_USAGE;
 	}
+	return -1;
+}
+
+/*
+ * The session before the agent: the kernel's features, the session's id
+ * and exec key, the policy, the cache, the filter and the notification
+ * sizes, in S.
+ */
+static void session_setup(const struct policy_opts *o)
+{
+	struct ward_error err;
+	char why[256] = "";
+	int rc;
 
 	if ((rc = features_detect(&S->feat, why, sizeof(why))) < 0)
 		die(WARD_EXIT_FAILURE, "%s", why);
@@ -249,7 +265,7 @@ int cmd_run(int argc, char **argv)
 	if (getrandom(S->exec_key, sizeof(S->exec_key), 0) != sizeof(S->exec_key))
 		die(WARD_EXIT_FAILURE, "getrandom: %m");
 
-	S->policy = policy_load(&o, S->id, &S->vars, &err);
+	S->policy = policy_load(o, S->id, &S->vars, &err);
 	if (S->policy == NULL)
 		die(WARD_EXIT_FAILURE, "%s", err.msg);
 	ward_policy_set_session(S->policy, session_pred, NULL);
@@ -270,47 +286,64 @@ int cmd_run(int argc, char **argv)
 				 ? sizes.seccomp_notif : (int)sizeof(struct seccomp_notif);
 	S->resp_size = sizes.seccomp_notif_resp > sizeof(struct seccomp_notif_resp)
 			       ? sizes.seccomp_notif_resp : (int)sizeof(struct seccomp_notif_resp);
+}
 
-	/* The session's scratch directory, private to the user. */
+/* The session's scratch directory, private to the user. */
+static void scratch_dir(void)
+{
+	char parent[PATH_MAX];
+	int rc;
+
 	if ((rc = mkdirs(S->vars.session, 0700)) < 0)
 		die(WARD_EXIT_FAILURE, "cannot make %s: %s", S->vars.session, strerror(-rc));
-	char parent[PATH_MAX];
 	snprintf(parent, sizeof(parent), "%s", S->vars.session);
 	*strrchr(parent, '/') = '\0';
 	if ((rc = check_private_dir(parent)) < 0 || (rc = check_private_dir(S->vars.session)) < 0)
 		die(WARD_EXIT_FAILURE, "%s is not a private directory of this user (0700)", parent);
+}
 
-	if (log_path == NULL) {
-		snprintf(path, sizeof(path), "%s/ward/sessions", S->vars.xdg_state_home);
+/*
+ * Open the log (log, or the default in path) and add ward's own rules for
+ * the session: the log, ward's program, the policy files (protect.c).
+ * Returns the log's name.
+ */
+static const char *open_log(const char *log, char path[PATH_MAX])
+{
+	struct ward_error err;
+	char real[PATH_MAX];
+	int rc;
+
+	if (log == NULL) {
+		snprintf(path, PATH_MAX, "%s/ward/sessions", S->vars.xdg_state_home);
 		if ((rc = mkdirs(path, 0700)) < 0)
 			die(WARD_EXIT_FAILURE, "cannot make %s: %s", path, strerror(-rc));
-		snprintf(path, sizeof(path), "%s/ward/sessions/%s.jsonl", S->vars.xdg_state_home,
-			 S->id);
-		log_path = path;
+		snprintf(path, PATH_MAX, "%s/ward/sessions/%s.jsonl", S->vars.xdg_state_home, S->id);
+		log = path;
 	}
 	if (S->verbose > 0)
 		log_set_echo(tell_decision);
-	if ((rc = log_open(log_path)) < 0)
-		die(WARD_EXIT_FAILURE, "cannot open the log %s: %s", log_path, strerror(-rc));
-	char log_real[PATH_MAX];
-	if (realpath(log_path, log_real) == NULL)
-		die(WARD_EXIT_FAILURE, "cannot resolve the log %s: %m", log_path);
-	/* ward's own rules for the session: the log, ward's program, the policy files (protect.c). */
-	struct protect_ctx pc = { .log = log_is_device() ? NULL : log_real };
+	if ((rc = log_open(log)) < 0)
+		die(WARD_EXIT_FAILURE, "cannot open the log %s: %s", log, strerror(-rc));
+	if (realpath(log, real) == NULL)
+		die(WARD_EXIT_FAILURE, "cannot resolve the log %s: %m", log);
+	struct protect_ctx pc = { .log = log_is_device() ? NULL : real };
 	if (protect_add(S->policy, PROTECT_AFTER_POLICY, &pc, &err) < 0)
 		die(WARD_EXIT_FAILURE, "%s", err.msg);
+	return log;
+}
 
+/* session-start: the command, where, the policy, the kernel. */
+static void log_session_start(char **cmd, int n, const struct policy_opts *o)
+{
 	json_t *jargv = json_array();
-	for (int i = optind; i < argc; i++)
-		json_array_append_new(jargv, jpath(argv[i]));
+	for (int i = 0; i < n; i++)
+		json_array_append_new(jargv, jpath(cmd[i]));
 	char cwd[PATH_MAX];
 	if (getcwd(cwd, sizeof(cwd)) == NULL)
 		strcpy(cwd, "?");
 	json_t *jpol = json_array();
-	for (int i = 0; i < o.nfiles; i++)
-		json_array_append_new(jpol, jpath(o.files[i]));
-	free(o.files);
-	free(o.rules);
+	for (int i = 0; i < o->nfiles; i++)
+		json_array_append_new(jpol, jpath(o->files[i]));
 	/* The rules whose symlinks were not all followed (rules/links.c), said on stderr too. */
 	size_t ncut;
 	const char *cut = ward_policy_link_scan_cut(S->policy, &ncut);
@@ -320,20 +353,19 @@ int cmd_run(int argc, char **argv)
 	log_event(EV_SESSION_START, 0,
 		  "{s:o, s:s, s:s, s:s, s:o, s:s, s:s, s:{s:s, s:b, s:b, s:b}, s:o*}", "argv", jargv,
 		  "cwd", cwd, "project", S->vars.project, "profile",
-		  o.profile ? o.profile : "default", "policy", jpol, "mode",
+		  o->profile ? o->profile : "default", "policy", jpol, "mode",
 		  S->shadow ? "shadow" : "enforce", "version", WARD_VERSION, "kernel", "release",
 		  S->feat.kernel, "addfd_send", S->feat.addfd_send, "wait_killable_recv",
 		  S->feat.wait_killable, "sync_wake_up", S->feat.sync_wake_up, "links_not_followed",
 		  jcut);
+}
 
-	struct timespec t0, t1;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (tracer_run(argv + optind, &status, why, sizeof(why)) < 0)
-		die(WARD_EXIT_FAILURE, "%s", why);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+/* session-end: the status, how long, and the lines lost and repositories touched, if any. */
+static void log_session_end(int status, double secs)
+{
 	unsigned long lost = log_lost();
 	json_t *repos = repos_json();
+
 	if (repos != NULL && json_array_size(repos) == 0) {
 		json_decref(repos);
 		repos = NULL;
@@ -349,16 +381,43 @@ int cmd_run(int argc, char **argv)
 			  "repos", repos);
 	else
 		log_event(EV_SESSION_END, 0, "{s:i, s:f}", "status", status, "duration", secs);
+}
+
+int cmd_run(int argc, char **argv)
+{
+	static struct session session;
+	struct run_opts ro = { .policy = { .undecided = -1 } };
+	char why[256] = "", path[PATH_MAX];
+	int rc, status;
+
+	S = &session;
+	S->own_pgrp = getpgrp();
+	if ((rc = run_options(argc, argv, &ro)) >= 0)
+		return rc;
+	session_setup(&ro.policy);
+	scratch_dir();
+	const char *log = open_log(ro.log, path);
+	log_session_start(argv + optind, argc - optind, &ro.policy);
+	free(ro.policy.files);
+	free(ro.policy.rules);
+
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (tracer_run(argv + optind, &status, why, sizeof(why)) < 0)
+		die(WARD_EXIT_FAILURE, "%s", why);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	log_session_end(status, (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
 	/* Said even with -q: code that runs after the session. */
 	tell_repos();
 	log_close();
 	/* Said even with -q: the log is not the whole account of the session. */
-	if ((lost = log_lost()) > 0)
+	unsigned long lost = log_lost();
+	if (lost > 0)
 		fprintf(stderr, "ward: session %s: %lu events could not be written to the log %s\n",
-			S->id, lost, log_path);
+			S->id, lost, log);
 	if (!S->quiet)
-		fprintf(stderr, "ward: session %s: log %s\n", S->id, log_path);
-	if (ephemeral)
+		fprintf(stderr, "ward: session %s: log %s\n", S->id, log);
+	if (ro.ephemeral)
 		remove_tree(S->vars.session);
 	else
 		rmdir(S->vars.session); /* only if the session left nothing there */
