@@ -786,14 +786,167 @@ static int read_times(struct req *r, int nr, uint64_t addr, struct timespec ts[2
 	return 0;
 }
 
+/*
+ * A change to an existing object, made (rc 1) or not through fd, ward's
+ * (closed here): a repository it changed is noted.
+ */
+static int object_changed(struct req *r, int fd, int rc)
+{
+	if (rc == 1)
+		repos_note(r->real);
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}
+
+/* chmod, fchmod, fchmodat. */
+static int do_chmod(struct req *r, int nr, const __u64 *a)
+{
+	mode_t mode = (mode_t)(nr == SYS_fchmodat ? a[2] : a[1]);
+	char link[64];
+	int fd, rc;
+
+	if (nr == SYS_fchmod) {
+		/* An O_PATH fd cannot change anything (EBADF, as the kernel says). */
+		if (agent_fd_opath(r, (int)a[0]))
+			return -EBADF;
+		rc = object_target(r, (int)a[0], 0, BY_FD, true, WARD_OP_WRITE, &fd);
+	} else {
+		int dirfd = nr == SYS_chmod ? AT_FDCWD : (int)a[0];
+		rc = object_target(r, dirfd, nr == SYS_chmod ? a[0] : a[1], BY_PATH, true,
+				   WARD_OP_WRITE, &fd);
+	}
+	if (rc < 0)
+		return rc;
+	/* chmod through the fd's magic link acts on the object decided on. */
+	magic(fd, link, sizeof(link));
+	return object_changed(r, fd, CHANGE(r, fchmodat(AT_FDCWD, link, mode & 07777, 0)));
+}
+
+/* chown, lchown, fchown, fchownat. */
+static int do_chown(struct req *r, int nr, const __u64 *a)
+{
+	uid_t uid;
+	gid_t gid;
+	int fd, rc;
+
+	if (nr == SYS_fchown) {
+		if (agent_fd_opath(r, (int)a[0]))
+			return -EBADF;
+		uid = (uid_t)a[1];
+		gid = (gid_t)a[2];
+		rc = object_target(r, (int)a[0], 0, BY_FD, true, WARD_OP_WRITE, &fd);
+	} else if (nr == SYS_fchownat) {
+		int flags = (int)a[4];
+		if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+			return -EINVAL;
+		uid = (uid_t)a[2];
+		gid = (gid_t)a[3];
+		rc = object_target(r, (int)a[0], a[1],
+				   (flags & AT_EMPTY_PATH) ? BY_PATH_OR_EMPTY : BY_PATH,
+				   !(flags & AT_SYMLINK_NOFOLLOW), WARD_OP_WRITE, &fd);
+	} else {
+		uid = (uid_t)a[1];
+		gid = (gid_t)a[2];
+		rc = object_target(r, AT_FDCWD, a[0], BY_PATH, nr == SYS_chown, WARD_OP_WRITE, &fd);
+	}
+	if (rc < 0)
+		return rc;
+	return object_changed(r, fd, CHANGE(r, fchownat(fd, "", uid, gid, AT_EMPTY_PATH)));
+}
+
+/* truncate: a regular file, opened for writing through the object decided on. */
+static int do_truncate(struct req *r, const __u64 *a)
+{
+	char link[64];
+	struct stat st;
+	int fd, w, rc;
+
+	if ((rc = object_target(r, AT_FDCWD, a[0], BY_PATH, true, WARD_OP_WRITE, &fd)) < 0)
+		return rc;
+	if (fstat(fd, &st) < 0)
+		return object_changed(r, fd, -errno);
+	if (!S_ISREG(st.st_mode))
+		return object_changed(r, fd, S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL);
+	magic(fd, link, sizeof(link));
+	if ((w = open(link, O_WRONLY | O_CLOEXEC | O_NOCTTY)) < 0)
+		return object_changed(r, fd, -errno);
+	rc = CHANGE(r, ftruncate(w, (off_t)a[1]));
+	close(w);
+	return object_changed(r, fd, rc);
+}
+
+/* utime, utimes, futimesat, utimensat (and futimens, its fd form). */
+static int do_utimes(struct req *r, int nr, const __u64 *a)
+{
+	bool at = nr == SYS_futimesat || nr == SYS_utimensat;
+	int dirfd = at ? (int)a[0] : AT_FDCWD, fd, rc;
+	uint64_t path = at ? a[1] : a[0], times = at ? a[2] : a[1];
+	int flags = nr == SYS_utimensat ? (int)a[3] : 0;
+	struct timespec ts[2];
+	char link[64];
+	bool now;
+
+	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	if ((rc = read_times(r, nr, times, ts, &now)) < 0)
+		return rc;
+	/* utimensat(fd, NULL, ...) is futimens, futimesat(fd, NULL) the same: the fd itself. */
+	bool fdform = at && path == 0;
+	if (fdform && dirfd == AT_FDCWD)
+		return -EFAULT;
+	if (fdform && flags)
+		return -EINVAL; /* the fd itself takes no flags */
+	if (fdform && agent_fd_opath(r, dirfd))
+		return -EBADF;
+	rc = object_target(r, dirfd, path,
+			   fdform ? BY_FD : (flags & AT_EMPTY_PATH) ? BY_PATH_OR_EMPTY : BY_PATH,
+			   !(flags & AT_SYMLINK_NOFOLLOW), WARD_OP_WRITE, &fd);
+	if (rc < 0)
+		return rc;
+	magic(fd, link, sizeof(link));
+	return object_changed(r, fd, CHANGE(r, utimensat(AT_FDCWD, link, now ? NULL : ts, 0)));
+}
+
+/* setxattr, lsetxattr, fsetxattr, removexattr, lremovexattr, fremovexattr. */
+static int do_xattr(struct req *r, int nr, const __u64 *a)
+{
+	static __thread char value[XATTR_SIZE_MAX];
+	bool set = nr == SYS_setxattr || nr == SYS_lsetxattr || nr == SYS_fsetxattr;
+	bool byfd = nr == SYS_fsetxattr || nr == SYS_fremovexattr;
+	bool follow = nr == SYS_setxattr || nr == SYS_removexattr || byfd;
+	size_t size = set ? (size_t)a[3] : 0;
+	char link[64], name[XATTR_NAME_MAX + 1];
+	int fd, rc;
+
+	if (size > sizeof(value))
+		return -E2BIG;
+	rc = mem_read_str(r, a[1], name, sizeof(name));
+	if (rc < 0)
+		return rc == -ENAMETOOLONG ? -ERANGE : rc;
+	if (set && size > 0 && (rc = mem_read(r, a[2], value, size)) < 0)
+		return rc;
+	if (byfd && agent_fd_opath(r, (int)a[0]))
+		return -EBADF;
+	rc = byfd ? object_target(r, (int)a[0], 0, BY_FD, true, WARD_OP_WRITE, &fd)
+		  : object_target(r, AT_FDCWD, a[0], BY_PATH, follow, WARD_OP_WRITE, &fd);
+	if (rc < 0)
+		return rc;
+	/*
+	 * Through the fd's magic link, which leads to the object decided on
+	 * and no further: a symlink opened O_NOFOLLOW (the l-forms) is changed
+	 * itself, not what it points to.
+	 */
+	magic(fd, link, sizeof(link));
+	rc = set ? CHANGE(r, setxattr(link, name, value, size, (int)a[4]))
+		 : CHANGE(r, removexattr(link, name));
+	return object_changed(r, fd, rc);
+}
+
 int h_change(struct req *r)
 {
 	const __u64 *a = r->n->data.args;
-	int nr = r->n->data.nr, fd = -1, rc;
-	char link[64], name[XATTR_NAME_MAX + 1];
-	static __thread char value[XATTR_SIZE_MAX];
-	struct timespec ts[2];
-	bool now;
+	int nr = r->n->data.nr;
 
 	switch (nr) {
 	case SYS_mkdir:
@@ -824,150 +977,29 @@ int h_change(struct req *r)
 		return do_symlink(r, a[0], AT_FDCWD, a[1]);
 	case SYS_symlinkat:
 		return do_symlink(r, a[0], (int)a[1], a[2]);
-
 	case SYS_chmod:
 	case SYS_fchmodat:
-	case SYS_fchmod: {
-		mode_t mode = (mode_t)(nr == SYS_fchmodat ? a[2] : a[1]);
-		if (nr == SYS_fchmod) {
-			/* An O_PATH fd cannot change anything (EBADF, as the kernel says). */
-			if (agent_fd_opath(r, (int)a[0]))
-				return -EBADF;
-			rc = object_target(r, (int)a[0], 0, BY_FD, true, WARD_OP_WRITE, &fd);
-		} else {
-			int dirfd = nr == SYS_chmod ? AT_FDCWD : (int)a[0];
-			rc = object_target(r, dirfd, nr == SYS_chmod ? a[0] : a[1], BY_PATH, true,
-					   WARD_OP_WRITE, &fd);
-		}
-		if (rc < 0)
-			return rc;
-		/* chmod through the fd's magic link acts on the object decided on. */
-		magic(fd, link, sizeof(link));
-		rc = CHANGE(r, fchmodat(AT_FDCWD, link, mode & 07777, 0));
-		break;
-	}
+	case SYS_fchmod:
+		return do_chmod(r, nr, a);
 	case SYS_chown:
 	case SYS_lchown:
 	case SYS_fchown:
-	case SYS_fchownat: {
-		uid_t uid;
-		gid_t gid;
-		if (nr == SYS_fchown) {
-			if (agent_fd_opath(r, (int)a[0]))
-				return -EBADF;
-			uid = (uid_t)a[1];
-			gid = (gid_t)a[2];
-			rc = object_target(r, (int)a[0], 0, BY_FD, true, WARD_OP_WRITE, &fd);
-		} else if (nr == SYS_fchownat) {
-			int flags = (int)a[4];
-			if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
-				return -EINVAL;
-			uid = (uid_t)a[2];
-			gid = (gid_t)a[3];
-			rc = object_target(r, (int)a[0], a[1],
-					   (flags & AT_EMPTY_PATH) ? BY_PATH_OR_EMPTY : BY_PATH,
-					   !(flags & AT_SYMLINK_NOFOLLOW), WARD_OP_WRITE, &fd);
-		} else {
-			uid = (uid_t)a[1];
-			gid = (gid_t)a[2];
-			rc = object_target(r, AT_FDCWD, a[0], BY_PATH, nr == SYS_chown, WARD_OP_WRITE,
-					   &fd);
-		}
-		if (rc < 0)
-			return rc;
-		rc = CHANGE(r, fchownat(fd, "", uid, gid, AT_EMPTY_PATH));
-		break;
-	}
-	case SYS_truncate: {
-		struct stat st;
-		if ((rc = object_target(r, AT_FDCWD, a[0], BY_PATH, true, WARD_OP_WRITE, &fd)) < 0)
-			return rc;
-		if (fstat(fd, &st) < 0) {
-			rc = -errno;
-			break;
-		}
-		if (!S_ISREG(st.st_mode)) {
-			rc = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
-			break;
-		}
-		magic(fd, link, sizeof(link));
-		int w = open(link, O_WRONLY | O_CLOEXEC | O_NOCTTY);
-		if (w < 0) {
-			rc = -errno;
-			break;
-		}
-		rc = CHANGE(r, ftruncate(w, (off_t)a[1]));
-		close(w);
-		break;
-	}
+	case SYS_fchownat:
+		return do_chown(r, nr, a);
+	case SYS_truncate:
+		return do_truncate(r, a);
 	case SYS_utime:
 	case SYS_utimes:
 	case SYS_futimesat:
-	case SYS_utimensat: {
-		int dirfd = (nr == SYS_futimesat || nr == SYS_utimensat) ? (int)a[0] : AT_FDCWD;
-		uint64_t path = (nr == SYS_futimesat || nr == SYS_utimensat) ? a[1] : a[0];
-		uint64_t times = (nr == SYS_futimesat || nr == SYS_utimensat) ? a[2] : a[1];
-		int flags = nr == SYS_utimensat ? (int)a[3] : 0;
-		if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
-			return -EINVAL;
-		if ((rc = read_times(r, nr, times, ts, &now)) < 0)
-			return rc;
-		/* utimensat(fd, NULL, ...) is futimens, futimesat(fd, NULL) the same: the fd itself. */
-		bool fdform = (nr == SYS_utimensat || nr == SYS_futimesat) && path == 0;
-		if (fdform && dirfd == AT_FDCWD)
-			return -EFAULT;
-		if (fdform && flags)
-			return -EINVAL; /* the fd itself takes no flags */
-		if (fdform && agent_fd_opath(r, dirfd))
-			return -EBADF;
-		rc = object_target(r, dirfd, path,
-				   fdform ? BY_FD : (flags & AT_EMPTY_PATH) ? BY_PATH_OR_EMPTY : BY_PATH,
-				   !(flags & AT_SYMLINK_NOFOLLOW), WARD_OP_WRITE, &fd);
-		if (rc < 0)
-			return rc;
-		magic(fd, link, sizeof(link));
-		rc = CHANGE(r, utimensat(AT_FDCWD, link, now ? NULL : ts, 0));
-		break;
-	}
+	case SYS_utimensat:
+		return do_utimes(r, nr, a);
 	case SYS_setxattr:
 	case SYS_lsetxattr:
 	case SYS_fsetxattr:
 	case SYS_removexattr:
 	case SYS_lremovexattr:
-	case SYS_fremovexattr: {
-		bool set = nr == SYS_setxattr || nr == SYS_lsetxattr || nr == SYS_fsetxattr;
-		bool byfd = nr == SYS_fsetxattr || nr == SYS_fremovexattr;
-		bool follow = nr == SYS_setxattr || nr == SYS_removexattr || byfd;
-		size_t size = set ? (size_t)a[3] : 0;
-		if (size > sizeof(value))
-			return -E2BIG;
-		rc = mem_read_str(r, a[1], name, sizeof(name));
-		if (rc < 0)
-			return rc == -ENAMETOOLONG ? -ERANGE : rc;
-		if (set && size > 0 && (rc = mem_read(r, a[2], value, size)) < 0)
-			return rc;
-		if (byfd && agent_fd_opath(r, (int)a[0]))
-			return -EBADF;
-		rc = byfd ? object_target(r, (int)a[0], 0, BY_FD, true, WARD_OP_WRITE, &fd)
-			  : object_target(r, AT_FDCWD, a[0], BY_PATH, follow, WARD_OP_WRITE, &fd);
-		if (rc < 0)
-			return rc;
-		/*
-		 * Through the fd's magic link, which leads to the object decided on
-		 * and no further: a symlink opened O_NOFOLLOW (the l-forms) is
-		 * changed itself, not what it points to.
-		 */
-		magic(fd, link, sizeof(link));
-		rc = set ? CHANGE(r, setxattr(link, name, value, size, (int)a[4]))
-			 : CHANGE(r, removexattr(link, name));
-		break;
+	case SYS_fremovexattr:
+		return do_xattr(r, nr, a);
 	}
-	default:
-		return -ENOSYS;
-	}
-	if (rc == 1)
-		repos_note(r->real);
-	if (fd >= 0)
-		close(fd);
-	return rc;
+	return -ENOSYS;
 }

@@ -307,6 +307,122 @@ static int judge_run(struct req *r, int run, enum elf_kind kind, const struct he
 	return rc == 1 ? -EACCES : rc;
 }
 
+/*
+ * ld.so PROG ARGS: the loader runs PROG, so PROG is what is judged: its
+ * real path in *target (r->real2), and the file the loader must find in g.
+ * The loader opens PROG by its path later, so that path must lead to the
+ * file judged with no symlink on the way (a symlink could be turned
+ * elsewhere meanwhile).  Only the first three arguments are kept: a
+ * program after more options than that is refused.  0 or a denial.
+ */
+static int loader_prog(struct req *r, const struct argv_info *ai, struct exec_grant *g,
+		       const char **target)
+{
+	int i = 1, prog, cwd, rc;
+
+	while (i < ai->argc && i < 3 && strncmp(ai->first[i], "--", 2) == 0)
+		i += loader_opt_takes_value(ai->first[i]) ? 2 : 1;
+	if (i >= 3 || i >= ai->argc || ai->first_cut[i])
+		return -EACCES;
+	/*
+	 * PROG must be absolute: a relative one is looked up by the loader
+	 * after the exec, in a cwd that another process sharing it (clone
+	 * with CLONE_FS) can change meanwhile, and one without a slash is
+	 * looked up in the library path, not the cwd at all.
+	 */
+	if (ai->first[i][0] != '/')
+		return refuse(r, EACCES, "ld.so PROG: PROG must be an absolute path");
+	struct open_how how = { .flags = O_PATH | O_CLOEXEC, .resolve = RESOLVE_NO_SYMLINKS };
+	if ((rc = agent_fd(r, AT_FDCWD, &cwd)) < 0)
+		return rc;
+	prog = (int)syscall(SYS_openat2, cwd, ai->first[i], &how, sizeof(how));
+	rc = prog < 0 ? (errno == ELOOP ? -EACCES : -errno) : 0;
+	close(cwd);
+	if (rc < 0)
+		return rc;
+	struct stat pst;
+	rc = fd_real_path(prog, r->real2, sizeof(r->real2));
+	if (rc == 0 && fstat(prog, &pst) < 0)
+		rc = -errno;
+	close(prog);
+	if (rc < 0)
+		return rc;
+	anon_target(r->real2, sizeof(r->real2), &pst);
+	/* The loader opens PROG by this name after the exec: it must find this file. */
+	g->loader = true;
+	g->prog_dev = pst.st_dev;
+	g->prog_ino = pst.st_ino;
+	argv_mac(ai->first[i], strlen(ai->first[i]) + 1, g->prog_mac);
+	*target = r->real2;
+	req_path(r, ai->first[i]);
+	return 0;
+}
+
+/*
+ * The program an exec names, as ward's own O_PATH fd (*opath) and its
+ * stat: a regular file, reached by ward's walk (or the agent's fd, with
+ * AT_EMPTY_PATH), with a name to judge or the agent's own.  0 or a denial.
+ */
+static int find_program(struct req *r, bool at, int dirfd, int flags, uint64_t path, int *opath,
+			struct stat *st)
+{
+	struct ward_verdict v;
+	int rc;
+
+	if ((rc = mem_read_str(r, path, r->path, sizeof(r->path))) < 0)
+		return rc;
+	req_about(r, WARD_OP_EXEC, r->path);
+	if (at && r->path[0] == '\0' && (flags & AT_EMPTY_PATH)) {
+		rc = agent_object(r, dirfd, opath, r->real, sizeof(r->real));
+	} else {
+		rc = resolve(r, dirfd, r->path,
+			     (flags & AT_SYMLINK_NOFOLLOW) ? RES_FINAL_NOFOLLOW : RES_FINAL, opath,
+			     r->real, sizeof(r->real), NULL);
+	}
+	if (rc == -E_FOREIGN_PROC) {
+		rc = decide_path(r, WARD_OP_EXEC, r->real, &v);
+		return foreign_denied(r, rc);
+	}
+	if (rc < 0)
+		return rc;
+	if (fstat(*opath, st) < 0)
+		return -errno;
+	if (S_ISLNK(st->st_mode))
+		return -ELOOP;
+	if (!S_ISREG(st->st_mode))
+		return -EACCES; /* the kernel runs regular files only */
+	return anon_check(r, *opath, r->real);
+}
+
+/*
+ * What the tracer checks at PTRACE_EVENT_EXEC, into g: argv's MACs and
+ * size, whether the program is static, and for a script the file name the
+ * kernel hands its interpreter (the name as given to execve, dirfd's
+ * /dev/fd/N before a relative one: AT_FDCWD for none), so that a path
+ * flipped after the decision to another script with the same interpreter
+ * is caught.
+ */
+static void seal_grant(struct req *r, struct exec_grant *g, struct argv_info *ai, int dirfd,
+		       enum elf_kind kind)
+{
+	if (g->script) {
+		char fname[PATH_MAX + 32];
+		if (dirfd == AT_FDCWD || r->path[0] == '/')
+			snprintf(fname, sizeof(fname), "%s", r->path);
+		else if (r->path[0] == '\0')
+			snprintf(fname, sizeof(fname), "/dev/fd/%d", dirfd);
+		else
+			snprintf(fname, sizeof(fname), "/dev/fd/%d/%s", dirfd, r->path);
+		argv_mac(fname, strlen(fname) + 1, g->name_mac);
+	}
+	g->set = true;
+	hmac_sha256_digest(&ai->mac, 32, g->argv_mac);
+	hmac_sha256_digest(&ai->tail_mac, 32, g->tail_mac);
+	g->argv_len = ai->len;
+	g->argc = ai->argc;
+	g->is_static = kind == ELF_STATIC;
+}
+
 int h_exec(struct req *r)
 {
 	const __u64 *arg = r->n->data.args;
@@ -323,36 +439,7 @@ int h_exec(struct req *r)
 	if (flags & ~(AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW))
 		return -EINVAL;
 	proc_set_grant(r->tid, &g); /* no grant left from an earlier, failed exec */
-	if ((rc = mem_read_str(r, at ? arg[1] : arg[0], r->path, sizeof(r->path))) < 0)
-		return rc;
-	req_about(r, WARD_OP_EXEC, r->path);
-
-	if (at && r->path[0] == '\0' && (flags & AT_EMPTY_PATH)) {
-		rc = agent_object(r, dirfd, &opath, r->real, sizeof(r->real));
-	} else {
-		rc = resolve(r, dirfd, r->path,
-			     (flags & AT_SYMLINK_NOFOLLOW) ? RES_FINAL_NOFOLLOW : RES_FINAL, &opath,
-			     r->real, sizeof(r->real), NULL);
-	}
-	if (rc == -E_FOREIGN_PROC) {
-		rc = decide_path(r, WARD_OP_EXEC, r->real, &v);
-		return foreign_denied(r, rc);
-	}
-	if (rc < 0)
-		return rc;
-	if (fstat(opath, &st) < 0) {
-		rc = -errno;
-		goto out;
-	}
-	if (S_ISLNK(st.st_mode)) {
-		rc = -ELOOP;
-		goto out;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		rc = -EACCES; /* the kernel runs regular files only */
-		goto out;
-	}
-	if ((rc = anon_check(r, opath, r->real)) < 0)
+	if ((rc = find_program(r, at, dirfd, flags, at ? arg[1] : arg[0], &opath, &st)) < 0)
 		goto out;
 	/*
 	 * What the exec must find: this file, unchanged (its ctime and size as
@@ -385,56 +472,8 @@ int h_exec(struct req *r)
 		goto out;
 	}
 	const char *target = r->real;
-	if (kind == ELF_LOADER && ai.argc > 1) {
-		/*
-		 * ld.so PROG ARGS: the loader runs PROG, so PROG is what is judged.
-		 * The loader opens PROG by its path later, so that path must lead
-		 * to the file judged with no symlink on the way (a symlink could
-		 * be turned elsewhere meanwhile).  Only the first three arguments
-		 * are kept: a program after more options than that is refused.
-		 */
-		int i = 1;
-		while (i < ai.argc && i < 3 && strncmp(ai.first[i], "--", 2) == 0)
-			i += loader_opt_takes_value(ai.first[i]) ? 2 : 1;
-		if (i >= 3 || i >= ai.argc || ai.first_cut[i]) {
-			rc = -EACCES;
-			goto out;
-		}
-		/*
-		 * PROG must be absolute: a relative one is looked up by the loader
-		 * after the exec, in a cwd that another process sharing it
-		 * (clone with CLONE_FS) can change meanwhile, and one without a
-		 * slash is looked up in the library path, not the cwd at all.
-		 */
-		if (ai.first[i][0] != '/') {
-			rc = refuse(r, EACCES, "ld.so PROG: PROG must be an absolute path");
-			goto out;
-		}
-		int prog, cwd;
-		struct open_how how = { .flags = O_PATH | O_CLOEXEC, .resolve = RESOLVE_NO_SYMLINKS };
-		if ((rc = agent_fd(r, AT_FDCWD, &cwd)) < 0)
-			goto out;
-		prog = (int)syscall(SYS_openat2, cwd, ai.first[i], &how, sizeof(how));
-		rc = prog < 0 ? (errno == ELOOP ? -EACCES : -errno) : 0;
-		close(cwd);
-		if (rc < 0)
-			goto out;
-		struct stat pst;
-		rc = fd_real_path(prog, r->real2, sizeof(r->real2));
-		if (rc == 0 && fstat(prog, &pst) < 0)
-			rc = -errno;
-		close(prog);
-		if (rc < 0)
-			goto out;
-		anon_target(r->real2, sizeof(r->real2), &pst);
-		/* The loader opens PROG by this name after the exec: it must find this file. */
-		g.loader = true;
-		g.prog_dev = pst.st_dev;
-		g.prog_ino = pst.st_ino;
-		argv_mac(ai.first[i], strlen(ai.first[i]) + 1, g.prog_mac);
-		target = r->real2;
-		req_path(r, ai.first[i]);
-	}
+	if (kind == ELF_LOADER && ai.argc > 1 && (rc = loader_prog(r, &ai, &g, &target)) < 0)
+		goto out;
 	rc = decide_path(r, WARD_OP_EXEC, target, &v);
 	if (rc < 0)
 		goto out;
@@ -454,27 +493,7 @@ int h_exec(struct req *r)
 		close(last);
 	if (rc < 0)
 		goto out;
-	if (g.script) {
-		/*
-		 * The kernel hands the interpreter the file name as given to
-		 * execve: checked at PTRACE_EVENT_EXEC, so a path flipped after the
-		 * decision to another script with the same interpreter is caught.
-		 */
-		char fname[PATH_MAX + 32];
-		if (!at || dirfd == AT_FDCWD || r->path[0] == '/')
-			snprintf(fname, sizeof(fname), "%s", r->path);
-		else if (r->path[0] == '\0')
-			snprintf(fname, sizeof(fname), "/dev/fd/%d", dirfd);
-		else
-			snprintf(fname, sizeof(fname), "/dev/fd/%d/%s", dirfd, r->path);
-		argv_mac(fname, strlen(fname) + 1, g.name_mac);
-	}
-	g.set = true;
-	hmac_sha256_digest(&ai.mac, 32, g.argv_mac);
-	hmac_sha256_digest(&ai.tail_mac, 32, g.tail_mac);
-	g.argv_len = ai.len;
-	g.argc = ai.argc;
-	g.is_static = kind == ELF_STATIC;
+	seal_grant(r, &g, &ai, at ? dirfd : AT_FDCWD, kind);
 	if (!proc_set_grant(r->tid, &g)) {
 		rc = -EPERM; /* not traced: nothing would verify this exec */
 		goto out;
