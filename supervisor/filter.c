@@ -190,11 +190,8 @@ static int table_rules(scmp_filter_ctx ctx, const struct filter_opts *o)
 	return 0;
 }
 
-/*
- * The fixed lists: what is refused in the filter whatever the policy,
- * on arguments of calls the table does not supervise.
- */
-static int fixed_rules(scmp_filter_ctx ctx, const struct filter_opts *o)
+/* What reaches another terminal's input: TIOCSTI and TIOCLINUX. */
+static int refuse_tty_input(scmp_filter_ctx ctx)
 {
 	int rc;
 
@@ -208,6 +205,14 @@ static int fixed_rules(scmp_filter_ctx ctx, const struct filter_opts *o)
 	if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 1,
 				   SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, TIOCLINUX))) < 0)
 		return rc;
+	return 0;
+}
+
+/* Source routes, which send a packet elsewhere than the address decided. */
+static int refuse_source_routes(scmp_filter_ctx ctx)
+{
+	int rc;
+
 	/*
 	 * IP options and IPv6 routing headers: a source route sends the packet
 	 * to its first hop, not to the address connect or sendto decided.
@@ -225,6 +230,14 @@ static int fixed_rules(scmp_filter_ctx ctx, const struct filter_opts *o)
 					   SCMP_A2(SCMP_CMP_MASKED_EQ, 0xffffffffu,
 						   (scmp_datum_t)source_routes[k][1]))) < 0)
 			return rc;
+	return 0;
+}
+
+/* ioctls that reach files, disks, filesystems or terminals past their names. */
+static int refuse_ioctls(scmp_filter_ctx ctx, const struct filter_opts *o)
+{
+	int rc;
+
 	/*
 	 * ioctls that reach files or disks past their names, refused whatever
 	 * the fd (a type and number are compared, not the argument's size):
@@ -313,6 +326,14 @@ static int fixed_rules(scmp_filter_ctx ctx, const struct filter_opts *o)
 	if (o->sys_admin &&
 	    (rc = seccomp_rule_add_array(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 2, sctty)) < 0)
 		return rc;
+	return 0;
+}
+
+/* What an agent with privileges could change about them, or make of ward's reach. */
+static int refuse_privilege_changes(scmp_filter_ctx ctx, const struct filter_opts *o)
+{
+	int rc;
+
 	/*
 	 * Under a root ward the credential calls are notified (FAM_CRED);
 	 * the bounding set and securebits may not shrink either (see cred.c).
@@ -335,6 +356,14 @@ static int fixed_rules(scmp_filter_ctx ctx, const struct filter_opts *o)
 				   SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, PR_SET_DUMPABLE),
 				   (struct scmp_arg_cmp){ 1, SCMP_CMP_EQ, 0, 0 })) < 0)
 		return rc;
+	return 0;
+}
+
+/* A process the tracer would not see, or a second listener. */
+static int refuse_escapes(scmp_filter_ctx ctx)
+{
+	int rc;
+
 	/*
 	 * clone(CLONE_UNTRACED) would make a process the tracer never sees;
 	 * clone with a CLONE_NEW* flag, a process in namespaces of its own,
@@ -362,6 +391,22 @@ static int fixed_rules(scmp_filter_ctx ctx, const struct filter_opts *o)
 					   SECCOMP_FILTER_FLAG_NEW_LISTENER))) < 0)
 		return rc;
 	return 0;
+}
+
+/*
+ * The fixed lists: what is refused in the filter whatever the policy, on
+ * arguments of calls the table does not supervise, in this order.
+ */
+static int fixed_rules(scmp_filter_ctx ctx, const struct filter_opts *o)
+{
+	int rc;
+
+	if ((rc = refuse_tty_input(ctx)) < 0 ||
+	    (rc = refuse_source_routes(ctx)) < 0 ||
+	    (rc = refuse_ioctls(ctx, o)) < 0 ||
+	    (rc = refuse_privilege_changes(ctx, o)) < 0)
+		return rc;
+	return refuse_escapes(ctx);
 }
 
 struct filter_opts filter_opts_of(const struct ward_policy *p)

@@ -514,6 +514,76 @@ static void moved_repo(struct req *r, int dirfd, const char *name)
 }
 
 /*
+ * The source of a rename, r->path (from: its parent and name, from_real,
+ * from_dir its directory's real path, sst its stat): deleted there, and
+ * read and written (created too, exchanged), so that what cannot be read
+ * or written where it is may not be moved where it could be.  0 or a
+ * denial.
+ */
+static int rename_source(struct req *r, int olddir, unsigned flags, struct target *from,
+			 char *from_real, char *from_dir, struct stat *sst)
+{
+	int rc = name_target(r, olddir, r->path, WARD_OP_DELETE, from, from_real, r->real2, NULL);
+
+	if (rc == -EINVAL)
+		rc = -EBUSY; /* ".", ".." or "/" */
+	if (rc < 0)
+		return rc;
+	snprintf(from_dir, PATH_MAX, "%s", r->real2);
+	if (fstatat(from->parent, from->name, sst, AT_SYMLINK_NOFOLLOW) < 0)
+		return -errno;
+	/* "name/" names a directory: on anything else the kernel says ENOTDIR. */
+	if (!S_ISDIR(sst->st_mode) &&
+	    (slash_end(r->path) || (!(flags & RENAME_EXCHANGE) && slash_end(r->path2))))
+		return -ENOTDIR;
+	if ((rc = decide_also(r, WARD_OP_READ, from_real)) < 0 ||
+	    (rc = decide_also(r, WARD_OP_WRITE, from_real)) < 0)
+		return rc;
+	if ((flags & RENAME_EXCHANGE) && (rc = decide_also(r, WARD_OP_CREATE, from_real)) < 0)
+		return rc;
+	if ((rc = foreign_socket(r, sst, from_real)) < 0)
+		return rc;
+	return shm_check(r, WARD_OP_DELETE, from_real, sst);
+}
+
+/*
+ * The target of a rename, r->path2 (to, its real path in r->real, tst its
+ * stat when *exists): created there; what is there and is replaced (or
+ * moves, exchanged) is deleted and written, and under EXCHANGE read too.
+ * 0 or a denial.
+ */
+static int rename_target(struct req *r, int newdir, unsigned flags, struct target *to,
+			 struct stat *tst, bool *exists)
+{
+	int rc = name_target(r, newdir, r->path2, WARD_OP_CREATE, to, r->real, r->real2, NULL);
+
+	*exists = false;
+	if (rc == -EINVAL)
+		rc = -EBUSY;
+	if (rc < 0)
+		return rc;
+	*exists = fstatat(to->parent, to->name, tst, AT_SYMLINK_NOFOLLOW) == 0;
+	if ((flags & RENAME_EXCHANGE) && *exists && !S_ISDIR(tst->st_mode) && slash_end(r->path2))
+		return -ENOTDIR;
+	bool replaces = !(flags & RENAME_NOREPLACE) && *exists;
+	if ((flags & RENAME_EXCHANGE) || replaces) {
+		/* What is at the target is replaced (or moves): a delete and a write there. */
+		if ((rc = decide_also(r, WARD_OP_DELETE, r->real)) < 0 ||
+		    (rc = decide_also(r, WARD_OP_WRITE, r->real)) < 0)
+			return rc;
+	}
+	/* ...and under EXCHANGE it moves to the source: it must be readable too. */
+	if ((flags & RENAME_EXCHANGE) && (rc = decide_also(r, WARD_OP_READ, r->real)) < 0)
+		return rc;
+	if ((flags & RENAME_EXCHANGE) || replaces) {
+		if ((rc = foreign_socket(r, tst, r->real)) < 0)
+			return rc;
+		return shm_check(r, WARD_OP_DELETE, r->real, tst);
+	}
+	return 0;
+}
+
+/*
  * rename = delete at the source + create at the target (both ways for
  * EXCHANGE).  A move must not widen access: what cannot be read or
  * written where it is may not be moved where it could be, so the source
@@ -525,7 +595,7 @@ static int do_rename(struct req *r, int olddir, uint64_t oldp, int newdir, uint6
 {
 	struct target from = { .parent = -1 }, to = { .parent = -1 };
 	char from_real[PATH_MAX], from_dir[PATH_MAX], stext[PATH_MAX], ttext[PATH_MAX];
-	bool slink = false, tlink = false;
+	bool slink = false, tlink = false, exists;
 	struct stat sst, tst;
 	int rc;
 
@@ -542,60 +612,13 @@ static int do_rename(struct req *r, int olddir, uint64_t oldp, int newdir, uint6
 		req_about(r, WARD_OP_CREATE, r->path);
 		return refuse(r, EPERM, "device nodes are not made (a whiteout is one)");
 	}
-	rc = name_target(r, olddir, r->path, WARD_OP_DELETE, &from, from_real, r->real2, NULL);
-	if (rc == -EINVAL)
-		rc = -EBUSY; /* ".", ".." or "/" */
-	if (rc < 0)
-		goto out;
-	snprintf(from_dir, sizeof(from_dir), "%s", r->real2);
-	if (fstatat(from.parent, from.name, &sst, AT_SYMLINK_NOFOLLOW) < 0) {
-		rc = -errno;
-		goto out;
-	}
-	/* "name/" names a directory: on anything else the kernel says ENOTDIR. */
-	if (!S_ISDIR(sst.st_mode) &&
-	    (slash_end(r->path) || (!(flags & RENAME_EXCHANGE) && slash_end(r->path2)))) {
-		rc = -ENOTDIR;
-		goto out;
-	}
-	if ((rc = decide_also(r, WARD_OP_READ, from_real)) < 0 ||
-	    (rc = decide_also(r, WARD_OP_WRITE, from_real)) < 0)
-		goto out;
-	if (flags & RENAME_EXCHANGE) {
-		if ((rc = decide_also(r, WARD_OP_CREATE, from_real)) < 0)
-			goto out;
-	}
-	if ((rc = foreign_socket(r, &sst, from_real)) < 0 ||
-	    (rc = shm_check(r, WARD_OP_DELETE, from_real, &sst)) < 0)
+	if ((rc = rename_source(r, olddir, flags, &from, from_real, from_dir, &sst)) < 0)
 		goto out;
 	/* The source's decisions are logged; what follows is about the target. */
-	if ((rc = decide_next_object(r, WARD_OP_CREATE, r->path2)) < 0)
+	if ((rc = decide_next_object(r, WARD_OP_CREATE, r->path2)) < 0 ||
+	    (rc = rename_target(r, newdir, flags, &to, &tst, &exists)) < 0)
 		goto out;
-	rc = name_target(r, newdir, r->path2, WARD_OP_CREATE, &to, r->real, r->real2, NULL);
-	if (rc == -EINVAL)
-		rc = -EBUSY;
-	if (rc < 0)
-		goto out;
-	bool exists = fstatat(to.parent, to.name, &tst, AT_SYMLINK_NOFOLLOW) == 0;
-	if ((flags & RENAME_EXCHANGE) && exists && !S_ISDIR(tst.st_mode) && slash_end(r->path2)) {
-		rc = -ENOTDIR;
-		goto out;
-	}
 	bool replaces = !(flags & RENAME_NOREPLACE) && exists;
-	if ((flags & RENAME_EXCHANGE) || replaces) {
-		/* What is at the target is replaced (or moves): a delete and a write there. */
-		if ((rc = decide_also(r, WARD_OP_DELETE, r->real)) < 0 ||
-		    (rc = decide_also(r, WARD_OP_WRITE, r->real)) < 0)
-			goto out;
-	}
-	if (flags & RENAME_EXCHANGE) {
-		/* ...and under EXCHANGE it moves to the source: it must be readable too. */
-		if ((rc = decide_also(r, WARD_OP_READ, r->real)) < 0)
-			goto out;
-	}
-	if (((flags & RENAME_EXCHANGE) || replaces) &&
-	    ((rc = foreign_socket(r, &tst, r->real)) < 0 || (rc = shm_check(r, WARD_OP_DELETE, r->real, &tst)) < 0))
-		goto out;
 	/* A symlink moved is a symlink made where it lands (and, exchanged, both ways). */
 	ssize_t tn;
 	if (S_ISLNK(sst.st_mode) && (tn = readlinkat(from.parent, from.name, stext, sizeof(stext) - 1)) >= 0) {
