@@ -241,7 +241,7 @@ static bool runs_judged(pid_t pid, int dir, const struct exec_grant *g)
 	return ok;
 }
 
-/* verify_exec's checks, dir being the process's /proc/PID. */
+/* exec_verify's checks, dir being the process's /proc/PID. */
 static bool exec_checks(pid_t pid, int dir, struct exec_grant *g, char *exe, size_t exelen,
 			char *cmd, size_t cmdsize, ssize_t *cmdlen)
 {

@@ -1,8 +1,14 @@
 /*
- * notify.c - the notification workers: RECV -> dispatch -> reply.
+ * notify.c - the notification layer: RECV -> dispatch through the syscall
+ * table -> one commit point (log, then answer), and the request API the
+ * handlers use on the way (notify.h).
  *
- * A pool of threads, one per CPU, all receive from the one listener.  The
- * worker that receives a notification answers it; nothing is handed off.
+ * A pool of workers, two a CPU at start (WARD_WORKERS sets how many:
+ * tracer.c), all receive from the one listener, at most four waiting in
+ * RECV at once (the others park: recv_enter); more start while some wait
+ * in blocking calls (notify_blocking_begin).  The worker that receives a
+ * notification answers it; nothing is handed off, but for a FIFO's open,
+ * which waits on a thread of its own (handlers/open.c).
  */
 #include "notify.h"
 #include "syscalls.h"

@@ -4,8 +4,8 @@
  * The main thread is the tracer: it forks the child, PTRACE_SEIZEs it,
  * and then makes every ptrace call of the session from its wait loop, as
  * ptrace requires.  It keeps the process table (who belongs to the
- * session) and verifies every exec against the grant the exec handler
- * recorded.
+ * session) and has every exec verified against the grant the exec
+ * handler recorded (execcheck.c), killing a process that fails.
  */
 #include "tracer.h"
 #include "execcheck.h"
