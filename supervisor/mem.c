@@ -133,6 +133,7 @@ int agent_fd(struct req *r, int n, int *fd)
 	/* The thread id could name another thread by now: check it is still ours. */
 	if (!req_valid(r)) {
 		close(*fd);
+		*fd = -1;
 		return -ESRCH;
 	}
 	return 0;

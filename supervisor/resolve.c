@@ -122,10 +122,14 @@ int agent_object(struct req *r, int dirfd, int *fd, char *real, size_t reallen)
 {
 	int rc = agent_fd(r, dirfd, fd);
 
-	if (rc == 0)
-		rc = proc_foreign_obj(*fd, "", real, reallen);
-	if (rc == 0)
-		rc = fd_real_path(*fd, real, reallen);
+	if (rc < 0)
+		return rc;
+	if ((rc = proc_foreign_obj(*fd, "", real, reallen)) == 0 &&
+	    (rc = fd_real_path(*fd, real, reallen)) == 0)
+		return 0;
+	/* Refused, or no path to judge: the fd is not the caller's to close. */
+	close(*fd);
+	*fd = -1;
 	return rc;
 }
 

@@ -32,7 +32,7 @@ int resolve(struct req *r, int dirfd, const char *path, enum resolve_mode mode,
 /*
  * The agent's dirfd (AT_FDCWD: its cwd) as ward's own fd, with its real
  * path; -E_FOREIGN_PROC (real: what is decided on) when it is in a procfs
- * and not known to be the session's.
+ * and not known to be the session's.  On any failure *fd is -1.
  */
 int agent_object(struct req *r, int dirfd, int *fd, char *real, size_t reallen);
 /* An O_PATH fd of the agent's root directory (ward's: see resolve.c). */
