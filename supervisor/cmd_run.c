@@ -37,7 +37,8 @@ static const char help[] =
 	"  --ephemeral           remove the session's scratch directory at the end\n"
 	"  --no-preload          do not load libward-preload.so (it is not built yet)\n"
 	"  -q                    no messages from ward\n"
-	"  -v                    print each denial to stderr (-vv: every decision)\n"
+	"  -v                    print each denial to stderr (shadow mode: each would-deny;\n"
+	"                        -vv: every decision)\n"
 	"\n"
 	"Exit status: COMMAND's (128+N when killed by signal N); 125 when ward fails;\n"
 	"126 when COMMAND cannot be run; 127 when it is not found.\n";

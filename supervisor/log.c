@@ -305,8 +305,9 @@ int log_request(struct req *r, int err)
 		jl_str(&l, "reason", r->reason);
 	if (r->log_to != NULL)
 		jl_str(&l, "to", r->log_to);
-	if (S->verbose > 0 && (S->verbose > 1 || strcmp(decision, "deny") == 0)) {
-		/* -v: denials on stderr; -vv: every decision. */
+	if (S->verbose > 0 &&
+	    (S->verbose > 1 || strcmp(decision, "deny") == 0 || r->denied_by_shadow)) {
+		/* -v: denials (in shadow mode, what would be denied) on stderr; -vv: every decision. */
 		char where[sizeof(r->net_addr) + 16];
 		if (net && r->net_port >= 0)
 			snprintf(where, sizeof(where), "%s%s%s:%d", strchr(r->net_addr, ':') ? "[" : "",
@@ -315,7 +316,8 @@ int log_request(struct req *r, int err)
 			snprintf(where, sizeof(where), "%s", net ? r->net_addr : r->log_path ? r->log_path : "-");
 		/* The agent names the paths: no escape sequence of its reaches the terminal. */
 		char safe_where[4 * sizeof(where)], safe_to[4 * 4096];
-		fprintf(stderr, "ward: %s %s %s %s%s%s (%s, pid %d)\n", decision,
+		fprintf(stderr, "ward: %s %s %s %s%s%s (%s, pid %d)\n",
+			r->denied_by_shadow ? "would deny" : decision,
 			r->op ? r->op : r->sysname, term_safe(where, safe_where, sizeof(safe_where)),
 			err ? strerrorname_np(err) : "", r->log_to ? " -> " : "",
 			r->log_to ? term_safe(r->log_to, safe_to, sizeof(safe_to)) : "",
