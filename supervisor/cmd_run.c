@@ -365,17 +365,13 @@ int cmd_run(int argc, char **argv)
 		json_decref(repos);
 		repos = NULL;
 	}
-	if (lost > 0 && repos != NULL)
-		log_event("session-end", 0, "{s:i, s:f, s:i, s:o}", "status", status, "duration", secs,
-			  "lost", (json_int_t)lost, "repos", repos);
-	else if (lost > 0)
-		log_event("session-end", 0, "{s:i, s:f, s:i}", "status", status, "duration", secs,
-			  "lost", (json_int_t)lost);
-	else if (repos != NULL)
-		log_event("session-end", 0, "{s:i, s:f, s:o}", "status", status, "duration", secs,
-			  "repos", repos);
-	else
-		log_event("session-end", 0, "{s:i, s:f}", "status", status, "duration", secs);
+	/* The counts save ward sessions reading the whole log. */
+	unsigned long c[3];
+	log_counts(c);
+	log_event("session-end", 0, "{s:i, s:f, s:{s:I, s:I, s:I}, s:o*, s:o*}", "status", status,
+		  "duration", secs, "counts", "allowed", (json_int_t)c[0], "denied",
+		  (json_int_t)c[1], "asked", (json_int_t)c[2], "lost",
+		  lost > 0 ? json_integer((json_int_t)lost) : NULL, "repos", repos);
 	/* Said even with -q: code that runs after the session. */
 	repos_tell();
 	log_close();

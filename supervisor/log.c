@@ -76,7 +76,18 @@ int log_open(const char *path)
 {
 	json_set_alloc_funcs(arena_malloc, arena_free);
 	log_fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-	return log_fd < 0 ? -errno : 0;
+	if (log_fd < 0)
+		return -errno;
+	/*
+	 * A lock on the open file, held until ward exits however it exits,
+	 * tells ward sessions and ward report that the session is still
+	 * running (they ask with F_OFD_GETLK, taking nothing).  Not having
+	 * it (another session writing the same file) costs only that.
+	 */
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	if (!log_is_device())
+		(void)fcntl(log_fd, F_OFD_SETLK, &fl);
+	return 0;
 }
 
 bool log_is_device(void)
@@ -158,6 +169,15 @@ static int write_line(char *line, size_t n)
 	}
 	pthread_mutex_unlock(&write_lock);
 	return rc;
+}
+
+/* Decisions allowed, denied and asked, for session-end (ward sessions reads them there). */
+static unsigned long counted[3];
+
+void log_counts(unsigned long c[3])
+{
+	for (int i = 0; i < 3; i++)
+		c[i] = __atomic_load_n(&counted[i], __ATOMIC_RELAXED);
 }
 
 unsigned long log_lost(void)
@@ -291,6 +311,12 @@ int log_request(struct req *r, int err)
 	else
 		decision = r->decided == 1 ? "rewrite" : "allow";
 	jl_str(&l, "decision", decision);
+	if (decision[0] == 'a' || decision[0] == 'r')
+		__atomic_fetch_add(&counted[0], 1, __ATOMIC_RELAXED);
+	else if (decision[0] == 'd')
+		__atomic_fetch_add(&counted[1], 1, __ATOMIC_RELAXED);
+	if (r->by != NULL && (strcmp(r->by, "prompt") == 0 || strcmp(r->by, "timeout") == 0))
+		__atomic_fetch_add(&counted[2], 1, __ATOMIC_RELAXED);
 	if (err == 0 && decision[0] == 'a' && r->op != NULL &&
 	    (strcmp(r->op, "create") == 0 || strcmp(r->op, "write") == 0 || strcmp(r->op, "delete") == 0))
 		repos_note(r->logged_path);

@@ -515,6 +515,8 @@ int log_request(struct req *r, int err);
 int log_event(const char *event, pid_t pid, const char *fmt, ...);
 /* How many lines could not be written (the disk full, say). */
 unsigned long log_lost(void);
+/* Decisions so far: allowed (rewrites too), denied, and put to the person. */
+void log_counts(unsigned long c[3]);
 /* An event written field by field with jline.h: log_begin, jl_*, log_finish. */
 struct jline;
 struct jline *log_begin(const char *event, pid_t pid);

@@ -39,6 +39,8 @@ run -- cat "$HOME/.ssh/id_rsa" 2>/dev/null
 check "a denied read fails the command" 1 "$RC"
 has "session-start first" <(head -n 1 "$L") '"event":"session-start".*"argv":\["cat",'
 has "session-end last, with the status" <(tail -n 1 "$L") '"event":"session-end","status":1,'
+has "...and the decisions counted" <(tail -n 1 "$L") \
+	'"event":"session-end",.*"counts":\{"allowed":[1-9][0-9]*,"denied":1,"asked":0\}'
 has "the denial, with errno, rule and by" "$L" \
 	"\"event\":\"access\".*\"exe\":\"/usr/bin/cat\",\"syscall\":\"openat\",\"op\":\"read\",\"path\":\"$HOME/.ssh/id_rsa\",\"decision\":\"deny\",\"errno\":\"EACCES\",\"rule\":\"builtin:default:9\",\"by\":\"policy\""
 has "the exec event, with argv and static" "$L" '"event":"exec".*"path":"/usr/bin/cat","argv":\["cat",".*"\],"static":false'
