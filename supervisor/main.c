@@ -2,6 +2,7 @@
  * main.c - ward's command line: dispatch to the subcommands.
  */
 #include "ward.h"
+#include "cli/report.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -87,6 +88,9 @@ static const char usage[] =
 	"  check [OPTIONS] [POLICY...]        validate policies; print the merged, compiled policy\n"
 	"  explain [OPTIONS] OP TARGET        which rule decides OP on TARGET, and why\n"
 	"  trust [DIR]                        trust DIR's .ward/policy as it is now\n"
+	"  sessions [--prune]                 the recorded sessions, newest first\n"
+	"  report [ID|LOG] [--json] [--html FILE]  what a session touched\n"
+	"  learn [ID|LOG] [--project DIR]     a policy that allows what a session did\n"
 	"\n"
 	"Each command takes --help.  ward --version prints the version.\n";
 
@@ -113,8 +117,13 @@ int main(int argc, char **argv)
 		return cmd_trust(argc - 1, argv + 1);
 	if (strcmp(cmd, "run") == 0)
 		return cmd_run(argc - 1, argv + 1);
-	if (strcmp(cmd, "report") == 0 ||
-	    strcmp(cmd, "learn") == 0 || strcmp(cmd, "approve") == 0)
+	if (strcmp(cmd, "sessions") == 0)
+		return cmd_sessions(argc - 1, argv + 1);
+	if (strcmp(cmd, "report") == 0)
+		return cmd_report(argc - 1, argv + 1);
+	if (strcmp(cmd, "learn") == 0)
+		return cmd_learn(argc - 1, argv + 1);
+	if (strcmp(cmd, "approve") == 0)
 		die(WARD_EXIT_FAILURE, "%s: not implemented in this version", cmd);
 	fprintf(stderr, "ward: unknown command '%s'\n%s", cmd, usage);
 	return WARD_EXIT_USAGE;
