@@ -2,6 +2,7 @@
  * cmd_run.c - ward run: the session from start to end.
  */
 #include "sup.h"
+#include "cli/report.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -292,6 +293,15 @@ int cmd_run(int argc, char **argv)
 		snprintf(path, sizeof(path), "%s/ward/sessions", S->vars.xdg_state_home);
 		if ((rc = mkdirs(path, 0700)) < 0)
 			die(WARD_EXIT_FAILURE, "cannot make %s: %s", path, strerror(-rc));
+		/* The retention limit (set log-retention), applied to the sessions before this one. */
+		uint64_t age, bytes, freed;
+		unsigned long removed;
+		ward_policy_log_retention(S->policy, &age, &bytes);
+		if (sessions_prune(path, age, bytes, &removed, &freed) == 0 && removed > 0 &&
+		    !S->quiet)
+			warnx_("removed %lu old session log%s (%.1f MiB) beyond the retention limit "
+			       "(set log-retention)",
+			       removed, removed == 1 ? "" : "s", (double)freed / (1024.0 * 1024.0));
 		snprintf(path, sizeof(path), "%s/ward/sessions/%s.jsonl", S->vars.xdg_state_home,
 			 S->id);
 		log_path = path;

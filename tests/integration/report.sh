@@ -242,7 +242,15 @@ wait_for 20 sh -c "! \"$WARD\" sessions | grep -q '^${killed%.jsonl} .* running 
 has "sessions: a killed session has no end" "$("$WARD" sessions)" "^${killed%.jsonl} .* no end +"
 touch stop
 
-# Retention: by size, never a running session's log.
+# Retention: by age and by size, never a running session's log, at start and by --prune.
+for i in 1 2 3; do
+	printf '{"event":"session-start"}\n' >"$S/0000000$i.jsonl"
+	touch -d '40 days ago' "$S/0000000$i.jsonl"
+done
+"$WARD" run -- true 2>"$BASE/err"
+check "at session start, logs older than 30 days are removed" "0" "$(ls "$S" | grep -c '^0000000')"
+has "...and ward says so" "$(cat "$BASE/err")" '^ward: removed 3 old session logs'
+check "...the others are kept" 5 "$(ls "$S" | wc -l)"
 head -c 300000 /dev/zero | tr '\0' 'x' >"$S/00000004.jsonl"
 touch -d '2 days ago' "$S/00000004.jsonl"
 waiting_session
