@@ -561,7 +561,7 @@ static void timeline(FILE *f, const struct summary *s)
 	char t0[32], t1[32];
 
 	fputs("<section id=\"timeline\">\n", f);
-	h2(f, "timeline", "Timeline", tl->used);
+	h2(f, "timeline", "Timeline", s->events);
 	if (tl->used == 0) {
 		fputs("<p>No events with a time.</p>\n</section>\n", f);
 		return;
@@ -626,7 +626,7 @@ static void timeline(FILE *f, const struct summary *s)
 
 static void card(FILE *f, const char *id, const char *cl, unsigned long n, const char *what)
 {
-	fprintf(f, "<div class=\"card %s\" id=\"card-%s\"><b data-count=\"%lu\">%lu</b>%s</div>\n",
+	fprintf(f, "<div class=\"card %s\" id=\"card-%s\"><b data-count=\"%lu\">%lu</b> %s</div>\n",
 		cl, id, n, n, what);
 }
 
