@@ -92,8 +92,10 @@ static const struct field fields[] = {
 
 static const struct field *field_find(const char *key, size_t n)
 {
+	/* Length and first letter tell most keys apart before any memcmp. */
 	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
-		if (fields[i].len == n && memcmp(fields[i].name, key, n) == 0)
+		if (fields[i].len == n && fields[i].name[0] == key[0] &&
+		    memcmp(fields[i].name, key, n) == 0)
 			return &fields[i];
 	return NULL;
 }

@@ -339,14 +339,25 @@ static void print_grouped(const struct out *o, const struct summary *s, struct p
 	struct keyed *k = calloc(n, sizeof(*k));
 	if (k == NULL)
 		die(WARD_EXIT_FAILURE, "out of memory");
-	/* The deepest grouping that fits; everything, one a line, with --all. */
+	/*
+	 * The deepest grouping that fits (a binary search: deeper takes more
+	 * lines); everything, one a line, with --all.
+	 */
 	int depth = 64;
 	key_at(k, a, n, baselen, depth);
-	if (!o->all && n > SECTION_LINES)
-		while (depth > 1 && lines_of(k, n) > SECTION_LINES) {
-			depth = depth > 8 ? 8 : depth - 1;
-			key_at(k, a, n, baselen, depth);
+	if (!o->all && n > SECTION_LINES && lines_of(k, n) > SECTION_LINES) {
+		int lo = 1, hi = 8;
+		while (lo < hi) {
+			int mid = (lo + hi + 1) / 2;
+			key_at(k, a, n, baselen, mid);
+			if (lines_of(k, n) <= SECTION_LINES)
+				lo = mid;
+			else
+				hi = mid - 1;
 		}
+		depth = lo;
+		key_at(k, a, n, baselen, depth);
+	}
 	struct group *g = calloc(n, sizeof(*g));
 	size_t ng = 0;
 	if (g == NULL)
