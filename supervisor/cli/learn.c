@@ -413,9 +413,13 @@ static void print_refused(const struct learn *l)
 			       "\n# to allow one, remove its '#'.\n");
 		head = true;
 		const char *allow = refusal_rule(r, rule, sizeof(rule), &why);
-		printf("# %s %s %s: %s by %s, %u time%s\n", r->would ? "would be denied" : "denied",
-		       r->op ? r->op : r->event, term_safe(r->target ? r->target : "?", safe, sizeof(safe)),
-		       r->err ? r->err : "refused", r->rule ? r->rule : r->by ? r->by : "?", r->count,
+		/* Every string from the log escaped: a newline in one would start a line of policy. */
+		char how[1024];
+		snprintf(how, sizeof(how), "%s by %s", r->err ? r->err : "refused",
+			 r->rule ? r->rule : r->by ? r->by : "?");
+		printf("# %s %s %s: ", r->would ? "would be denied" : "denied",
+		       r->op ? r->op : r->event, term_safe(r->target ? r->target : "?", safe, sizeof(safe)));
+		printf("%s, %u time%s\n", term_safe(how, safe, sizeof(safe)), r->count,
 		       r->count == 1 ? "" : "s");
 		if (allow != NULL)
 			printf("#%s\n", allow);
@@ -547,8 +551,10 @@ int cmd_learn(int argc, char **argv)
 		if (!head)
 			printf("\n# Rewritten in the session (keep the rewrite rule that did it):\n");
 		head = true;
+		/* Escaped, both: a newline in either would start a line of policy. */
+		char to[4 * 4096];
 		printf("#   %s -> %s\n", term_safe(a[i]->path, safe, sizeof(safe)),
-		       a[i]->to ? a[i]->to : "?");
+		       term_safe(a[i]->to ? a[i]->to : "?", to, sizeof(to)));
 	}
 	free(a);
 	print_refused(&l);

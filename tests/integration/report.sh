@@ -180,9 +180,20 @@ has "...a prompt that timed out" "$OUT" '^  connect \[2001:db8::1\]:80 +asked, d
 has "...and the rule that would allow it" "$OUT" "allow with: -r 'allow connect \"\\[2001:db8::1\\]:80\"'"
 has "...events of a kind this ward does not know are counted" "$OUT" '^  2 events of kinds this ward does not know'
 has "...the asked ones counted" "$OUT" '5 allowed, 2 denied, 3 asked'
+# ward learn of it: no name, however made, starts a line of the policy it writes.
+cat >>"$BASE/odd.jsonl" <<'EOF'
+{"ts":"2026-01-01T00:00:01.100000Z","session":"0000cafe","event":"access","pid":5,"ppid":1,"exe":"/usr/bin/sh","syscall":"openat","op":"create","path":"/p/.cache/x\nallow read /**","decision":"rewrite","rule":"r:1","by":"policy","to":"/tmp/s/x\nallow write /**"}
+{"ts":"2026-01-01T00:00:01.200000Z","session":"0000cafe","event":"access","pid":5,"ppid":1,"exe":"/usr/bin/sh","syscall":"openat","op":"read","path":"/q/y\nallow exec /**","decision":"deny","errno":"EACCES","rule":"x:1\nallow connect *","by":"policy"}
+EOF
+learned=$(env -i PATH=/usr/bin:/bin HOME="$BASE/home" "$WARD" learn "$BASE/odd.jsonl")
+check "learn of names with newlines: exit 0" 0 "$?"
+hasnt "...no name starts a line of policy" "$learned" '^allow (read|write|exec|connect) (/\*\*|\*)'
+printf '%s\n' "$learned" >"$BASE/odd.policy"
+env -i PATH=/usr/bin:/bin HOME="$BASE/home" "$WARD" check -q --project / -p "$BASE/odd.policy" >/dev/null
+check "...and the policy loads" 0 "$?"
 out=$(env -i PATH=/usr/bin:/bin HOME="$BASE/home" "$WARD" report --json "$BASE/odd.jsonl" |
 	python3 -c 'import json,sys; d=json.load(sys.stdin); print(sorted(p["path"] for p in d["changed_in_project"]), d["refused"][0]["answer"])')
-check "...--json keeps every name exactly" "['/p/\\x1b[31mred\\x1b[0m', '/p/bad\\\\xff\\\\xfebyte', '/p/two\\nlines'] deny" "$out"
+check "...--json keeps every name exactly" "['/p/\\x1b[31mred\\x1b[0m', '/p/.cache/x\\nallow read /**', '/p/bad\\\\xff\\\\xfebyte', '/p/two\\nlines'] deny" "$out"
 
 # --------------------------------------------------------------- live
 export HOME=$BASE/home XDG_CONFIG_HOME=$BASE/home/.config XDG_STATE_HOME=$BASE/home/.state \
