@@ -492,7 +492,10 @@ int cmd_learn(int argc, char **argv)
 	}
 
 	char safe[4 * 4096], cmd[4096];
-	printf("# A policy learned by ward learn from session %s", s.id ? s.id : "?");
+	/* Nothing from the log reaches the policy raw: a newline would start a line of it. */
+	char f1[256], f2[256], f3[256];
+	printf("# A policy learned by ward learn from session %s",
+	       safe_q(s.id ? s.id : "?", f1, sizeof(f1)));
 	if (s.argv != NULL) {
 		char line[80];
 		argv_line(s.argv, cmd, sizeof(cmd));
@@ -507,8 +510,8 @@ int cmd_learn(int argc, char **argv)
 		printf(" (%s)", line);
 	}
 	printf(",\n# started %s UTC, %s mode, profile %s; log %s.\n",
-	       time_text(s.start, t, sizeof(t)), s.mode ? s.mode : "?",
-	       s.profile ? s.profile : "?", safe_q(path, safe, sizeof(safe)));
+	       time_text(s.start, t, sizeof(t)), safe_q(s.mode ? s.mode : "?", f2, sizeof(f2)),
+	       safe_q(s.profile ? s.profile : "?", f3, sizeof(f3)), safe_q(path, safe, sizeof(safe)));
 	if (l.project[0])
 		printf("# $PROJECT was %s.\n", safe_q(l.project, safe, sizeof(safe)));
 	printf("# It allows what the session did; read it before you use it:\n"

@@ -772,7 +772,10 @@ static void header(const struct out *o, const struct summary *s)
 	const char *state = s->state == ST_ENDED ? "ended" : s->state == ST_RUNNING ? "running"
 										 : "no end recorded";
 
-	fprintf(o->f, "%sward report: session %s%s (%s", on(o, BOLD), s->id ? s->id : "?",
+	/* The log is ward's, but may have been edited: nothing in it reaches the terminal raw. */
+	char f1[256], f2[256];
+	fprintf(o->f, "%sward report: session %s%s (%s", on(o, BOLD),
+		safe_q(s->id ? s->id : "?", f1, sizeof(f1)),
 		on(o, OFF), state);
 	if (s->state == ST_ENDED && s->status != LEV_NONE)
 		fprintf(o->f, ", exit status %lld", (long long)s->status);
@@ -787,16 +790,17 @@ static void header(const struct out *o, const struct summary *s)
 		fprintf(o->f, "  project    %s\n",
 			fit(safe_q(s->project, safe, sizeof(safe)), WIDTH - 13, line, sizeof(line)));
 	}
-	fprintf(o->f, "  policy     profile %s, mode %s\n", s->profile ? s->profile : "?",
-		s->mode ? s->mode : "?");
+	fprintf(o->f, "  policy     profile %s, mode %s\n",
+		safe_q(s->profile ? s->profile : "?", f1, sizeof(f1)),
+		safe_q(s->mode ? s->mode : "?", f2, sizeof(f2)));
 	double secs = s->duration >= 0 ? s->duration
 		      : s->start != LEV_NONE && s->last_ts != LEV_NONE
 			      ? (double)(s->last_ts - s->start) / 1e6
 			      : -1;
 	fprintf(o->f, "  started    %s UTC, %s %s\n", time_text(s->start, t, sizeof(t)),
 		s->state == ST_ENDED ? "ran" : "last event after", duration_text(secs, d, sizeof(d)));
-	fprintf(o->f, "  ward       %s%s%s\n", s->version ? s->version : "?",
-		s->kernel ? ", kernel " : "", s->kernel ? s->kernel : "");
+	fprintf(o->f, "  ward       %s%s%s\n", safe_q(s->version ? s->version : "?", f1, sizeof(f1)),
+		s->kernel ? ", kernel " : "", safe_q(s->kernel ? s->kernel : "", f2, sizeof(f2)));
 	{
 		char line[WIDTH * 4];
 		snprintf(buf, sizeof(buf), "%s (%lu events)", s->log, s->events);
