@@ -60,9 +60,10 @@ asan:
 fuzz:
 	cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
 		-DWARD_FUZZ=ON -DWARD_BENCH=OFF
-	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_policy fuzz_elf
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_policy fuzz_elf fuzz_logread
 	tests/fuzz/run.sh $(FUZZ_BUILD)/tests/fuzz_policy $(FUZZ_SECONDS) policy
 	tests/fuzz/run.sh $(FUZZ_BUILD)/tests/fuzz_elf $(FUZZ_SECONDS) elf
+	tests/fuzz/run.sh $(FUZZ_BUILD)/tests/fuzz_logread $(FUZZ_SECONDS) logread
 
 check: deps
 	$(MAKE) test

@@ -430,6 +430,8 @@ static int parse_json(struct logread *r, const char *s, size_t n, struct lev *e)
 	const char *key;
 	json_t *v;
 
+	/* The line before, when it was malformed, is dropped here. */
+	json_decref(r->obj);
 	r->obj = json_loadb(s, n, 0, &jerr);
 	if (r->obj == NULL) {
 		note_bad(r, "%s", jerr.text);
@@ -437,6 +439,8 @@ static int parse_json(struct logread *r, const char *s, size_t n, struct lev *e)
 	}
 	if (!json_is_object(r->obj)) {
 		note_bad(r, "%s", "not a JSON object");
+		json_decref(r->obj);
+		r->obj = NULL;
 		return 0;
 	}
 	json_object_foreach(r->obj, key, v) {
