@@ -564,8 +564,9 @@ static void tree_print(struct tree_walk *w, long i, int depth, bool last)
 	snprintf(left, sizeof(left), "%s%s%s", w->prefix, depth == 0 ? "" : last ? "└─ " : "├─ ",
 		 name);
 	char cut[4400];
-	fit_end(left, 78, cut, sizeof(cut));
-	fprintf(w->o->f, "  %s%*s  %s%s%s\n", cut, (int)(78 - cols(cut)), "",
+	/* 2 + 76 + 2 + at most 20 ("no exit seen, static"): 100 columns. */
+	fit_end(left, 76, cut, sizeof(cut));
+	fprintf(w->o->f, "  %s%*s  %s%s%s\n", cut, (int)(76 - cols(cut)), "",
 		on(w->o, p->killed || (p->status != LEV_NONE && p->status != 0) ? YELLOW : ""),
 		desc, on(w->o, p->killed || (p->status != LEV_NONE && p->status != 0) ? OFF : ""));
 	w->lines++;
@@ -589,8 +590,10 @@ static void tree_print(struct tree_walk *w, long i, int depth, bool last)
 			continue;
 		}
 		if (hidden > 0) {
-			fprintf(w->o->f, "  %s%s%s… %zu more %s%s\n", w->prefix, depth >= 0 ? "├─ " : "",
-				on(w->o, DIM), hidden, run, on(w->o, OFF));
+			char more_[512], cut_[1024];
+			snprintf(more_, sizeof(more_), "%s├─ … %zu more %s", w->prefix, hidden, run);
+			fprintf(w->o->f, "  %s%s%s\n", on(w->o, DIM),
+				fit_end(more_, WIDTH - 2, cut_, sizeof(cut_)), on(w->o, OFF));
 			w->lines++;
 			hidden = 0;
 		}
@@ -602,9 +605,6 @@ static void tree_print(struct tree_walk *w, long i, int depth, bool last)
 static void section_programs(const struct out *o, const struct summary *s)
 {
 	char counts[64];
-	size_t execs = 0;
-	for (size_t i = 0; i < s->nprocs; i++)
-		execs += s->procs[i].execs > 0;
 	snprintf(counts, sizeof(counts), "%zu process%s", s->nprocs, s->nprocs == 1 ? "" : "es");
 	title(o, "Programs run", counts);
 	if (s->nprocs == 0) {
@@ -815,16 +815,18 @@ static void header(const struct out *o, const struct summary *s)
 				      s->would_deny);
 	if (s->rewritten)
 		k += (size_t)snprintf(buf + k, sizeof(buf) - k, ", %lu rewritten", s->rewritten);
-	snprintf(buf + k, sizeof(buf) - k, ", %lu failed as they would without ward", s->failed);
 	fprintf(o->f, "  decisions  %s\n", buf);
+	if (s->failed > 0)
+		fprintf(o->f, "             %lu failed on their own, as they would without ward\n",
+			s->failed);
 
 	if (s->state == ST_RUNNING)
 		fprintf(o->f, "  %s! still running: this is what it did until now%s\n", on(o, YELLOW),
 			on(o, OFF));
 	else if (s->state == ST_KILLED)
 		fprintf(o->f,
-			"  %s! the log has no session-end: ward was killed or the machine stopped; "
-			"it ends at %s UTC%s\n",
+			"  %s! no session-end: ward was killed or the machine stopped; "
+			"the log ends at %s UTC%s\n",
 			on(o, YELLOW), time_text(s->last_ts, t, sizeof(t)), on(o, OFF));
 	if (!s->seen_start)
 		fprintf(o->f, "  %s! the log has no session-start: its beginning is missing%s\n",
@@ -833,9 +835,14 @@ static void header(const struct out *o, const struct summary *s)
 		fprintf(o->f, "  %s! %lu malformed line%s skipped:", on(o, YELLOW), s->bad,
 			s->bad == 1 ? "" : "s");
 		for (size_t i = 0; i < s->nbadlines && i < 3; i++)
-			fprintf(o->f, "%s line %lu (%s)", i ? "," : "", s->badlines[i].line,
-				term_safe(s->badlines[i].why, safe, sizeof(safe)));
+			fprintf(o->f, "%s line %lu", i ? "," : "", s->badlines[i].line);
 		fprintf(o->f, "%s%s\n", s->bad > 3 ? ", ..." : "", on(o, OFF));
+		for (size_t i = 0; i < s->nbadlines && i < 3; i++) {
+			char why[256], cut[1024];
+			snprintf(why, sizeof(why), "line %lu: %s", s->badlines[i].line,
+				 term_safe(s->badlines[i].why, safe, sizeof(safe)));
+			fprintf(o->f, "      %s\n", fit_end(why, WIDTH - 6, cut, sizeof(cut)));
+		}
 	}
 	if (s->unknown_events > 0)
 		fprintf(o->f, "  %lu events of kinds this ward does not know (counted, not shown)\n",

@@ -39,6 +39,9 @@ hasnt() { # WHAT TEXT EXTENDED-REGEX
 jq_() { # FILE PYTHON-EXPRESSION over d (the document)
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
 }
+wide() { # TEXT: how many of its lines take more than 100 columns (a character a column)
+	printf '%s\n' "$1" | python3 -c 'import sys; sys.stdin.reconfigure(encoding="utf-8", errors="replace"); print(sum(len(l.rstrip("\n")) > 100 for l in sys.stdin))'
+}
 wait_for() { # SECONDS COMMAND...: until COMMAND succeeds
 	local end=$((SECONDS + $1))
 	shift
@@ -71,6 +74,7 @@ for f in agent shadow; do
 			echo "# updated tests/report/$f.$kind"
 			continue
 		fi
+		[ "$kind" = json ] || check "golden: ward report ${args[*]} fits 100 columns" 0 "$(wide "$out")"
 		if [ $rc -eq 0 ] && [ "$out" = "$(cat "$FIX/$f.$kind")" ]; then
 			ok "golden: ward report ${args[*]} is tests/report/$f.$kind"
 		else
@@ -104,19 +108,22 @@ check "an empty log: JSON with no events" "0 killed" \
 
 head -n -1 "$FIX/agent.jsonl" >"$BASE/killed.jsonl"
 rep "$BASE/killed.jsonl"
-has "no session-end: said so, with when the log ends" "$OUT" '! the log has no session-end: .* it ends at 20[0-9-]+ [0-9:]+ UTC'
+has "no session-end: said so, with when the log ends" "$OUT" '! no session-end: .* the log ends at 20[0-9-]+ [0-9:]+ UTC'
 has "...and the programs are still shown" "$OUT" '^  sh agent.sh +exit 3'
 
 total=$(wc -l <"$FIX/agent.jsonl")
 { head -n -1 "$FIX/agent.jsonl"; tail -n 1 "$FIX/agent.jsonl" | head -c 40; } >"$BASE/cut.jsonl"
 rep "$BASE/cut.jsonl"
 check "a truncated last line: the report still appears" 0 "$RC"
-has "...the line is counted and named, cut short" "$OUT" "1 malformed line skipped: line $total \\(cut short: "
+has "...the line is counted and named, cut short" "$OUT" "1 malformed line skipped: line $total\$"
+has "...and why" "$OUT" "^      line $total: cut short: "
 { head -n 4 "$FIX/agent.jsonl"; echo '{"ts":"2026-12-04T19:0'; echo 'not json at all'; echo '[1,2]'
 	echo '{"no":"event"}'; tail -n +5 "$FIX/agent.jsonl"; } >"$BASE/bad.jsonl"
 rep "$BASE/bad.jsonl"
 has "malformed lines in the middle: each counted with its number" "$OUT" \
-	'4 malformed lines skipped: line 5 \(.*\), line 6 \(.*\), line 7 \(not a JSON object\), \.\.\.'
+	'4 malformed lines skipped: line 5, line 6, line 7, \.\.\.$'
+has "...the first three with why" "$OUT" '^      line 7: not a JSON object$'
+check "...within 100 columns" 0 "$(wide "$OUT")"
 out=$(env -i PATH=/usr/bin:/bin HOME="$BASE/home" "$WARD" report --json "$BASE/bad.jsonl")
 check "...and in --json, with the rest of the log read" "4 [5, 6, 7, 8] $(jq_ "$BASE/agent.json" 'd["counts"]["allowed"]')" \
 	"$(printf '%s' "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["counts"]["malformed"], [b["line"] for b in d["malformed"]], d["counts"]["allowed"])')"
@@ -149,7 +156,7 @@ PY
 rep "$BASE/many.jsonl"
 has "10,000 processes: counted" "$OUT" '^Programs run  10000 processes'
 has "...the repeated siblings said as a count" "$OUT" '… [0-9]+ more true'
-check "...within 100 columns" 0 "$(printf '%s\n' "$OUT" | awk '{ if (length($0) > 100) n++ } END { print n + 0 }')"
+check "...within 100 columns" 0 "$(wide "$OUT")"
 out=$(env -i PATH=/usr/bin:/bin HOME="$BASE/home" "$WARD" report --json "$BASE/many.jsonl" |
 	python3 -c 'import json,sys; d=json.load(sys.stdin); p=d["processes"]; print(len(p), sum(1 for x in p if x["parent"] == 0))')
 check "...all of them in --json, each with its parent" "10000 9999" "$out"
@@ -171,6 +178,7 @@ cat >"$BASE/odd.jsonl" <<'EOF'
 EOF
 rep --all "$BASE/odd.jsonl"
 check "odd names: exit 0" 0 "$RC"
+check "...within 100 columns" 0 "$(wide "$OUT")"
 check "...no escape character reaches the terminal" 0 "$(printf '%s' "$OUT" | grep -c $'\x1b')"
 has "...a newline is shown as \\x0a" "$OUT" '^  \./two\\x0alines +created'
 has "...an escape as \\x1b" "$OUT" '^  \./\\x1b\[31mred\\x1b\[0m +created'
