@@ -17,14 +17,7 @@ trap '[ -n "${KEEP:-}" ] || rm -rf "$BASE"' EXIT
 
 # The project bench/run.sh runs its workload in, made the same way.
 P=$BASE/project
-mkdir -p "$P/src/sub"
-for i in 1 2 3 4; do
-	printf '#include <stdio.h>\nint f%d(int x) { return x * %d; }\n' "$i" "$i" >"$P/src/m$i.c"
-done
-printf 'int main(void) { return 0; }\n' >>"$P/src/m1.c"
-for i in $(seq 1 200); do printf 'line %d main\n' "$i" >"$P/src/sub/t$i.txt"; done
-(cd "$P" && git init -q && git -c user.name=b -c user.email=b@b add -A &&
-	git -c user.name=b -c user.email=b@b commit -qm init)
+"$HERE/template.sh" "$P"
 (cd "$P" && "$WARD" run -q --log "$BASE/one.jsonl" -- bash "$HERE/workload.sh") >/dev/null 2>&1
 one=$(wc -l <"$BASE/one.jsonl")
 
