@@ -144,6 +144,8 @@ struct ward_policy *ward_policy_open(const struct ward_vars *vars, unsigned flag
 		scratch_parent(p);
 	p->undecided = WARD_UNDECIDED_ASK;
 	p->ask_timeout = 120;
+	p->log_max_age = 30 * 86400;
+	p->log_max_bytes = 1ull << 30;
 	p->root = calloc(1, sizeof(*p->root));
 	if (p->root == NULL)
 		goto fail;
@@ -193,6 +195,14 @@ const char *const *ward_profile_names(void)
 			if (strcmp(b->name, "self") != 0)
 				names[n++] = b->name;
 	return names;
+}
+
+const char *ward_profile_text(const char *name)
+{
+	for (const struct builtin_profile *b = ward_builtin_profiles; b->name; b++)
+		if (strcmp(b->name, name) == 0)
+			return b->text;
+	return NULL;
 }
 
 /* Load a built-in policy text: the self layer, or a profile. */
@@ -282,6 +292,13 @@ void ward_policy_set_undecided(struct ward_policy *p, enum ward_undecided u)
 enum ward_undecided ward_policy_undecided(const struct ward_policy *p)
 {
 	return p->undecided;
+}
+
+void ward_policy_log_retention(const struct ward_policy *p, uint64_t *max_age,
+			       uint64_t *max_bytes)
+{
+	*max_age = p->log_max_age;
+	*max_bytes = p->log_max_bytes;
 }
 
 unsigned ward_policy_ask_timeout(const struct ward_policy *p)
@@ -462,6 +479,25 @@ static void dump_layer(FILE *f, const struct ward_policy *p, size_t i)
 		dump_rule(f, p->rules[k]);
 }
 
+/* A size as `set log-retention` takes it: the largest unit that divides it. */
+static void retention_size(uint64_t bytes, char *buf, size_t len)
+{
+	static const char units[] = "KMGT";
+	int u = -1;
+	if (bytes == 0) {
+		snprintf(buf, len, "0G");
+		return;
+	}
+	while (u < 3 && bytes >= 1024 && bytes % 1024 == 0) {
+		bytes /= 1024;
+		u++;
+	}
+	if (u < 0)
+		snprintf(buf, len, "%lluK", (unsigned long long)(bytes + 1023) / 1024);
+	else
+		snprintf(buf, len, "%llu%c", (unsigned long long)bytes, units[u]);
+}
+
 char *ward_policy_dump(const struct ward_policy *p)
 {
 	char *buf = NULL;
@@ -503,6 +539,10 @@ char *ward_policy_dump(const struct ward_policy *p)
 		: p->undecided == WARD_UNDECIDED_DENY ? "deny"
 						      : "ask");
 	fprintf(f, "set ask-timeout %u\n", p->ask_timeout);
+	char bytes[32];
+	retention_size(p->log_max_bytes, bytes, sizeof(bytes));
+	fprintf(f, "set log-retention %llud %s\n", (unsigned long long)(p->log_max_age / 86400),
+		bytes);
 	if (fclose(f) != 0) {
 		free(buf);
 		return NULL;

@@ -80,7 +80,18 @@ int log_open(const char *path)
 {
 	json_set_alloc_funcs(arena_malloc, arena_free);
 	log_fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-	return log_fd < 0 ? -errno : 0;
+	if (log_fd < 0)
+		return -errno;
+	/*
+	 * A lock on the open file, held until ward exits however it exits,
+	 * tells ward sessions and ward report that the session is still
+	 * running (they ask with F_OFD_GETLK, taking nothing).  Not having
+	 * it (another session writing the same file) costs only that.
+	 */
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	if (!log_is_device())
+		(void)fcntl(log_fd, F_OFD_SETLK, &fl);
+	return 0;
 }
 
 void log_set_echo(void (*fn)(const struct log_echo *e))
@@ -167,6 +178,15 @@ static int write_line(char *line, size_t n)
 	}
 	pthread_mutex_unlock(&write_lock);
 	return rc;
+}
+
+/* Decisions allowed, denied and asked, for session-end (ward sessions reads them there). */
+static unsigned long counted[3];
+
+void log_counts(unsigned long c[3])
+{
+	for (int i = 0; i < 3; i++)
+		c[i] = __atomic_load_n(&counted[i], __ATOMIC_RELAXED);
 }
 
 unsigned long log_lost(void)
@@ -325,6 +345,12 @@ int log_request(struct req *r, int err)
 	else
 		decision = d->outcome == DEC_DENY ? "deny" : d->outcome == DEC_REWRITE ? "rewrite" : "allow";
 	jl_str(&l, "decision", decision);
+	if (decision[0] == 'a' || decision[0] == 'r')
+		__atomic_fetch_add(&counted[0], 1, __ATOMIC_RELAXED);
+	else if (decision[0] == 'd')
+		__atomic_fetch_add(&counted[1], 1, __ATOMIC_RELAXED);
+	if (d->by == BY_PROMPT || d->by == BY_TIMEOUT)
+		__atomic_fetch_add(&counted[2], 1, __ATOMIC_RELAXED);
 	if (err != 0)
 		jl_str(&l, "errno", strerrorname_np(err) ? strerrorname_np(err) : "?");
 	if (d->would_deny)
@@ -353,6 +379,7 @@ int log_request(struct req *r, int err)
 			.to = d->to,
 			.rule = v ? ward_rule_location(v->rule) : NULL,
 			.tid = r->tid,
+			.would_deny = d->would_deny,
 		};
 		echo(&e);
 	}

@@ -52,11 +52,14 @@ struct log_echo {
 	const char *to;	  /* a rewrite's replacement, or NULL */
 	const char *rule; /* the deciding rule's location, or NULL */
 	pid_t tid;
+	bool would_deny; /* shadow mode: the call went through, but would be denied */
 };
 /* fn is told of each decision the log is given (NULL: none); set before the session starts. */
 void log_set_echo(void (*fn)(const struct log_echo *e));
 /* The line of r's decision (err: the call's errno, 0 for none). */
 int log_request(struct req *r, int err);
+/* The decisions logged so far: allowed (or rewritten), denied, and asked of a person. */
+void log_counts(unsigned long c[3]);
 /*
  * A free-form event: fmt is a jansson json_pack format for the event's
  * own fields ("{s:s, s:i}" ...).

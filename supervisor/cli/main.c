@@ -5,6 +5,7 @@
  * in a file of its own (cli.h declares them).
  */
 #include "cli.h"
+#include "report.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -41,8 +42,10 @@ static const struct command {
 	  cmd_check },
 	{ "explain", "[OPTIONS] OP TARGET", "which rule decides OP on TARGET, and why", cmd_explain },
 	{ "trust", "[DIR]", "trust DIR's .ward/policy as it is now", cmd_trust },
-	{ "report", NULL, NULL, cmd_missing },
-	{ "learn", NULL, NULL, cmd_missing },
+	{ "sessions", "[--prune]", "the recorded sessions, newest first", cmd_sessions },
+	{ "report", "[ID|LOG] [--json] [--html FILE]", "what a session touched", cmd_report },
+	{ "learn", "[ID|LOG] [--project DIR]", "a policy that allows what a session did",
+	  cmd_learn },
 	{ "approve", NULL, NULL, cmd_missing },
 	{ "help", NULL, NULL, cmd_help },
 	{ "--help", NULL, NULL, cmd_help },

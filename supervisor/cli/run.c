@@ -7,6 +7,7 @@
 #include "log.h"
 #include "proc.h"
 #include "repos.h"
+#include "report.h"
 #include "session.h"
 #include "shm.h"
 #include "tracer.h"
@@ -43,7 +44,8 @@ static const char help[] =
 	"  --ephemeral           remove the session's scratch directory at the end\n"
 	"  --no-preload          do not load libward-preload.so (it is not built yet)\n"
 	"  -q                    no messages from ward\n"
-	"  -v                    print each denial to stderr (-vv: every decision)\n"
+	"  -v                    print each denial to stderr (shadow mode: each would-deny;\n"
+	"                        -vv: every decision)\n"
 	"\n"
 	"Exit status: COMMAND's (128+N when killed by signal N); 125 when ward fails;\n"
 	"126 when COMMAND cannot be run; 127 when it is not found.\n";
@@ -143,9 +145,11 @@ static void tell_decision(const struct log_echo *e)
 {
 	char where[4 * (160 + 16)], to[4 * 4096];
 
-	if (S->verbose < 2 && strcmp(e->decision, "deny") != 0)
+	/* -v: denials (in shadow mode, what would be denied); -vv: every decision. */
+	if (S->verbose < 2 && strcmp(e->decision, "deny") != 0 && !e->would_deny)
 		return;
-	fprintf(stderr, "ward: %s %s %s %s%s%s (%s, pid %d)\n", e->decision, e->op,
+	fprintf(stderr, "ward: %s %s %s %s%s%s (%s, pid %d)\n",
+		e->would_deny ? "would deny" : e->decision, e->op,
 		term_safe(e->where, where, sizeof(where)), e->err, e->to ? " -> " : "",
 		e->to ? term_safe(e->to, to, sizeof(to)) : "", e->rule ? e->rule : "no rule", e->tid);
 }
@@ -317,6 +321,15 @@ static const char *open_log(const char *log, char path[PATH_MAX])
 		snprintf(path, PATH_MAX, "%s/ward/sessions", S->vars.xdg_state_home);
 		if ((rc = mkdirs(path, 0700)) < 0)
 			die(WARD_EXIT_FAILURE, "cannot make %s: %s", path, strerror(-rc));
+		/* The retention limit (set log-retention), applied to the sessions before this one. */
+		uint64_t age, bytes, freed;
+		unsigned long removed;
+		ward_policy_log_retention(S->policy, &age, &bytes);
+		if (sessions_prune(path, age, bytes, &removed, &freed) == 0 && removed > 0 &&
+		    !S->quiet)
+			warnx_("removed %lu old session log%s (%.1f MiB) beyond the retention limit "
+			       "(set log-retention)",
+			       removed, removed == 1 ? "" : "s", (double)freed / (1024.0 * 1024.0));
 		snprintf(path, PATH_MAX, "%s/ward/sessions/%s.jsonl", S->vars.xdg_state_home, S->id);
 		log = path;
 	}
@@ -370,17 +383,13 @@ static void log_session_end(int status, double secs)
 		json_decref(repos);
 		repos = NULL;
 	}
-	if (lost > 0 && repos != NULL)
-		log_event(EV_SESSION_END, 0, "{s:i, s:f, s:i, s:o}", "status", status, "duration", secs,
-			  "lost", (json_int_t)lost, "repos", repos);
-	else if (lost > 0)
-		log_event(EV_SESSION_END, 0, "{s:i, s:f, s:i}", "status", status, "duration", secs,
-			  "lost", (json_int_t)lost);
-	else if (repos != NULL)
-		log_event(EV_SESSION_END, 0, "{s:i, s:f, s:o}", "status", status, "duration", secs,
-			  "repos", repos);
-	else
-		log_event(EV_SESSION_END, 0, "{s:i, s:f}", "status", status, "duration", secs);
+	/* The counts save ward sessions reading the whole log. */
+	unsigned long c[3];
+	log_counts(c);
+	log_event(EV_SESSION_END, 0, "{s:i, s:f, s:{s:I, s:I, s:I}, s:o*, s:o*}", "status", status,
+		  "duration", secs, "counts", "allowed", (json_int_t)c[0], "denied",
+		  (json_int_t)c[1], "asked", (json_int_t)c[2], "lost",
+		  lost > 0 ? json_integer((json_int_t)lost) : NULL, "repos", repos);
 }
 
 int cmd_run(int argc, char **argv)

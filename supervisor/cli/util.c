@@ -35,7 +35,7 @@ void warnx_(const char *fmt, ...)
 }
 
 /* The length of the UTF-8 sequence at c, or 0 when it is not one. */
-static size_t utf8_len(const unsigned char *c)
+size_t utf8_len(const unsigned char *c)
 {
 	size_t n = *c >= 0xc2 && *c <= 0xdf ? 2 : *c >= 0xe0 && *c <= 0xef ? 3
 						: *c >= 0xf0 && *c <= 0xf4 ? 4 : 0;

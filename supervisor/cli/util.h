@@ -20,5 +20,7 @@ void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * \xNN, and a backslash as two.  Returns buf.
  */
 const char *term_safe(const char *s, char *buf, size_t len);
+/* The length of the UTF-8 sequence at c, or 0 when it is not one. */
+size_t utf8_len(const unsigned char *c);
 
 #endif

@@ -509,8 +509,8 @@ echo "# ward check: the compiled policy"
 w check
 check "check: exit 0, nothing on stderr" "rc=0 err=" "rc=$RC err=$ERR"
 check "check: the first line is the self layer" "# layer self builtin:self" "${OUT%%$'\n'*}"
-check "check: the last two lines are the settings" $'set undecided ask\nset ask-timeout 120' \
-	"$(printf '%s\n' "$OUT" | tail -n 2)"
+check "check: the last three lines are the settings" \
+	$'set undecided ask\nset ask-timeout 120\nset log-retention 30d 1G' "$(printf '%s\n' "$OUT" | tail -n 3)"
 check "check: layers self, then profile default, then where git looks (builtin:git)" \
 	$'# layer self builtin:self\n# layer profile builtin:default\n# layer profile builtin:git' \
 	"$(printf '%s\n' "$OUT" | grep '^# layer')"
@@ -561,7 +561,8 @@ allow read,write,create,delete,exec,stat /srv/all # good.policy:10
 allow read /srv/with blank # good.policy:11
 ask exec /usr/bin/sudo # good.policy:12
 set undecided ask
-set ask-timeout 120" "$rules"
+set ask-timeout 120
+set log-retention 30d 1G" "$rules"
 
 # A restricting rule holds where the symlinks it names lead, and the links' own names.
 mkdir -p real/kept && printf 'x\n' >real/kept/f && ln -sfn ../kept/f real/dir/lf
@@ -583,13 +584,19 @@ rm -f real/dir/lf links.policy
 cat >settings.policy <<'EOF'
 set undecided deny
 set ask-timeout 30
+set log-retention 7d
 EOF
 w check settings.policy
-check "check: a file's set lines end the output" $'set undecided deny\nset ask-timeout 30' \
-	"$(printf '%s\n' "$OUT" | tail -n 2)"
+check "check: a file's set lines end the output" \
+	$'set undecided deny\nset ask-timeout 30\nset log-retention 7d 1G' "$(printf '%s\n' "$OUT" | tail -n 3)"
 w check --undecided allow settings.policy
 check "check --undecided allow: overrides the file's set undecided" \
-	$'set undecided allow\nset ask-timeout 30' "$(printf '%s\n' "$OUT" | tail -n 2)"
+	$'set undecided allow\nset ask-timeout 30\nset log-retention 7d 1G' "$(printf '%s\n' "$OUT" | tail -n 3)"
+printf 'set log-retention 500M 0d\n' >retention.policy
+w check settings.policy retention.policy
+check "check: a later log-retention sets what it names; 0 turns a limit off" \
+	"set log-retention 0d 500M" "$(printf '%s\n' "$OUT" | tail -n 1)"
+rm -f retention.policy
 w check --profile strict
 check "check --profile strict: the strict profile's layer and settings" \
 	$'# layer self builtin:self\n# layer profile builtin:strict\n# layer profile builtin:git\nset undecided deny' \
