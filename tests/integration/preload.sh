@@ -1,0 +1,106 @@
+#!/bin/bash
+# libward-preload.so in programs, without ward: it goes on into every
+# program started by exec or spawn (even with the variables taken away),
+# it leaves the program's own backtrace() alone, and it changes no result
+# (return values and errno the same with and without it).  Run as root,
+# then again as the unprivileged user nobody.
+#
+#   preload.sh BUILD_DIR
+set -u
+BUILD=$(cd "${1:?usage: preload.sh BUILD_DIR}" && pwd)
+LIB=$BUILD/libward-preload.so
+PROG=$BUILD/tests/preload/exec_forms
+PASS=0 FAIL=0 N=0
+BASE=$(mktemp -d /tmp/ward-preload.XXXXXX)
+chmod 755 "$BASE"
+trap 'rm -rf "$BASE"' EXIT
+HINT=1:3a5e00000000:0
+
+ok() { N=$((N + 1)); PASS=$((PASS + 1)); echo "ok $N - $1"; }
+not_ok() { N=$((N + 1)); FAIL=$((FAIL + 1)); echo "not ok $N - $1"; }
+
+# A copy of the build's programs that nobody can reach, whatever the
+# mode of the checkout's directories.
+cp "$LIB" "$PROG" "$BASE/"
+chmod 755 "$BASE/libward-preload.so" "$BASE/exec_forms"
+LIB=$BASE/libward-preload.so PROG=$BASE/exec_forms
+
+# as USER CMD...: CMD as USER (empty: as we are), in a clean environment.
+as() {
+	local user=$1
+	shift
+	local pre=()
+	[ -n "$user" ] && pre=(setpriv --reuid="$user" --regid="$(id -g "$user")" --clear-groups --)
+	(cd "$BASE" && "${pre[@]}" env -i PATH=/usr/bin:/bin LC_ALL=C "$@")
+}
+
+# expect NAME WANT CMD...: CMD's stdout (and exit status) must be WANT.
+expect() {
+	local name=$1 want=$2
+	shift 2
+	local got
+	got=$("$@" 2>"$BASE/err"; echo "status=$?")
+	if [ "$got" = "$want" ]; then
+		ok "$name"
+	else
+		not_ok "$name"
+		printf '  want: %s\n  got:  %s\n' "$want" "$got" | sed 's/^/#/'
+		sed 's/^/#  stderr: /' "$BASE/err"
+	fi
+}
+
+for user in "" nobody; do
+	who=${user:-$(id -un)}
+	if [ -n "$user" ] && ! id "$user" >/dev/null 2>&1; then
+		not_ok "user $user exists"
+		continue
+	fi
+	under=(as "$user" LD_PRELOAD="$LIB" WARD_HINT="$HINT")
+	mapped=$'mapped\nhint='"$HINT"$'\nstatus=0'
+
+	# Every exec and spawn form puts the library and the channel back.
+	for form in execve execv execvp execvpe execl execlp execle fexecve execveat \
+		posix_spawn posix_spawnp posix_spawn-environ system popen vfork fork-threads; do
+		expect "$who: $form keeps the library" "$mapped" "${under[@]}" "$PROG" "$form"
+	done
+	# env -i, a shell, and a shell's child: the library in each.
+	expect "$who: env -i sh -c keeps the library" "$mapped" "${under[@]}" \
+		env -i sh -c 'if grep -q libward-preload /proc/$$/maps; then echo mapped; else echo not-mapped; fi; echo "hint=$WARD_HINT"'
+	expect "$who: a program's own LD_PRELOAD is kept after the library" \
+		"LD_PRELOAD=$LIB:/nonexistent-lib.so"$'\nstatus=0' \
+		"${under[@]}" env -i LD_PRELOAD=/nonexistent-lib.so sh -c 'env | grep ^LD_PRELOAD=' 
+	# Without ward's channel the library changes no environment.
+	expect "$who: without WARD_HINT the library puts nothing back" \
+		$'not-mapped\nhint=\nstatus=0' as "$user" LD_PRELOAD="$LIB" "$PROG" execve
+	# The program's backtrace() is glibc's, with stacks asked for or not.
+	expect "$who: backtrace() stays glibc's" $'backtrace from libc, frames\nstatus=0' \
+		as "$user" LD_PRELOAD="$LIB" WARD_HINT=1:3a5e00000000:1 "$PROG" backtrace
+	# The same results and errno with the library as without.
+	as "$user" "$PROG" errors >"$BASE/errors.native" 2>&1
+	as "$user" LD_PRELOAD="$LIB" WARD_HINT="$HINT" "$PROG" errors >"$BASE/errors.preload" 2>&1
+	as "$user" LD_PRELOAD="$LIB" WARD_HINT=1:3a5e00000000:1 "$PROG" errors >"$BASE/errors.bt" 2>&1
+	if [ -s "$BASE/errors.native" ] && cmp -s "$BASE/errors.native" "$BASE/errors.preload" &&
+		cmp -s "$BASE/errors.native" "$BASE/errors.bt"; then
+		ok "$who: results and errno unchanged by the library"
+	else
+		not_ok "$who: results and errno unchanged by the library"
+		diff "$BASE/errors.native" "$BASE/errors.preload" | sed 's/^/#/'
+		diff "$BASE/errors.native" "$BASE/errors.bt" | sed 's/^/#/'
+	fi
+	# Real programs: the same output with the library as without.
+	for cmd in 'ls -la /usr/bin/env /nonexistent; echo $?' \
+		'python3 -c "import os, socket; print(os.listdir(\"/usr/lib/python3\")[:0], socket.getaddrinfo(\"localhost\", 80)[0][0])"' \
+		'sh -c "cd /tmp && mkdir -p wpl.$$ && rmdir wpl.$$ && echo done"'; do
+		a=$(as "$user" sh -c "$cmd" 2>&1)
+		b=$(as "$user" LD_PRELOAD="$LIB" WARD_HINT="$HINT" sh -c "$cmd" 2>&1)
+		if [ "$a" = "$b" ] && [ -n "$a" ]; then
+			ok "$who: same output: $cmd"
+		else
+			not_ok "$who: same output: $cmd"
+			printf '#  without: %s\n#  with:    %s\n' "$a" "$b"
+		fi
+	done
+done
+
+echo "$PASS passed, $FAIL failed"
+[ "$FAIL" -eq 0 ]
