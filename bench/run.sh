@@ -154,3 +154,7 @@ printf '%-44s %10s\n' "ward, 32 workers (four in RECV)" "$w32" \
 
 # Network calls and a loopback HTTP load (issue 4): their own script, which also runs alone.
 "$HERE/net.sh" "$BUILD" "$ROUNDS"
+
+# What the preload library adds to each call (issue 22): its own script, which also runs alone.
+echo
+"$HERE/preload.sh" "$BUILD"
