@@ -72,6 +72,11 @@ for user in "" nobody; do
 	# Without ward's channel the library changes no environment.
 	expect "$who: without WARD_HINT the library puts nothing back" \
 		$'not-mapped\nhint=\nstatus=0' as "$user" LD_PRELOAD="$LIB" "$PROG" execve
+	# Threads beyond a slot window, exiting and starting, with signal handlers.
+	expect "$who: threads and signal handlers get their results" $'threads: 0 wrong results\nstatus=0' \
+		"${under[@]}" "$PROG" threads
+	expect "$who: ...and with stacks" $'threads: 0 wrong results\nstatus=0' \
+		as "$user" LD_PRELOAD="$LIB" WARD_HINT=1:3a5e00000000:1 "$PROG" threads
 	# The program's backtrace() is glibc's, with stacks asked for or not.
 	expect "$who: backtrace() stays glibc's" $'backtrace from libc, frames\nstatus=0' \
 		as "$user" LD_PRELOAD="$LIB" WARD_HINT=1:3a5e00000000:1 "$PROG" backtrace

@@ -12,6 +12,9 @@
  * FORM errors prints what a few calls return and set errno to, so that
  * the driver can compare a run with the library to one without.
  * FORM backtrace says whose backtrace() the program gets.
+ * FORM threads runs more threads than the channel has slots in a window,
+ * each making wrapped calls while a signal handler makes more, and says
+ * whether every call gave the right result.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -19,6 +22,8 @@
 #include <execinfo.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,6 +64,51 @@ static void *stat_loop(void *arg)
 			break;
 	}
 	return NULL;
+}
+
+static atomic_int wrong;
+
+/* A wrapped call inside a signal handler, in the middle of another wrapped call. */
+static void on_signal(int sig)
+{
+	struct stat st;
+	int e = errno;
+	(void)sig;
+	if (stat("/", &st) != 0 || !S_ISDIR(st.st_mode))
+		wrong++;
+	errno = e;
+}
+
+static void *threads_worker(void *arg)
+{
+	struct stat st;
+	(void)arg;
+	for (int i = 0; i < 2000; i++) {
+		if (stat("/", &st) != 0 || !S_ISDIR(st.st_mode))
+			wrong++;
+		errno = 0;
+		if (access("/nonexistent-ward-test", F_OK) != -1 || errno != ENOENT)
+			wrong++;
+		if (i % 200 == 0)
+			pthread_kill(pthread_self(), SIGUSR1);
+	}
+	return NULL;
+}
+
+/* Three waves of 40 threads: slots are claimed, given back at exit and claimed again. */
+static int threads(void)
+{
+	signal(SIGUSR1, on_signal);
+	for (int wave = 0; wave < 3; wave++) {
+		pthread_t t[40];
+		for (int i = 0; i < 40; i++)
+			if (pthread_create(&t[i], NULL, threads_worker, NULL) != 0)
+				return 1;
+		for (int i = 0; i < 40; i++)
+			pthread_join(t[i], NULL);
+	}
+	printf("threads: %d wrong results\n", (int)wrong);
+	return 0;
 }
 
 static void say(const char *what, long r)
@@ -103,6 +153,8 @@ int main(int argc, char **argv)
 	fflush(stdout);
 	if (strcmp(form, "errors") == 0)
 		return errors();
+	if (strcmp(form, "threads") == 0)
+		return threads();
 	if (strcmp(form, "backtrace") == 0) {
 		Dl_info info;
 		void *pcs[8];
