@@ -192,6 +192,34 @@ static void copy(char *out, size_t len, const char *s)
 	snprintf(out, len, "%s", s != NULL ? s : "");
 }
 
+/*
+ * The source line of a (an address of module m) into f.  libdw finds the
+ * compilation unit through .debug_aranges, which clang does not write by
+ * default: without it, each unit is asked whether it covers a.
+ */
+static void source_line(Dwfl_Module *m, Dwarf_Addr a, struct hint_frame *f)
+{
+	Dwfl_Line *l = dwfl_module_getsrc(m, a);
+	int line = 0;
+	const char *src = l != NULL ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
+	if (src == NULL) {
+		Dwarf_Addr bias;
+		Dwarf_Die *cu = NULL;
+		while ((cu = dwfl_module_nextcu(m, cu, &bias)) != NULL)
+			if (dwarf_haspc(cu, a - bias) == 1) {
+				Dwarf_Line *dl = dwarf_getsrc_die(cu, a - bias);
+				src = dl != NULL ? dwarf_linesrc(dl, NULL, NULL) : NULL;
+				if (src == NULL || dwarf_lineno(dl, &line) != 0)
+					src = NULL;
+				break;
+			}
+	}
+	if (src != NULL) {
+		copy(f->file, sizeof(f->file), src);
+		f->line = line;
+	}
+}
+
 int hint_symbolise(pid_t pid, const uint64_t *pcs, int n, struct hint_frame *out, int max)
 {
 	Dwfl *d = dwfl_begin(&dwfl_cb);
@@ -230,13 +258,7 @@ int hint_symbolise(pid_t pid, const uint64_t *pcs, int n, struct hint_frame *out
 			int nb = dwfl_module_build_id(m, &bits, &vaddr);
 			for (int b = 0; b < nb && b < 20; b++)
 				snprintf(f->build_id + 2 * b, 3, "%02x", bits[b]);
-			Dwfl_Line *l = dwfl_module_getsrc(m, a);
-			int line = 0;
-			const char *src = l != NULL ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
-			if (src != NULL) {
-				copy(f->file, sizeof(f->file), src);
-				f->line = line;
-			}
+			source_line(m, a, f);
 		}
 		k++;
 	}
