@@ -277,78 +277,35 @@ WARD_PRELOAD_TABLE(DECL_OWN)
 
 /* ---- open: variadic, and needed while the loader bootstraps ---- */
 
-static int open_common(unsigned id, int (*real)(int, const char *, int, ...), int dirfd,
-		       const char *path, int flags, mode_t mode)
-{
-	struct call c;
-	begin(&c, id, KEY(path));
-	int r = real != NULL ? real(dirfd, path, flags, mode)
-			     : (int)syscall(SYS_openat, dirfd, path, flags, mode);
-	end(&c);
-	return r;
-}
-
-/* Adapters so that open and open64 share open_common with the *at forms. */
-static int open_at(int dirfd, const char *path, int flags, ...)
-{
-	va_list ap;
-	va_start(ap, flags);
-	mode_t mode = va_arg(ap, mode_t);
-	va_end(ap);
-	return dirfd == AT_FDCWD && r_open != NULL ? r_open(path, flags, mode) : r_openat(dirfd, path, flags, mode);
-}
-
-static int open64_at(int dirfd, const char *path, int flags, ...)
-{
-	va_list ap;
-	va_start(ap, flags);
-	mode_t mode = va_arg(ap, mode_t);
-	va_end(ap);
-	return dirfd == AT_FDCWD && r_open64 != NULL ? r_open64(path, flags, mode)
-						     : r_openat64(dirfd, path, flags, mode);
-}
-
-#define OPEN_MODE(flags, mode) \
-	do { \
+/*
+ * The mode argument is there only when the flags need it; before the real
+ * function is resolved (a call from inside dlvsym) the wrapper makes the
+ * syscall itself.
+ */
+#define OPEN_WRAPPER(cname, dirparam, dirarg, dirfd) \
+	int w_##cname(dirparam const char *path, int flags, ...) \
+	{ \
+		struct call c; \
+		mode_t mode = 0; \
 		if (__OPEN_NEEDS_MODE(flags)) { \
 			va_list ap; \
 			va_start(ap, flags); \
 			mode = va_arg(ap, mode_t); \
 			va_end(ap); \
 		} \
-	} while (0)
-
-int w_open(const char *path, int flags, ...)
-{
-	mode_t mode = 0;
-	OPEN_MODE(flags, mode);
-	(void)READY(open);
-	return open_common(ID_open, r_open != NULL ? open_at : NULL, AT_FDCWD, path, flags, mode);
-}
-
-int w_open64(const char *path, int flags, ...)
-{
-	mode_t mode = 0;
-	OPEN_MODE(flags, mode);
-	(void)READY(open64);
-	return open_common(ID_open64, r_open64 != NULL ? open64_at : NULL, AT_FDCWD, path, flags, mode);
-}
-
-int w_openat(int dirfd, const char *path, int flags, ...)
-{
-	mode_t mode = 0;
-	OPEN_MODE(flags, mode);
-	(void)READY(openat);
-	return open_common(ID_openat, r_openat, dirfd, path, flags, mode);
-}
-
-int w_openat64(int dirfd, const char *path, int flags, ...)
-{
-	mode_t mode = 0;
-	OPEN_MODE(flags, mode);
-	(void)READY(openat64);
-	return open_common(ID_openat64, r_openat64, dirfd, path, flags, mode);
-}
+		bool ready = READY(cname); \
+		begin(&c, ID_##cname, KEY(path)); \
+		int r = ready ? r_##cname(dirarg path, flags, mode) \
+			      : (int)syscall(SYS_openat, dirfd, path, flags, mode); \
+		end(&c); \
+		return r; \
+	}
+#define NO_DIR
+#define COMMA ,
+OPEN_WRAPPER(open, NO_DIR, NO_DIR, AT_FDCWD)
+OPEN_WRAPPER(open64, NO_DIR, NO_DIR, AT_FDCWD)
+OPEN_WRAPPER(openat, int dirfd COMMA, dirfd COMMA, dirfd)
+OPEN_WRAPPER(openat64, int dirfd COMMA, dirfd COMMA, dirfd)
 
 /* ---- exec and spawn: the library goes on into the new program ---- */
 
