@@ -342,17 +342,24 @@ static bool env_ok(char *const envp[])
 	       strcmp(hint, hint_var + sizeof(WARD_HINT_ENV)) == 0;
 }
 
+/*
+ * Where a fixed environment is built: on the caller's stack when it fits
+ * (nothing to give back, even from a vfork child whose exec succeeded,
+ * which shares its parent's memory), else in pages of its own.
+ */
+#define ENV_STACK 8192
 struct env_block {
 	void *map;
 	size_t len;
+	_Alignas(char *) char stack[ENV_STACK];
 };
 
 /*
  * envp with LD_PRELOAD naming this library (before whatever else it named)
- * and WARD_HINT as this process got it.  Built in memory of its own from
- * mmap, not malloc: exec is called in vfork children and after fork in
- * multithreaded programs, where malloc is not safe.  On any failure the
- * program's own envp goes on unchanged.
+ * and WARD_HINT as this process got it.  Not built with malloc: exec is
+ * called in vfork children and after fork in multithreaded programs, where
+ * malloc is not safe.  On any failure the program's own envp goes on
+ * unchanged.
  */
 static char *const *env_fix(char *const envp[], struct env_block *b)
 {
@@ -365,12 +372,15 @@ static char *const *env_fix(char *const envp[], struct env_block *b)
 	const char *old = env_get(envp, "LD_PRELOAD", 10);
 	size_t plen = sizeof("LD_PRELOAD=") + strlen(self_path) + (old != NULL ? strlen(old) + 1 : 0);
 	b->len = (n + 3) * sizeof(char *) + plen;
-	int e = errno;
-	void *m = mmap(NULL, b->len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	errno = e;
-	if (m == MAP_FAILED)
-		return envp;
-	b->map = m;
+	void *m = b->stack;
+	if (b->len > sizeof(b->stack)) {
+		int e = errno;
+		m = mmap(NULL, b->len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		errno = e;
+		if (m == MAP_FAILED)
+			return envp;
+		b->map = m;
+	}
 	char **out = m, *pre = (char *)m + (n + 3) * sizeof(char *);
 	if (old != NULL && old[0] != '\0')
 		snprintf(pre, plen, "LD_PRELOAD=%s:%s", self_path, old);
@@ -408,6 +418,17 @@ static int exec_common(unsigned id, uint64_t key, enum exec_how how, int fd, con
 	(void)READY(execve);
 	char *const *env = env_fix(envp, &b);
 	begin(&c, id, key);
+	/*
+	 * A successful exec does not come back to end().  In a vfork child,
+	 * which runs on its parent's memory and thread-local state, a depth
+	 * left counted would stop the parent's hints for good: the count goes
+	 * back now (nothing can nest in an exec but a signal handler, and a
+	 * handler's hint only replaces this one).
+	 */
+	if (c.counted) {
+		self.depth--;
+		c.counted = false;
+	}
 	switch (how) {
 	case BY_PATH:
 		r = r_execve != NULL ? r_execve(path, argv, env) : (errno = ENOSYS, -1);
