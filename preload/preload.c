@@ -187,9 +187,15 @@ static void release(void *p)
 	self.slot = NULL;
 }
 
-/* The child of fork is a new thread: it claims its own slot when it needs one. */
+/*
+ * The child of fork is a new thread: it claims its own slot when it needs
+ * one.  It takes no more stacks: libunwind's locks may have been held by
+ * threads of the parent that the child does not have (a program the child
+ * execs takes stacks again).
+ */
 static void fork_child(void)
 {
+	want_backtrace = false;
 	self.slot = NULL;
 	self.tid = 0;
 	self.no_slot = false;

@@ -63,6 +63,18 @@ for user in "" nobody; do
 		posix_spawn posix_spawnp posix_spawn-environ system popen vfork fork-threads; do
 		expect "$who: $form keeps the library" "$mapped" "${under[@]}" "$PROG" "$form"
 	done
+	# With stacks, fork in a threaded program: the child takes none (a
+	# parent's thread may have held libunwind's locks), so it never hangs.
+	hung=0
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		out=$(as "$user" LD_PRELOAD="$LIB" WARD_HINT=1:3a5e00000000:1 timeout 20 "$PROG" fork-threads 2>&1) ||
+			hung=$((hung + 1))
+	done
+	if [ "$hung" -eq 0 ] && [ "$out" = $'mapped\nhint=1:3a5e00000000:1' ]; then
+		ok "$who: fork-threads with stacks, ten times"
+	else
+		not_ok "$who: fork-threads with stacks, ten times ($hung hung or failed; last: $out)"
+	fi
 	# env -i, a shell, and a shell's child: the library in each.
 	expect "$who: env -i sh -c keeps the library" "$mapped" "${under[@]}" \
 		env -i sh -c 'if grep -q libward-preload /proc/$$/maps; then echo mapped; else echo not-mapped; fi; echo "hint=$WARD_HINT"'
