@@ -1,9 +1,11 @@
 #!/bin/bash
-# libward-preload.so in programs, without ward: it goes on into every
-# program started by exec or spawn (even with the variables taken away),
-# it leaves the program's own backtrace() alone, and it changes no result
-# (return values and errno the same with and without it).  Run as root,
-# then again as the unprivileged user nobody.
+# libward-preload.so in programs: it goes on into every program started by
+# exec or spawn (even with the variables taken away), it leaves the
+# program's own backtrace() alone, and it changes no result (return values
+# and errno the same with and without it).  Then a few of the same under
+# `ward run`, with the library loaded by the command's environment (ward
+# does not load it itself yet): it works inside ward's filter.  Run as
+# root, then again as the unprivileged user nobody.
 #
 #   preload.sh BUILD_DIR
 set -u
@@ -21,9 +23,9 @@ not_ok() { N=$((N + 1)); FAIL=$((FAIL + 1)); echo "not ok $N - $1"; }
 
 # A copy of the build's programs that nobody can reach, whatever the
 # mode of the checkout's directories.
-cp "$LIB" "$PROG" "$BASE/"
-chmod 755 "$BASE/libward-preload.so" "$BASE/exec_forms"
-LIB=$BASE/libward-preload.so PROG=$BASE/exec_forms
+cp "$LIB" "$PROG" "$BUILD/ward" "$BASE/"
+chmod 755 "$BASE/libward-preload.so" "$BASE/exec_forms" "$BASE/ward"
+LIB=$BASE/libward-preload.so PROG=$BASE/exec_forms WARD=$BASE/ward
 
 # as USER CMD...: CMD as USER (empty: as we are), in a clean environment.
 as() {
@@ -117,6 +119,31 @@ for user in "" nobody; do
 			printf '#  without: %s\n#  with:    %s\n' "$a" "$b"
 		fi
 	done
+done
+
+# Under ward: each user writes its log in a directory of its own.
+for user in "" nobody; do
+	who=${user:-$(id -un)}
+	[ -n "$user" ] && ! id "$user" >/dev/null 2>&1 && continue
+	logs=$BASE/logs-$who
+	mkdir -p "$logs"
+	[ -n "$user" ] && chown "$user" "$logs"
+	bare=(as "$user" "$WARD" run -q --log "$logs/ward.jsonl" -- env)
+	run=("${bare[@]}" LD_PRELOAD="$LIB")
+	for form in execve posix_spawn vfork system fork-threads; do
+		expect "$who: under ward, $form keeps the library" $'mapped\nhint=1:3a5e00000000:1\nstatus=0' \
+			"${run[@]}" WARD_HINT=1:3a5e00000000:1 "$PROG" "$form"
+	done
+	expect "$who: under ward, threads and signal handlers get their results" \
+		$'threads: 0 wrong results\nstatus=0' "${run[@]}" WARD_HINT=1:3a5e00000000:1 "$PROG" threads
+	"${run[@]}" WARD_HINT=1:3a5e00000000:1 "$PROG" errors >"$BASE/errors.ward" 2>&1
+	"${bare[@]}" "$PROG" errors >"$BASE/errors.ward-native" 2>&1
+	if [ -s "$BASE/errors.ward" ] && cmp -s "$BASE/errors.ward" "$BASE/errors.ward-native"; then
+		ok "$who: under ward, results and errno unchanged by the library"
+	else
+		not_ok "$who: under ward, results and errno unchanged by the library"
+		diff "$BASE/errors.ward-native" "$BASE/errors.ward" | sed 's/^/#/'
+	fi
 done
 
 echo "$PASS passed, $FAIL failed"
