@@ -13,7 +13,7 @@ JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 
 # Debian package names; `make deps` installs whichever are missing.
 DEPS = cmake make gcc clang pkg-config libclang-rt-14-dev llvm \
-       libseccomp-dev libunwind-dev libelf-dev uthash-dev libcmocka-dev nettle-dev \
+       libseccomp-dev libunwind-dev libelf-dev libdw-dev uthash-dev libcmocka-dev nettle-dev \
        libjansson-dev util-linux iproute2 git python3 tar btrfs-progs xfsprogs e2fsprogs \
        chromium
 # make bench measures peers too.

@@ -446,6 +446,12 @@ w
 check_glob "ward with no command: exit 2, usage on stderr" "rc=2 out= err=usage: ward *" "rc=$RC out=$OUT err=$ERR"
 t_fail "ward frobnicate: exit 2, unknown command" 2 "ward: unknown command 'frobnicate'" frobnicate
 t_fail "ward run without a command: exit 2" 2 "ward: run needs a command" run
+t_fail "run --backtrace --no-preload: exit 125, says why" 125 \
+	"ward: --backtrace needs the preload library, which --no-preload leaves out" \
+	run --backtrace --no-preload -- true
+t_fail "run --no-preload --backtrace: the same in either order" 125 \
+	"ward: --backtrace needs the preload library, which --no-preload leaves out" \
+	run --no-preload --backtrace -- true
 t_fail "ward explain raed /x: exit 2, unknown op" 2 "ward: unknown op 'raed'" explain raed /x
 t_fail "ward explain read (no target): exit 2, says why (then usage)" 2 \
 	"ward: explain takes OP and TARGET" explain read
@@ -461,6 +467,22 @@ t_fail_glob "ward trust a b: exit 2, usage" 2 "usage: ward trust*" trust a b
 
 echo "# ward explain, as $ME_USER"
 explain_suite "" "$ME_UID" "$ME_USER"
+
+echo "# explain --resolve"
+# ward resolves the name itself (/etc/hosts has localhost everywhere) and
+# judges each address with the name: one line each.
+w explain --resolve -r 'allow connect localhost:8080' connect localhost:8080
+lo=$(grep -c '^allow connect localhost:8080 (127\.0\.0\.1) --rule:1$' <<<"$OUT")
+other=$(grep -vc '^allow connect localhost:8080 (.*) --rule:1$' <<<"$OUT")
+check "explain --resolve connect localhost:8080: each address, judged with the name" \
+	"rc=0 lo=1 other=0 err=" "rc=$RC lo=$lo other=$other err=$ERR"
+t_explain "explain connect localhost:8080 without --resolve: the name alone" \
+	"allow connect localhost:8080 --rule:1" -r 'allow connect localhost:8080' connect localhost:8080
+t_explain "explain --resolve of an address: as without" \
+	"allow connect 127.0.0.1:8080 --rule:1" --resolve -r 'allow connect 127.0.0.1:8080' connect 127.0.0.1:8080
+t_fail "explain --resolve of a name that does not resolve: exit 125" 125 \
+	"ward: cannot resolve 'no-such-name.invalid': no such name" \
+	explain --resolve connect no-such-name.invalid:80
 
 echo "# policy errors"
 cd "$P" || exit 2
