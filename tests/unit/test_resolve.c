@@ -222,12 +222,25 @@ static struct walked walk(int dirfd, const char *path, enum resolve_mode mode)
 	return w;
 }
 
-/* BASE followed by rest. */
+/* BASE followed by rest (two may be in use at once: a path and what it must lead to). */
 static const char *in_base(const char *rest)
 {
-	static char buf[2 * PATH_MAX];
-	snprintf(buf, sizeof(buf), "%s%s", base, rest);
-	return buf;
+	static char buf[2][2 * PATH_MAX];
+	static int next;
+	char *b = buf[next++ % 2];
+	snprintf(b, sizeof(buf[0]), "%s%s", base, rest);
+	return b;
+}
+
+/* A walk that must find what is at want (a real path). */
+static struct walked found(int dirfd, const char *path, enum resolve_mode mode, const char *want)
+{
+	struct walked w = walk(dirfd, path, mode);
+
+	if (w.rc != 0)
+		fail_msg("%s: %s", path, strerror(-w.rc));
+	assert_string_equal(w.real, want);
+	return w;
 }
 
 /* The number of fds this process holds, to see that a walk leaves none behind. */
@@ -246,31 +259,21 @@ static int open_fds(void)
 static void test_absolute(void **state)
 {
 	(void)state;
-	struct walked w = walk(AT_FDCWD, in_base("/dir/file"), RES_FINAL);
-	assert_int_equal(w.rc, 0);
-	assert_string_equal(w.real, in_base("/dir/file"));
+	struct walked w = found(AT_FDCWD, in_base("/dir/file"), RES_FINAL, in_base("/dir/file"));
 	assert_int_equal(w.type, S_IFREG);
 
-	w = walk(AT_FDCWD, in_base("//dir/./sub/../file"), RES_FINAL);
-	assert_int_equal(w.rc, 0);
-	assert_string_equal(w.real, in_base("/dir/file"));
+	w = found(AT_FDCWD, in_base("//dir/./sub/../file"), RES_FINAL, in_base("/dir/file"));
 }
 
 /* A relative path starts at the agent's cwd, or its dirfd: not the test's. */
 static void test_relative(void **state)
 {
 	(void)state;
-	struct walked w = walk(AT_FDCWD, "dir/file", RES_FINAL);
-	assert_int_equal(w.rc, 0);
-	assert_string_equal(w.real, in_base("/dir/file"));
+	struct walked w = found(AT_FDCWD, "dir/file", RES_FINAL, in_base("/dir/file"));
 
-	w = walk(AGENT_DIRFD, "file", RES_FINAL);
-	assert_int_equal(w.rc, 0);
-	assert_string_equal(w.real, in_base("/dir/file"));
+	w = found(AGENT_DIRFD, "file", RES_FINAL, in_base("/dir/file"));
 
-	w = walk(AGENT_DIRFD, "sub", RES_FINAL);
-	assert_int_equal(w.rc, 0);
-	assert_string_equal(w.real, in_base("/dir/sub"));
+	w = found(AGENT_DIRFD, "sub", RES_FINAL, in_base("/dir/sub"));
 	assert_int_equal(w.type, S_IFDIR);
 
 	/* An fd the agent does not hold. */
@@ -282,24 +285,16 @@ static void test_relative(void **state)
 static void test_symlinks(void **state)
 {
 	(void)state;
-	struct walked w = walk(AT_FDCWD, "link/file", RES_FINAL);
-	assert_int_equal(w.rc, 0);
-	assert_string_equal(w.real, in_base("/dir/file"));
+	struct walked w = found(AT_FDCWD, "link/file", RES_FINAL, in_base("/dir/file"));
 
-	w = walk(AT_FDCWD, "abs", RES_FINAL);
-	assert_int_equal(w.rc, 0);
-	assert_string_equal(w.real, in_base("/dir/file"));
+	w = found(AT_FDCWD, "abs", RES_FINAL, in_base("/dir/file"));
 
 	/* The link itself, not followed. */
-	w = walk(AT_FDCWD, "abs", RES_FINAL_NOFOLLOW);
-	assert_int_equal(w.rc, 0);
-	assert_string_equal(w.real, in_base("/abs"));
+	w = found(AT_FDCWD, "abs", RES_FINAL_NOFOLLOW, in_base("/abs"));
 	assert_int_equal(w.type, S_IFLNK);
 
 	/* ".." after a link: from where it led, as the kernel walks. */
-	w = walk(AT_FDCWD, "up/file", RES_FINAL);
-	assert_int_equal(w.rc, 0);
-	assert_string_equal(w.real, in_base("/dir/file"));
+	w = found(AT_FDCWD, "up/file", RES_FINAL, in_base("/dir/file"));
 }
 
 /* What fails, fails as the kernel would say. */
@@ -318,9 +313,7 @@ static void test_errors(void **state)
 	struct walked w = walk(AT_FDCWD, "dir/file/", RES_FINAL);
 	assert_int_equal(w.rc, -ENOTDIR);
 	assert_true(req.trailing_slash);
-	w = walk(AT_FDCWD, "dir/sub/", RES_FINAL);
-	assert_int_equal(w.rc, 0);
-	assert_string_equal(w.real, in_base("/dir/sub"));
+	w = found(AT_FDCWD, "dir/sub/", RES_FINAL, in_base("/dir/sub"));
 
 	memset(longpath, 'a', sizeof(longpath) - 1);
 	longpath[sizeof(longpath) - 1] = '\0';
@@ -334,16 +327,12 @@ static void test_errors(void **state)
 static void test_parent(void **state)
 {
 	(void)state;
-	struct walked w = walk(AT_FDCWD, "dir/newname", RES_PARENT);
-	assert_int_equal(w.rc, 0);
-	assert_string_equal(w.real, in_base("/dir"));
+	struct walked w = found(AT_FDCWD, "dir/newname", RES_PARENT, in_base("/dir"));
 	assert_string_equal(w.name, "newname");
 	assert_int_equal(w.type, S_IFDIR);
 
 	/* The parent through a link, the final name kept as given (a link is not followed). */
-	w = walk(AT_FDCWD, "link/abs", RES_PARENT);
-	assert_int_equal(w.rc, 0);
-	assert_string_equal(w.real, in_base("/dir"));
+	w = found(AT_FDCWD, "link/abs", RES_PARENT, in_base("/dir"));
 	assert_string_equal(w.name, "abs");
 
 	/* "." and ".." and "/" are no name. */
@@ -359,30 +348,20 @@ static void test_proc_self(void **state)
 
 	(void)state;
 	snprintf(want, sizeof(want), "/proc/%d", agent);
-	struct walked w = walk(AT_FDCWD, "/proc/self", RES_FINAL);
-	assert_int_equal(w.rc, 0);
-	assert_string_equal(w.real, want);
+	found(AT_FDCWD, "/proc/self", RES_FINAL, want);
 
 	snprintf(want, sizeof(want), "/proc/%d/task/%d", agent, agent);
-	w = walk(AT_FDCWD, "/proc/thread-self", RES_FINAL);
-	assert_int_equal(w.rc, 0);
-	assert_string_equal(w.real, want);
+	found(AT_FDCWD, "/proc/thread-self", RES_FINAL, want);
 
 	/* The agent's cwd, not the test's. */
-	w = walk(AT_FDCWD, "/proc/self/cwd", RES_FINAL);
-	assert_int_equal(w.rc, 0);
-	assert_string_equal(w.real, base);
+	found(AT_FDCWD, "/proc/self/cwd", RES_FINAL, base);
 
 	/* Its fd: followed by the kernel, and remembered as the walk's hop. */
 	char fdpath[64];
 	snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d/file", AGENT_DIRFD);
-	w = walk(AT_FDCWD, fdpath, RES_FINAL);
-	assert_int_equal(w.rc, 0);
-	assert_string_equal(w.real, in_base("/dir/file"));
+	found(AT_FDCWD, fdpath, RES_FINAL, in_base("/dir/file"));
 	snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", AGENT_DIRFD);
-	w = walk(AT_FDCWD, fdpath, RES_FINAL);
-	assert_int_equal(w.rc, 0);
-	assert_string_equal(w.real, in_base("/dir"));
+	found(AT_FDCWD, fdpath, RES_FINAL, in_base("/dir"));
 	assert_int_equal(req.hop_fd, AGENT_DIRFD);
 	assert_int_equal(req.hop_tid, agent);
 }
@@ -410,9 +389,7 @@ static void test_proc_foreign(void **state)
 	/* The agent's own, by number, is walked. */
 	snprintf(path, sizeof(path), "/proc/%d/cwd", agent);
 	snprintf(want, sizeof(want), "%s", base);
-	w = walk(AT_FDCWD, path, RES_FINAL);
-	assert_int_equal(w.rc, 0);
-	assert_string_equal(w.real, want);
+	w = found(AT_FDCWD, path, RES_FINAL, want);
 }
 
 /* agent_object: the agent's dirfd itself, and nothing left open when it is refused. */
