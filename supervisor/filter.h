@@ -29,8 +29,8 @@ int filter_export(const struct filter_opts *o, enum filter_form form, int fd);
  * Runs in the parent, before fork, so that errors are reported cleanly.
  */
 int filter_build(const struct ward_policy *p, struct sock_fprog *prog, char *why, size_t len);
-/* In the child: load the filter and return the listener fd. */
-int filter_install(struct sock_fprog *prog);
+/* In the child: load the filter (WAIT_KILLABLE_RECV if wait_killable) and return the listener fd. */
+int filter_install(struct sock_fprog *prog, bool wait_killable);
 /* The program filter_build made for this session, which the child loads. */
 extern struct sock_fprog ward_filter;
 

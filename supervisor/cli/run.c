@@ -7,6 +7,7 @@
 #include "log.h"
 #include "proc.h"
 #include "repos.h"
+#include "restart.h"
 #include "report.h"
 #include "session.h"
 #include "shm.h"
@@ -372,13 +373,14 @@ static void log_session_start(char **cmd, int n, const struct policy_opts *o)
 				   : json_pack("{s:I, s:o}", "rules", (json_int_t)ncut, "first",
 					       jpath(cut));
 	log_event(EV_SESSION_START, 0,
-		  "{s:o, s:s, s:s, s:s, s:o, s:s, s:s, s:{s:s, s:b, s:b, s:b}, s:o*}", "argv", jargv,
-		  "cwd", cwd, "project", S->vars.project, "profile",
+		  "{s:o, s:s, s:s, s:s, s:o, s:s, s:s, s:{s:s, s:b, s:b, s:b, s:b, s:s*}, s:o*}",
+		  "argv", jargv, "cwd", cwd, "project", S->vars.project, "profile",
 		  o->profile ? o->profile : "default", "policy", jpol, "mode",
 		  S->shadow ? "shadow" : "enforce", "version", WARD_VERSION, "kernel", "release",
 		  S->feat.kernel, "addfd_send", S->feat.addfd_send, "wait_killable_recv",
-		  S->feat.wait_killable, "sync_wake_up", S->feat.sync_wake_up, "links_not_followed",
-		  jcut);
+		  S->feat.wait_killable, "sync_wake_up", S->feat.sync_wake_up, "pidfd_thread",
+		  S->feat.pidfd_thread, "masked", S->feat.masked[0] ? S->feat.masked : NULL,
+		  "links_not_followed", jcut);
 }
 
 /* session-end: the status, how long, and the lines lost and repositories touched, if any. */
@@ -394,10 +396,13 @@ static void log_session_end(int status, double secs)
 	/* The counts save ward sessions reading the whole log. */
 	unsigned long c[3];
 	log_counts(c);
-	log_event(EV_SESSION_END, 0, "{s:i, s:f, s:{s:I, s:I, s:I}, s:o*, s:o*}", "status", status,
-		  "duration", secs, "counts", "allowed", (json_int_t)c[0], "denied",
+	/* Restarted calls answered with what ward had done (restart.c): no line of their own. */
+	unsigned long again = restart_answered();
+	log_event(EV_SESSION_END, 0, "{s:i, s:f, s:{s:I, s:I, s:I}, s:o*, s:o*, s:o*}", "status",
+		  status, "duration", secs, "counts", "allowed", (json_int_t)c[0], "denied",
 		  (json_int_t)c[1], "asked", (json_int_t)c[2], "lost",
-		  lost > 0 ? json_integer((json_int_t)lost) : NULL, "repos", repos);
+		  lost > 0 ? json_integer((json_int_t)lost) : NULL, "repos", repos, "restarts_answered",
+		  again > 0 ? json_integer((json_int_t)again) : NULL);
 }
 
 int cmd_run(int argc, char **argv)
