@@ -118,6 +118,7 @@ fi
 
 make_base attacks
 HELPERS=()
+ATTACKS_RUN=0 # the attacks run (a filter may select none: that fails)
 at_exit 'for h in "${HELPERS[@]}"; do kill "$h" 2>/dev/null; done'
 
 # Hermetic: no configuration of the host's user applies.
@@ -294,6 +295,7 @@ run_one() { # KEY KIND DESC BIN MODE [ward options...]
 	shift 5
 	local title="$key ($KIND): $desc"
 	selected "$title" || return 0
+	ATTACKS_RUN=$((ATTACKS_RUN + 1))
 	local native=$T_NATIVE
 	[ "$PASS_NAME" = nobody ] && [ -n "$T_NATIVE_NOBODY" ] && native=$T_NATIVE_NOBODY
 
@@ -860,4 +862,6 @@ net_attack net_race unix-clonevm "a CLONE_VM sibling flips the unix path during 
 T_ENV=("ATTACK_SECONDS=$UNLINK_SECONDS")
 net_attack net_race bindswap "a thread renames a hard link of the outside socket over the name being bound, then connect to it"
 
+[ "$ATTACKS_RUN" -gt 0 ] || [ "$T_SKIP" -gt 0 ] ||
+	fail "an attack was run" "none of this part${ONLY:+ matched ATTACKS_ONLY='$ONLY'}"
 summary

@@ -130,6 +130,7 @@ esac
 
 make_base "progs-${FAMILY#--}"
 runs=0 # the programs run, for the names of their logs
+CASES_RUN=0 # the cases run (a filter may select none: that fails)
 
 # The binaries, where an unprivileged user can run them too.
 BIN=$BASE/bin
@@ -358,6 +359,7 @@ t() {
 	if [ -n "${PROGS_FILTER:-}" ] && ! [[ $CASE =~ $PROGS_FILTER ]]; then
 		return 0
 	fi
+	CASES_RUN=$((CASES_RUN + 1))
 	for V in dynamic static; do
 		[ "$V" = static ] && [ "$dynonly" = 1 ] && continue
 		S=""
@@ -504,4 +506,5 @@ echo "# $((SECONDS - START)) s"
 if [ -z "${PROGS_FILTER:-}${PROGS_RUNNERS:-}" ]; then
 	check_coverage "$FAMILY"
 fi
+[ "$CASES_RUN" -gt 0 ] || fail "a case was run" "none${PROGS_FILTER:+ matched PROGS_FILTER='$PROGS_FILTER'}"
 summary
