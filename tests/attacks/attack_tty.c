@@ -104,7 +104,7 @@ static void mode_reuse(void)
 	if (rename(path, want) < 0)
 		setup_failed("rename reuse.want");
 	snprintf(path, sizeof(path), "%s/reuse.ready", dir);
-	double end = now() + 10;
+	double end = now() + 20;
 	while (access(path, F_OK) < 0 && now() < end)
 		usleep(20 * 1000);
 	if (access(path, F_OK) < 0) {
