@@ -38,7 +38,8 @@
 #
 # While working on ward: PROGS_FILTER=REGEX runs only the cases whose name
 # matches, PROGS_RUNNERS="native" or "ward" only those runs (no coverage
-# check then; a filter that selects nothing fails).
+# check then; a filter that selects nothing fails).  WARD_TESTS_WARD_ONLY
+# (make asan): only the runs under ward, the plain pass made the others.
 
 . "$(dirname "$0")/lib.sh"
 # The programs print fd numbers: start them with none but 0, 1 and 2
@@ -367,6 +368,8 @@ t() {
 		for R in native ward; do
 			[ -n "$only" ] && [ "$only" != "$R" ] && continue
 			[[ " ${PROGS_RUNNERS:-native ward} " == *" $R "* ]] || continue
+			# The sanitizers' pass (make asan): the plain pass made the native runs.
+			[ -n "${WARD_TESTS_WARD_ONLY:-}" ] && [ "$R" = native ] && continue
 			PFX="$WHO: $CASE [$V, $R]"
 			local what=$PFX
 			if [ -n "$why" ]; then
