@@ -96,6 +96,8 @@ static const struct maskable {
 	const char *name;
 	size_t flag; /* a bool of struct features */
 } maskable[] = {
+	{ "user_notif", offsetof(struct features, user_notif) },
+	{ "addfd", offsetof(struct features, addfd) },
 	{ "addfd_send", offsetof(struct features, addfd_send) },
 	{ "wait_killable_recv", offsetof(struct features, wait_killable) },
 	{ "sync_wake_up", offsetof(struct features, sync_wake_up) },
@@ -105,7 +107,7 @@ static const struct maskable {
 
 const char *features_maskable(void)
 {
-	static char names[128];
+	static char names[160];
 	if (names[0] == '\0')
 		for (size_t i = 0, o = 0; i < NMASKABLE && o < sizeof(names); i++)
 			o += (size_t)snprintf(names + o, sizeof(names) - o, "%s%s", i ? ", " : "",
@@ -183,29 +185,43 @@ int features_detect(struct features *f, char *why, size_t len)
 	}
 	if (pid == 0)
 		_exit(probe_child());
-	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || (WEXITSTATUS(status) & P_NONE)) {
-		if (WIFEXITED(status) && (WEXITSTATUS(status) & P_TAKEN))
-			snprintf(why, len,
-				 "seccomp user notification is taken: another listener already "
-				 "supervises this process (ward inside ward, or a container runtime)");
-		else
-			snprintf(why, len,
-				 "seccomp user notification is not available (Linux 5.0 or later, "
-				 "with CONFIG_SECCOMP_FILTER)");
-		return -ENOSYS;
+	bool taken = false;
+	if (waitpid(pid, &status, 0) == pid && WIFEXITED(status) && !(WEXITSTATUS(status) & P_NONE)) {
+		f->user_notif = true;
+		f->wait_killable = WEXITSTATUS(status) & P_WAIT_KILLABLE;
+		f->sync_wake_up = WEXITSTATUS(status) & P_SYNC_WAKE_UP;
+		f->addfd_send = WEXITSTATUS(status) & P_ADDFD_SEND;
+		f->addfd = WEXITSTATUS(status) & P_ADDFD;
+	} else {
+		taken = WIFEXITED(status) && (WEXITSTATUS(status) & P_TAKEN);
 	}
-	f->user_notif = true;
-	f->wait_killable = WEXITSTATUS(status) & P_WAIT_KILLABLE;
-	f->sync_wake_up = WEXITSTATUS(status) & P_SYNC_WAKE_UP;
-	f->addfd_send = WEXITSTATUS(status) & P_ADDFD_SEND;
-	f->addfd = WEXITSTATUS(status) & P_ADDFD;
 
 	const char *spec = getenv("WARD_KERNEL_FEATURES");
 	int rc = spec != NULL ? apply_mask(f, spec, why, len) : 0;
 	if (rc < 0)
 		return rc;
+	/*
+	 * Where user notification is missing or taken, or has no ADDFD, ward
+	 * would need --degraded (enforcement through ptrace: DESIGN.md 2),
+	 * which this version does not have: it refuses, and says so.
+	 */
+	if (!f->user_notif && taken) {
+		snprintf(why, len,
+			 "seccomp user notification is taken: another listener already supervises "
+			 "this process (ward inside ward, or a container runtime); --degraded "
+			 "(enforcement by ptrace) is not in this version");
+		return -EBUSY;
+	}
+	if (!f->user_notif) {
+		snprintf(why, len,
+			 "seccomp user notification is not available (Linux 5.0 or later, with "
+			 "CONFIG_SECCOMP_FILTER); --degraded (enforcement by ptrace) is not in this "
+			 "version");
+		return -ENOSYS;
+	}
 	if (!f->addfd) {
-		snprintf(why, len, "the kernel lacks SECCOMP_IOCTL_NOTIF_ADDFD (Linux 5.9)");
+		snprintf(why, len, "the kernel lacks SECCOMP_IOCTL_NOTIF_ADDFD (Linux 5.9); --degraded "
+				   "(enforcement by ptrace) is not in this version");
 		return -ENOSYS;
 	}
 	if (!f->openat2) {
@@ -216,6 +232,54 @@ int features_detect(struct features *f, char *why, size_t len)
 		snprintf(why, len, "the kernel lacks pidfd_getfd (Linux 5.6)");
 		return -ENOSYS;
 	}
+	return 0;
+}
+
+/* What each feature gives, and what ward does without it, for ward --version. */
+static const struct {
+	const char *name, *since, *with, *without;
+	size_t flag;
+} described[] = {
+	{ "addfd_send", "5.14", "an fd handed over with the answer, in one step",
+	  "the fd installed, then its number answered", offsetof(struct features, addfd_send) },
+	{ "wait_killable_recv", "5.19", "a received call waits for ward through signals",
+	  "a call a signal restarts answered from what ward did",
+	  offsetof(struct features, wait_killable) },
+	{ "sync_wake_up", "6.6", "a faster round trip", "the ordinary wake-up, slower",
+	  offsetof(struct features, sync_wake_up) },
+	{ "pidfd_thread", "6.9", "a thread's own fds reached through its pidfd",
+	  "the process's pidfd, each fd taken checked with kcmp",
+	  offsetof(struct features, pidfd_thread) },
+};
+
+int features_print(FILE *out)
+{
+	struct features f;
+	char why[256] = "";
+	int rc = features_detect(&f, why, sizeof(why));
+
+	fprintf(out, "kernel %s: ", f.kernel);
+	if (rc < 0) {
+		fprintf(out, "ward cannot run here: %s\n", why);
+		return rc;
+	}
+	fprintf(out, "every guarantee (seccomp user notification with ADDFD, Linux 5.9, "
+		     "openat2 and pidfd_getfd, 5.6)\n");
+	for (size_t i = 0; i < sizeof(described) / sizeof(described[0]); i++) {
+		bool on = *(const bool *)((const char *)&f + described[i].flag);
+		bool masked = false;
+		for (const char *m = f.masked; (m = strstr(m, described[i].name)) != NULL; m++)
+			if ((m == f.masked || m[-1] == ',') &&
+			    (m[strlen(described[i].name)] == ',' || m[strlen(described[i].name)] == '\0'))
+				masked = true;
+		char since[16];
+		snprintf(since, sizeof(since), "(%s)", described[i].since);
+		fprintf(out, "  %-19s %-6s %-6s %s\n", described[i].name,
+			on ? "yes" : masked ? "masked" : "no", since,
+			on ? described[i].with : described[i].without);
+	}
+	if (f.masked[0] != '\0')
+		fprintf(out, "masked by WARD_KERNEL_FEATURES: %s\n", f.masked);
 	return 0;
 }
 

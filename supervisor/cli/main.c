@@ -5,6 +5,7 @@
  * in a file of its own (cli.h declares them).
  */
 #include "cli.h"
+#include "features.h"
 #include "report.h"
 
 #include <stdio.h>
@@ -16,6 +17,8 @@ static int cmd_version(int argc, char **argv)
 	(void)argc;
 	(void)argv;
 	printf("ward %s\n", WARD_VERSION);
+	/* Which kernel features ward found here, and what follows (no ward doctor yet). */
+	features_print(stdout);
 	return 0;
 }
 

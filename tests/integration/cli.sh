@@ -428,8 +428,11 @@ ME_USER=$(id -un)
 
 echo "# command line basics"
 w --version
-check "ward --version: exit 0, prints 'ward $VERSION'" "rc=0 out=ward $VERSION err=" "rc=$RC out=$OUT err=$ERR"
-check_match "ward --version: the form 'ward X.Y.Z'" "ward [0-9]*.[0-9]*.[0-9]*" "$OUT"
+check "ward --version: exit 0, prints 'ward $VERSION' first" "rc=0 out=ward $VERSION err=" \
+	"rc=$RC out=${OUT%%$'\n'*} err=$ERR"
+check_match "ward --version: the form 'ward X.Y.Z'" "ward [0-9]*.[0-9]*.[0-9]*" "${OUT%%$'\n'*}"
+check_match "ward --version: then the kernel and each optional feature ward found" \
+	"*kernel *addfd_send*wait_killable_recv*sync_wake_up*pidfd_thread*" "$OUT"
 w --help
 check_match "ward --help: exit 0, usage on stdout" "rc=0 out=usage: ward *" "rc=$RC out=$OUT"
 for c in check explain trust; do
