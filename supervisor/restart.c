@@ -41,12 +41,15 @@
  * supervised call made by a signal handler between the interrupted call
  * and its restart: the restart is then performed again.  A restart
  * without a signal (the freezer) is not seen by the tracer, and is
- * performed again too.  And, measured but not yet explained: on a loaded
- * machine, about one interrupted call in a few thousand (a rename, an
- * unlink, a TCP connect) is still performed again, found neither by
- * SEND's ENOENT nor by a stop (tests/integration/restart.sh reports it as
- * known open).
+ * performed again too.
 
+ * A notification older than the newest one of its thread that a worker
+ * has begun is stale (the thread was interrupted before or while a worker
+ * received it, and has moved on: a thread makes one call at a time); it
+ * touches no memo, or it would drop the newer call's (a worker that sat
+ * between RECV and here while the thread made two more calls did that,
+ * and the restart of the second was performed again).
+ *
  * A call of a thread that arrives while another worker still serves the
  * thread's earlier call (which must then have been interrupted: a thread
  * makes one call at a time) waits for that worker to end, so that the
@@ -101,6 +104,7 @@ struct stop {
 
 struct memo {
 	bool valid;
+	uint64_t id;	/* the notification it was kept for */
 	bool lost;	/* the kernel refused the answer (ENOENT): undelivered for sure */
 	uint64_t since; /* restart_now() before ward received the call */
 	/* the call */
@@ -114,6 +118,7 @@ struct memo {
 /* A thread's memo and stop; a free slot has tid 0. */
 struct slot {
 	pid_t tid;
+	uint64_t newest; /* the newest notification of the thread a worker began */
 	struct memo m;
 	struct stop st;
 };
@@ -167,7 +172,11 @@ static struct slot *slot_of(pid_t tid, bool make)
 	return free_;
 }
 
-/* A slot with neither memo nor stop is free again. */
+/*
+ * A slot with neither memo nor stop is free again (what newest guards
+ * against needs a memo: a stale notification with none to spoil is
+ * harmless).
+ */
 static void slot_tidy(struct slot *sl)
 {
 	if (!sl->m.valid && sl->st.seq == 0)
@@ -209,9 +218,12 @@ static bool memo_put(pid_t tid, const struct memo *m)
 
 	pthread_mutex_lock(&lock);
 	sl = slot_of(tid, true);
-	if (sl != NULL) {
+	if (sl != NULL && sl->newest > m->id) {
+		sl = NULL; /* the thread has made a newer call: this one is past */
+	} else if (sl != NULL) {
 		old = sl->m;
 		sl->m = *m;
+		sl->newest = m->id;
 	}
 	pthread_mutex_unlock(&lock);
 	memo_drop(&old);
@@ -344,9 +356,22 @@ enum restart_step restart_begin(struct req *r, struct replay *a)
 		}
 	}
 	serve_mark(r);
-	/* The thread's memo and stop are this call's to use, and no later one's. */
+	/*
+	 * The thread's memo and stop are this call's to use, and no later
+	 * one's.  A notification older than one of the thread's a worker has
+	 * begun already is stale (a thread makes one call at a time: it was
+	 * interrupted before or while a worker received it, and the thread
+	 * has moved on): it must not spoil the memo of the newer call.
+	 */
 	struct slot *sl = slot_of(r->tid, false);
+	if (sl != NULL && sl->newest > r->n->id) {
+		pthread_mutex_unlock(&lock);
+		if (blocked)
+			notify_blocking_end();
+		return req_valid(r) ? RESTART_SERVE : RESTART_GONE;
+	}
 	if (sl != NULL) {
+		sl->newest = r->n->id;
 		m = sl->m;
 		st = sl->st;
 		sl->m.valid = false;
@@ -397,6 +422,7 @@ static bool memo_of(const struct req *r, struct memo *m, bool lost)
 		return false;
 	memset(m, 0, sizeof(*m));
 	m->valid = true;
+	m->id = r->n->id;
 	m->lost = lost;
 	m->since = r->since;
 	m->nr = r->n->data.nr;

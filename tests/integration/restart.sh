@@ -63,17 +63,8 @@ for set in "${SETS[@]}"; do
 		st=$?
 		what="[${set:-all features}] sigstorm $mode: results as natively"
 		[ "$mode" = giveup ] && what="[${set:-all features}] sigstorm giveup: fds left over are files asked for"
-		# A call performed twice shows as one of these (the first did it).
-		twice='^[0-9]+: (rename|unlink|rmdir|mkdir)\(.*No such file or directory|^[0-9]+: mkdir\(.*File exists|^[0-9]+: open\(.*File exists|^[0-9]+: connect\(tcp\).*already connected|fd\(s\) open that were not before|^fd [0-9]+ left open|is left$|^[0-9]+ fd'
-		bad=$(grep -v interrupted <<<"$out" | grep -Ev '^(ok|giveup:) ' | grep -Ev "$twice")
-		ntwice=$(grep -Ec '^[0-9]+: ' <<<"$out" | head -n 1)
 		if [ "$st" = 0 ] && grep -q "^ok $N iterations" <<<"$out"; then
 			pass "$what"
-		elif [[ $set == *-wait_killable_recv* ]] && [ -z "$bad" ] && [ "$ntwice" -le $((N / 100)) ]; then
-			# Known open (docs/internals.md): under a loaded machine about one
-			# interrupted call in a few thousand is still performed again.
-			todo "$what" "a restarted call is rarely performed twice without WAIT_KILLABLE_RECV" \
-				"$(grep -v interrupted <<<"$out" | tail -n 10)"
 		else
 			fail "$what" "status $st" "$(grep -v interrupted <<<"$out" | tail -n 20)"
 		fi
