@@ -70,6 +70,11 @@ struct layer_info {
 	size_t first; /* index of its first rule */
 };
 
+/* An `env NAME VALUE` statement: a variable set for the command ward runs. */
+struct env_setting {
+	char *name, *value, *loc;
+};
+
 struct ward_policy {
 	struct ward_vars vars;
 	struct ward_rule **rules;
@@ -91,6 +96,8 @@ struct ward_policy {
 	void *foreign_tty_arg;
 	char **files; /* the files read: as named (made absolute) and real */
 	size_t nfiles;
+	struct env_setting *env; /* in load order; a later one of a name replaces it */
+	size_t nenv;
 	/* WARD_POLICY_FOLLOW_LINKS (links.c) */
 	bool follow_links;
 	char link_scratch[4096]; /* the parent of $SESSION, real: not read ("": none) */

@@ -24,9 +24,12 @@ int cmd_explain(int argc, char **argv);
 int cmd_trust(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 
+/* How many built-in profiles one --profile list may name. */
+#define MAX_PROFILES 16
+
 /* The policy options shared by run, check and explain. */
 struct policy_opts {
-	const char *profile; /* NULL: "default" */
+	const char *profile; /* NULL: "default"; else a list, "claude-code,npm" */
 	const char **files;  /* --policy FILE... */
 	int nfiles;
 	const char **rules; /* --rule LINE... */
@@ -54,13 +57,19 @@ bool policy_opt(struct policy_opts *o, int opt, const char *arg);
 		{ "project", required_argument, 0, OPT_PROJECT }
 
 /*
- * Load the layers in DESIGN order: self, profile, /etc/ward/policy,
+ * Load the layers in DESIGN order: self, the profiles (the whole one, then
+ * those layered on it), /etc/ward/policy,
  * ~/.config/ward/policy, the project's .ward/policy when trusted,
  * --policy files, --rule lines.  On error returns NULL with err set.
  */
 struct ward_policy *policy_load(const struct policy_opts *o,
 				const char *session_id, struct ward_vars *vars,
 				struct ward_error *err);
+/*
+ * The built-in profiles o's --profile stands for, as loaded, comma-separated
+ * ("default,claude-code,npm"), in out.  0, or a negative errno.
+ */
+int policy_profiles(const struct policy_opts *o, char *out, size_t len);
 /*
  * path as a quoted literal word of a rule, glob characters escaped, in
  * out; with link, its last character a one-character glob, so that the

@@ -100,6 +100,25 @@ static void tell_wide(void *arg, const char *loc, const char *via, const char *t
 	       term_safe(via, v, sizeof(v)), loc, term_safe(target, t, sizeof(t)));
 }
 
+int policy_profiles(const struct policy_opts *o, char *out, size_t len)
+{
+	const char *names[MAX_PROFILES];
+	struct ward_error err;
+	size_t n, used = 0;
+
+	out[0] = '\0';
+	if (ward_profiles_resolve(o->profile ? o->profile : "default", names, MAX_PROFILES, &n,
+				  &err) < 0)
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++) {
+		int w = snprintf(out + used, len - used, "%s%s", i ? "," : "", names[i]);
+		if (w < 0 || (size_t)w >= len - used)
+			return -ENAMETOOLONG;
+		used += (size_t)w;
+	}
+	return 0;
+}
+
 struct ward_policy *policy_load(const struct policy_opts *o,
 				const char *session_id, struct ward_vars *vars,
 				struct ward_error *err)
@@ -108,9 +127,15 @@ struct ward_policy *policy_load(const struct policy_opts *o,
 	char path[PATH_MAX];
 	int rc;
 
-	const char *profile = o->profile ? o->profile : "default";
-	struct protect_ctx pc = { .profile = profile, .vars = vars };
+	const char *names[MAX_PROFILES];
+	size_t nnames;
 
+	if (ward_profiles_resolve(o->profile ? o->profile : "default", names, MAX_PROFILES,
+				  &nnames, err) < 0)
+		return NULL;
+	/* The whole profile the others are layered on: what the protections below follow. */
+	const char *profile = names[0];
+	struct protect_ctx pc = { .profile = profile, .vars = vars };
 	if (ward_vars_from_env(vars, o->project, session_id, err) < 0)
 		return NULL;
 	protect_prepare(&pc); /* git reads the repository while the profile is read */
@@ -126,6 +151,15 @@ struct ward_policy *policy_load(const struct policy_opts *o,
 	protect_finish(&pc); /* git answered, or was not asked for after all */
 	if (rc < 0)
 		goto fail;
+	/*
+	 * The profiles layered on the whole one come after what guards it:
+	 * what they let through they name on purpose (~/.claude when the
+	 * project holds the home directory), and what they keep they say
+	 * again after it.
+	 */
+	for (size_t i = 1; i < nnames; i++)
+		if ((rc = ward_policy_add_profile(p, names[i], err)) < 0)
+			goto fail;
 	if ((rc = optional_file(p, WARD_LAYER_SYSTEM, WARD_SYSCONFDIR "/policy", err)) < 0)
 		goto fail;
 	snprintf(path, sizeof(path), "%s/ward/policy", vars->xdg_config_home);

@@ -26,6 +26,7 @@
 #include <sys/random.h>
 #include <sys/syscall.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static const char help[] =
@@ -34,7 +35,9 @@ static const char help[] =
 	"Run COMMAND under supervision: every file access and exec it (and every\n"
 	"process it starts) makes is decided by the policy and logged.\n"
 	"\n"
-	"  --profile NAME        built-in profile: default, strict, audit\n"
+	"  --profile NAME[,NAME...]  built-in profiles: default, strict, audit, or one\n"
+	"                        layered on default: claude-code, codex, aider, opencode,\n"
+	"                        npm, pip, cargo, go (ward help profiles)\n"
 	"  -p, --policy FILE     add a policy file (repeatable)\n"
 	"  -r, --rule LINE       add a rule (repeatable)\n"
 	"  --undecided ask|deny|allow   when no rule matches (ask: deny, until prompting)\n"
@@ -105,12 +108,21 @@ static int mkdirs(const char *path, mode_t mode)
 	return 0;
 }
 
+/*
+ * Only ever the session's own scratch directory (or its cache), made by
+ * this run.  rm walks it by directory fds and never follows a symlink,
+ * whatever a process left behind does meanwhile; no shell reads the path.
+ */
 static void remove_tree(const char *path)
 {
-	char cmd[PATH_MAX + 32];
-	/* Only ever the session's own scratch directory, made by this run. */
-	snprintf(cmd, sizeof(cmd), "rm -rf -- '%s'", path);
-	if (system(cmd) != 0)
+	int st;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		execlp("rm", "rm", "-rf", "--", path, (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
 		warnx_("could not remove %s", path);
 }
 
@@ -176,6 +188,75 @@ static void tell_repos(void)
 			".git/config and .git/hooks of:\n",
 		n, n == 1 ? "repository" : "repositories", more ? " (and more)" : "");
 	repos_each(tell_repo, NULL, &more);
+}
+
+/* One `env` statement of the policy: set for the command, and noted for the log. */
+static int set_env(const char *name, const char *value, const char *loc, void *arg)
+{
+	(void)loc;
+	if (setenv(name, value, 1) < 0)
+		die(WARD_EXIT_FAILURE, "cannot set %s for the command: %m", name);
+	json_object_set_new(arg, name, jpath(value));
+	return 0;
+}
+
+/*
+ * The variables the policy sets for the command (`env`: a session's own
+ * cache directory): in ward's environment, which the command inherits;
+ * ward reads none of them.  For session-start, as an object.
+ */
+static json_t *command_env(void)
+{
+	json_t *jenv = json_object();
+	ward_policy_env(S->policy, set_env, jenv);
+	return jenv;
+}
+
+/*
+ * The profile made for a program, by the name it is run by, and what it
+ * lets through: suggested when no profile is named (suggest_profile),
+ * never applied unasked.
+ */
+static const struct {
+	const char *cmd, *profile, *what;
+} suggestions[] = {
+	{ "claude", "claude-code", "its own state" },
+	{ "codex", "codex", "its own state" },
+	{ "aider", "aider", "its own state" },
+	{ "opencode", "opencode", "its own state" },
+	{ "npm", "npm", "its cache and the registry" },
+	{ "npx", "npm", "its cache and the registry" },
+	{ "pnpm", "npm", "its store and the registry" },
+	{ "yarn", "npm", "its cache and the registry" },
+	{ "pip", "pip", "the package index, with a cache of the session's own" },
+	{ "pip3", "pip", "the package index, with a cache of the session's own" },
+	{ "uv", "pip", "the package index, with a cache of the session's own" },
+	{ "cargo", "cargo", "its registry cache and crates.io" },
+	{ "go", "go", "the module proxy, with caches of the session's own" },
+};
+
+/*
+ * ward: running claude: --profile claude-code lets its own state through.
+ * With a profile named instead: the profiles it stood for.
+ */
+static void tell_profiles(const struct policy_opts *o, const char *cmd, const char *profiles)
+{
+	const char *base = strrchr(cmd, '/') ? strrchr(cmd, '/') + 1 : cmd;
+	char safe[256];
+
+	if (S->quiet)
+		return;
+	if (o->profile != NULL) {
+		warnx_("profiles %s", profiles);
+		return;
+	}
+	for (size_t i = 0; i < sizeof(suggestions) / sizeof(suggestions[0]); i++)
+		if (strcmp(base, suggestions[i].cmd) == 0) {
+			warnx_("running %s: --profile %s lets %s through",
+			       term_safe(base, safe, sizeof(safe)), suggestions[i].profile,
+			       suggestions[i].what);
+			return;
+		}
 }
 
 /* What ward run was told, besides the policy options. */
@@ -353,8 +434,9 @@ static const char *open_log(const char *log, char path[PATH_MAX])
 	return log;
 }
 
-/* session-start: the command, where, the policy, the kernel. */
-static void log_session_start(char **cmd, int n, const struct policy_opts *o)
+/* session-start: the command, where, the policy (profiles as loaded), the kernel, env. */
+static void log_session_start(char **cmd, int n, const struct policy_opts *o,
+			      const char *profiles, json_t *jenv)
 {
 	json_t *jargv = json_array();
 	for (int i = 0; i < n; i++)
@@ -371,14 +453,17 @@ static void log_session_start(char **cmd, int n, const struct policy_opts *o)
 	json_t *jcut = cut == NULL ? NULL
 				   : json_pack("{s:I, s:o}", "rules", (json_int_t)ncut, "first",
 					       jpath(cut));
+	if (json_object_size(jenv) == 0) {
+		json_decref(jenv);
+		jenv = NULL;
+	}
 	log_event(EV_SESSION_START, 0,
-		  "{s:o, s:s, s:s, s:s, s:o, s:s, s:s, s:{s:s, s:b, s:b, s:b}, s:o*}", "argv", jargv,
-		  "cwd", cwd, "project", S->vars.project, "profile",
-		  o->profile ? o->profile : "default", "policy", jpol, "mode",
-		  S->shadow ? "shadow" : "enforce", "version", WARD_VERSION, "kernel", "release",
-		  S->feat.kernel, "addfd_send", S->feat.addfd_send, "wait_killable_recv",
+		  "{s:o, s:s, s:s, s:s, s:o, s:s, s:s, s:{s:s, s:b, s:b, s:b}, s:o*, s:o*}", "argv",
+		  jargv, "cwd", cwd, "project", S->vars.project, "profile", profiles, "policy", jpol,
+		  "mode", S->shadow ? "shadow" : "enforce", "version", WARD_VERSION, "kernel",
+		  "release", S->feat.kernel, "addfd_send", S->feat.addfd_send, "wait_killable_recv",
 		  S->feat.wait_killable, "sync_wake_up", S->feat.sync_wake_up, "links_not_followed",
-		  jcut);
+		  jcut, "env", jenv);
 }
 
 /* session-end: the status, how long, and the lines lost and repositories touched, if any. */
@@ -413,8 +498,12 @@ int cmd_run(int argc, char **argv)
 		return rc;
 	session_setup(&ro.policy);
 	scratch_dir();
+	char profiles[512];
+	if (policy_profiles(&ro.policy, profiles, sizeof(profiles)) < 0)
+		snprintf(profiles, sizeof(profiles), "%s", ro.policy.profile ? ro.policy.profile : "default");
+	tell_profiles(&ro.policy, argv[optind], profiles);
 	const char *log = open_log(ro.log, path);
-	log_session_start(argv + optind, argc - optind, &ro.policy);
+	log_session_start(argv + optind, argc - optind, &ro.policy, profiles, command_env());
 	free(ro.policy.files);
 	free(ro.policy.rules);
 
@@ -434,9 +523,16 @@ int cmd_run(int argc, char **argv)
 			S->id, lost, log);
 	if (!S->quiet)
 		fprintf(stderr, "ward: session %s: log %s\n", S->id, log);
-	if (ro.ephemeral)
+	if (ro.ephemeral) {
 		remove_tree(S->vars.session);
-	else
+	} else {
+		/* The caches the profiles keep the session's own (`env`): theirs only. */
+		char cache[PATH_MAX + 8];
+		struct stat cst;
+		snprintf(cache, sizeof(cache), "%s/cache", S->vars.session);
+		if (lstat(cache, &cst) == 0)
+			remove_tree(cache);
 		rmdir(S->vars.session); /* only if the session left nothing there */
+	}
 	return status;
 }

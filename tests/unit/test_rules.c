@@ -1367,8 +1367,24 @@ static void test_profiles(void **state)
 		if (strcmp(names[count], "audit") == 0)
 			seen[2] = true;
 	}
-	assert_int_equal(count, 3);
 	assert_true(seen[0] && seen[1] && seen[2]);
+	/* The whole profiles stand alone; every other one is layered on default. */
+	size_t layered = 0;
+	for (size_t i = 0; i < count; i++) {
+		const char *base = ward_profile_base(names[i]);
+		bool whole = strcmp(names[i], "default") == 0 || strcmp(names[i], "strict") == 0 ||
+			     strcmp(names[i], "audit") == 0;
+		if (whole) {
+			assert_null(base);
+		} else {
+			assert_non_null(base);
+			assert_string_equal(base, "default");
+			layered++;
+		}
+	}
+	assert_int_equal(layered, 8);
+	assert_null(ward_profile_base("self"));
+	assert_null(ward_profile_base("nope"));
 
 	struct ward_policy *p = load_profile(NULL);
 	size_t self = ward_policy_rule_count(p);
@@ -1378,12 +1394,104 @@ static void test_profiles(void **state)
 	assert_int_equal(ward_policy_add_profile(p, "self", &err), -ENOENT);
 	assert_string_equal(err.msg, "unknown profile 'self'");
 	assert_int_equal(ward_policy_rule_count(p), self);
+	/* A layered profile needs a whole one under it. */
+	assert_int_equal(ward_policy_add_profile(p, "npm", &err), -EINVAL);
+	assert_string_equal(err.msg, "profile npm is layered on a whole profile, and none is loaded");
 	assert_int_equal(ward_policy_add_profile(p, "default", &err), 0);
 	size_t n = ward_policy_rule_count(p);
 	assert_int_equal(ward_policy_add_profile(p, "strict", &err), -EINVAL);
-	assert_string_equal(err.msg, "only one profile may be loaded");
+	assert_string_equal(err.msg,
+			    "profile strict is a whole profile and another is loaded already");
 	assert_int_equal(ward_policy_add_profile(p, "strict", NULL), -EINVAL);
 	assert_int_equal(ward_policy_rule_count(p), n);
+	assert_int_equal(ward_policy_add_profile(p, "npm", &err), 0);
+	assert_true(ward_policy_rule_count(p) > n);
+	n = ward_policy_rule_count(p);
+	assert_int_equal(ward_policy_add_profile(p, "npm", &err), -EINVAL);
+	assert_string_equal(err.msg, "profile npm is loaded already");
+	assert_int_equal(ward_policy_rule_count(p), n);
+	ward_policy_free(p);
+}
+
+/* A --profile list: the whole profile first, then the layered ones as named, each once. */
+static void test_profiles_resolve(void **state)
+{
+	static const struct {
+		const char *list, *want; /* want: the names joined by ',', or the error */
+	} cases[] = {
+		{ "default", "default" },
+		{ "claude-code", "default,claude-code" },
+		{ "claude-code,npm", "default,claude-code,npm" },
+		{ "npm,claude-code,npm", "default,npm,claude-code" },
+		{ "npm,default", "default,npm" },
+		{ "strict,npm", "strict,npm" },
+		{ "go,audit", "audit,go" },
+		{ "strict,audit", "strict and audit are both whole profiles: name one, and the "
+				  "profiles to layer on it" },
+		{ "default,default", "default" },
+		{ "npm,nope", "unknown profile 'nope'" },
+		{ "self", "unknown profile 'self'" },
+		{ "", "an empty profile name in ''" },
+		{ "npm,", "an empty profile name in 'npm,'" },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *out[16];
+		struct ward_error err;
+		char got[1024] = "";
+		size_t n;
+		if (ward_profiles_resolve(cases[i].list, out, 16, &n, &err) < 0) {
+			snprintf(got, sizeof(got), "%s", err.msg);
+		} else {
+			for (size_t k = 0; k < n; k++)
+				snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s%s",
+					 k ? "," : "", out[k]);
+		}
+		if (strcmp(got, cases[i].want) != 0)
+			fail_msg("'%s': expected '%s', got '%s'", cases[i].list, cases[i].want, got);
+	}
+}
+
+/* `base` belongs to built-in profiles; `env` sets a variable for the command. */
+static void test_base_and_env(void **state)
+{
+	struct ward_error err;
+	(void)state;
+	struct ward_policy *p = load_profile(NULL);
+	static const struct {
+		const char *text, *err;
+	} bad[] = {
+		{ "base default", "t:1:1: 'base' is for built-in profiles only" },
+		{ "env", "t:1:1: 'env' takes a name and a value" },
+		{ "env A", "t:1:1: 'env' takes a name and a value" },
+		{ "env 1A x", "t:1:5: not a variable name: '1A'" },
+		{ "env A-B x", "t:1:5: not a variable name: 'A-B'" },
+		{ "env LD_PRELOAD /x.so", "t:1:5: 'LD_PRELOAD' is ward's own to set" },
+		{ "env WARD_HINT 1", "t:1:5: 'WARD_HINT' is ward's own to set" },
+		{ "env A $NOPE", "t:1:7: unknown variable in '$NOPE'" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(ward_policy_add_text(p, WARD_LAYER_FILE, "t", bad[i].text,
+						      strlen(bad[i].text), &err),
+				 -EINVAL);
+		assert_string_equal(err.msg, bad[i].err);
+	}
+	const char *text = "env GOCACHE $SESSION/cache/go-build\n"
+			   "env A \"one two\"\n"
+			   "env B \\$HOME\n"
+			   "env A three\n";
+	assert_int_equal(ward_policy_add_text(p, WARD_LAYER_FILE, "t", text, strlen(text), &err), 0);
+	char *dump = ward_policy_dump(p);
+	char want[8192];
+	snprintf(want, sizeof(want),
+		 "env GOCACHE %s/cache/go-build    # t:1\n"
+		 "env A three    # t:4\n"
+		 "env B $HOME    # t:3\n"
+		 "set undecided",
+		 vars.session);
+	if (strstr(dump, want) == NULL)
+		fail_msg("no '%s' in:\n%s", want, dump);
+	free(dump);
 	ward_policy_free(p);
 }
 
@@ -2807,6 +2915,8 @@ int main(void)
 		cmocka_unit_test(test_settings),
 		cmocka_unit_test(test_all_or_nothing),
 		cmocka_unit_test(test_profiles),
+		cmocka_unit_test(test_profiles_resolve),
+		cmocka_unit_test(test_base_and_env),
 		cmocka_unit_test(test_restricts),
 		cmocka_unit_test(test_moves_guarded),
 		cmocka_unit_test(test_moves_widening),
