@@ -15,7 +15,13 @@ JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 DEPS = cmake make gcc clang pkg-config libclang-rt-14-dev llvm \
        libseccomp-dev libunwind-dev libelf-dev libdw-dev uthash-dev libcmocka-dev nettle-dev \
        libjansson-dev util-linux iproute2 git python3 tar btrfs-progs xfsprogs e2fsprogs \
-       chromium
+       chromium $(AGENT_DEPS)
+# The real programs the profiles are tested with (tests/integration/agents.sh):
+# node and npm (Claude Code and Codex are installed from the npm registry by
+# the test), tmux for a terminal, pip in a venv, cargo and go.  npm comes
+# with NodeSource's nodejs, which conflicts with Debian's npm package.
+AGENT_DEPS = nodejs tmux python3-venv python3-setuptools python3-wheel cargo golang-go \
+       $(shell command -v npm >/dev/null 2>&1 || echo npm)
 # make bench measures peers too.
 BENCH_DEPS = strace proot bubblewrap bc
 
@@ -55,7 +61,7 @@ asan:
 		-DWARD_SANITIZE=ON -DWARD_BENCH=OFF
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-		ctest --output-on-failure
+		WARD_AGENTS_CACHE=$(CURDIR)/$(BUILD)/agents-cache ctest --output-on-failure
 
 fuzz:
 	cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
