@@ -104,6 +104,22 @@ void protect_finish(struct protect_ctx *c);
 int protect_add(struct ward_policy *p, enum protect_stage stage, struct protect_ctx *c,
 		struct ward_error *err);
 
+/* guard.c: files whose content runs code later, put right at the session's end. */
+struct json_t;
+/*
+ * Before the session: keep what the project's .git/config and hooks are,
+ * and with the claude-code profile among profiles ("default,claude-code"),
+ * ~/.claude.json.
+ */
+void guard_start(const struct ward_vars *v, const char *profiles);
+/*
+ * After the session's last process: put back what runs code in them and
+ * in the repositories repos (a JSON array of their tops) the session
+ * made, each said on stderr.  What was put back, as a JSON array for
+ * session-end, or NULL for nothing.
+ */
+struct json_t *guard_end(struct json_t *repos);
+
 /* truststore.c: the store of trusted project policy files. */
 /*
  * 1 when path's content is trusted, with that content in *text (the

@@ -466,7 +466,10 @@ static void log_session_start(char **cmd, int n, const struct policy_opts *o,
 		  jcut, "env", jenv);
 }
 
-/* session-end: the status, how long, and the lines lost and repositories touched, if any. */
+/*
+ * session-end: the status, how long, and the lines lost, repositories
+ * touched and what was put back, if any.
+ */
 static void log_session_end(int status, double secs)
 {
 	unsigned long lost = log_lost();
@@ -476,13 +479,16 @@ static void log_session_end(int status, double secs)
 		json_decref(repos);
 		repos = NULL;
 	}
+	/* What the session left that runs code (git config and hooks, ~/.claude.json): put back. */
+	json_t *put_back = guard_end(repos);
 	/* The counts save ward sessions reading the whole log. */
 	unsigned long c[3];
 	log_counts(c);
-	log_event(EV_SESSION_END, 0, "{s:i, s:f, s:{s:I, s:I, s:I}, s:o*, s:o*}", "status", status,
-		  "duration", secs, "counts", "allowed", (json_int_t)c[0], "denied",
+	log_event(EV_SESSION_END, 0, "{s:i, s:f, s:{s:I, s:I, s:I}, s:o*, s:o*, s:o*}", "status",
+		  status, "duration", secs, "counts", "allowed", (json_int_t)c[0], "denied",
 		  (json_int_t)c[1], "asked", (json_int_t)c[2], "lost",
-		  lost > 0 ? json_integer((json_int_t)lost) : NULL, "repos", repos);
+		  lost > 0 ? json_integer((json_int_t)lost) : NULL, "repos", repos, "put_back",
+		  put_back);
 }
 
 int cmd_run(int argc, char **argv)
@@ -507,6 +513,7 @@ int cmd_run(int argc, char **argv)
 	free(ro.policy.files);
 	free(ro.policy.rules);
 
+	guard_start(&S->vars, profiles);
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (tracer_run(argv + optind, &status, why, sizeof(why)) < 0)

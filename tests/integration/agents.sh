@@ -21,21 +21,9 @@ CACHE=${WARD_AGENTS_CACHE:-$BUILD/agents-cache}
 BASE=$(mktemp -d "${TMPDIR:-/tmp}/ward-agents.XXXXXX") || exit 2
 trap 'tmux -S "$BASE/tmux.sock" kill-server 2>/dev/null; cd / && rm -rf "$BASE"' EXIT
 BASE=$(cd "$BASE" && pwd -P)
-SRC=$(cd "$(dirname "$0")/../.." && pwd -P)
 
-N=0 PASS=0 FAIL=0 SKIP=0
-ok() { N=$((N + 1)) PASS=$((PASS + 1)); echo "ok $N - $1"; }
-nok() { N=$((N + 1)) FAIL=$((FAIL + 1)); echo "not ok $N - $1"; }
-skip() { N=$((N + 1)) SKIP=$((SKIP + 1)); echo "ok $N - $1 # SKIP $2"; }
-check() { # WHAT EXPECTED GOT
-	if [ "$2" = "$3" ]; then ok "$1"; else nok "$1 (expected '$2', got '$3')"; fi
-}
-contains() { # WHAT FILE TEXT
-	if grep -qF -e "$3" "$2"; then ok "$1"; else
-		nok "$1 (no '$3' in $(basename "$2"))"
-		sed 's/^/#   /' "$2" | tail -n 8
-	fi
-}
+# shellcheck source=tests/integration/harness.sh
+. "$(dirname "$0")/harness.sh"
 
 # ------------------------------------------------------------ the programs
 
@@ -229,5 +217,4 @@ check "...the user's build cache is untouched" "no" \
 	"$([ -e "$HOME/.cache/go-build" ] && echo yes || echo no)"
 none_refused "...and nothing was refused" ""
 
-echo "# $PASS passed, $FAIL failed, $SKIP skipped"
-[ "$FAIL" -eq 0 ]
+summary

@@ -17,6 +17,8 @@ BASE=$(mktemp -d "${TMPDIR:-/tmp}/ward-profiles.XXXXXX") || exit 2
 trap 'cd / && rm -rf "$BASE"' EXIT
 BASE=$(cd "$BASE" && pwd -P)
 PASS_NAME=${PROFILES_PASS:-}
+# shellcheck source=tests/integration/harness.sh
+. "$(dirname "$0")/harness.sh"
 export HOME=$BASE/home XDG_CONFIG_HOME=$BASE/home/.config XDG_STATE_HOME=$BASE/home/.state \
 	XDG_RUNTIME_DIR=$BASE/run TMPDIR=$BASE/tmp
 mkdir -p "$HOME/.cache" "$HOME/.config" "$HOME/.local/share" "$HOME/.local/state" "$BASE/tmp" \
@@ -24,24 +26,6 @@ mkdir -p "$HOME/.cache" "$HOME/.config" "$HOME/.local/share" "$HOME/.local/state
 chmod 700 "$BASE/run"
 cd "$BASE/proj" || exit 2
 
-N=0 PASS=0 FAIL=0
-ok() { N=$((N + 1)) PASS=$((PASS + 1)); echo "ok $N - ${PASS_NAME:+[$PASS_NAME] }$1"; }
-nok() { N=$((N + 1)) FAIL=$((FAIL + 1)); echo "not ok $N - ${PASS_NAME:+[$PASS_NAME] }$1"; }
-check() { # WHAT EXPECTED GOT
-	if [ "$2" = "$3" ]; then ok "$1"; else nok "$1 (expected '$2', got '$3')"; fi
-}
-has() { # WHAT FILE ERE: a line of FILE matches
-	if grep -qE -e "$3" "$2"; then ok "$1"; else
-		nok "$1 (no line matching '$3')"
-		sed 's/^/#   /' "$2" | tail -n 5
-	fi
-}
-hasnt() { # WHAT FILE ERE: no line of FILE matches
-	if ! grep -qE -e "$3" "$2"; then ok "$1"; else
-		nok "$1 (a line matches '$3')"
-		grep -E -e "$3" "$2" | sed 's/^/#   /' | head -n 3
-	fi
-}
 L=$BASE/log.jsonl
 E=$BASE/err
 # run ARGS...: ward run with --undecided deny and the log at $L; RC, stderr in $E.
@@ -64,7 +48,7 @@ check "an unknown profile in a list: ward fails (125)" "125 ward: unknown profil
 	"$? $(cat "$E")"
 out=$("$WARD" explain --profile claude-code write "$HOME/.claude/settings.json")
 check "ward explain names the layered profile's rule" \
-	"deny write $HOME/.claude/settings.json builtin:claude-code:$(grep -n '^deny.*~/.claude/settings.json' "$(dirname "$0")/../../rules/profiles/claude-code.policy" | cut -d: -f1)" \
+	"deny write $HOME/.claude/settings.json builtin:claude-code:$(grep -n '^deny.*~/.claude/settings.json' "$SRC/rules/profiles/claude-code.policy" | cut -d: -f1)" \
 	"$out"
 
 # ------------------------------------------------- what ward run says
@@ -176,6 +160,46 @@ t cargo "~/.cargo/bin" ask "$HOME/.cargo/bin/x"
 t cargo "the registry cache" allow "$HOME/.cargo/registry/cache/x.crate"
 t go "go env -w's file" deny "$HOME/.config/go/env"
 t go "~/go/bin" ask "$HOME/go/bin/x"
+# ~/.claude.json: Claude Code's state goes through, its MCP servers and
+# permissions are put back when the session ends.
+P2=$(printf '%s' "$P" | sed 's/"/\\"/g')
+cat >"$HOME/.claude.json" <<JSON
+{
+  "numStartups": 3,
+  "mcpServers": {"mine": {"command": "my-server"}},
+  "projects": {"$P2": {"allowedTools": [], "hasTrustDialogAccepted": false}}
+}
+JSON
+run -q --profile claude-code -- python3 -c 'import json, os, sys
+p = os.path.expanduser("~/.claude.json")
+d = json.load(open(p))
+d["numStartups"] = 4
+d["mcpServers"]["evil"] = {"command": "sh", "args": ["-c", "touch /tmp/pwned"]}
+pr = d["projects"][sys.argv[1]]
+pr["allowedTools"] = ["Bash(*)"]
+pr["hasTrustDialogAccepted"] = True
+pr["mcpServers"] = {"evil2": {"command": "sh"}}
+d["projects"]["/elsewhere"] = {"enableAllProjectMcpServers": True, "lastCost": 1}
+open(p + ".tmp", "w").write(json.dumps(d, indent=2))
+os.rename(p + ".tmp", p)' "$P"
+check "claude-code: the agent rewrites ~/.claude.json (renamed over it)" 0 "$RC"
+got=$(python3 -c 'import json, os, sys
+d = json.load(open(os.path.expanduser("~/.claude.json")))
+pr = d["projects"][sys.argv[1]]
+print(d["numStartups"], sorted(d["mcpServers"]), pr["allowedTools"], pr["hasTrustDialogAccepted"],
+      "mcpServers" in pr, d["projects"]["/elsewhere"])' "$P")
+check "claude-code: its MCP servers and permissions are put back, its state kept" \
+	"4 ['mine'] [] False False {'lastCost': 1}" "$got"
+has "claude-code: ...and said" "$E" \
+	"^ward: $HOME/.claude.json: put back what starts programs or widens permissions: mcpServers, projects\\[$P\\].mcpServers, projects\\[$P\\].allowedTools, projects\\[$P\\].hasTrustDialogAccepted, projects\\[/elsewhere\\].enableAllProjectMcpServers$"
+ln -sf "$P/fake.json" "$HOME/.claude.json.lnk"
+echo '{"mcpServers": {"evil": {}}}' >"$P/fake.json"
+run -q --profile claude-code -- mv -f "$HOME/.claude.json.lnk" "$HOME/.claude.json"
+check "claude-code: ~/.claude.json made a symlink to the agent's file is moved aside" "no" \
+	"$([ -L "$HOME/.claude.json" ] && echo yes || echo no)"
+check "...and made again as it was" "4" \
+	"$(python3 -c 'import json, os; print(json.load(open(os.path.expanduser("~/.claude.json")))["numStartups"])')"
+
 # A cache directory made a symlink into the project would take what is
 # below it out of the rules' reach (npx's packages): refused.
 rm -rf "$HOME/.npm"
@@ -183,29 +207,10 @@ run -q --profile npm -- ln -s "$P/fake-npm" "$HOME/.npm"
 check "npm: ~/.npm made a symlink to the project is refused" "1 no" \
 	"$RC $([ -L "$HOME/.npm" ] && echo yes || echo no)"
 
-echo "# $PASS passed, $FAIL failed${PASS_NAME:+ ($PASS_NAME)}"
 RESULT=0
-[ "$FAIL" -eq 0 ] || RESULT=1
-
-# As root: the same as nobody, from copies nobody owns (the build tree may
-# be in a mode-0700 directory).
+summary || RESULT=1
+# As root: the same as nobody (the profiles for ward explain's line numbers).
 if [ "$(id -u)" = 0 ] && [ -z "$PASS_NAME" ]; then
-	group=nogroup
-	getent group nogroup >/dev/null || group=nobody
-	if getent passwd nobody >/dev/null && command -v setpriv >/dev/null; then
-		U=$(mktemp -d /tmp/ward-profiles-nobody.XXXXXX)
-		mkdir -p "$U/build" "$U/tests/integration" "$U/rules/profiles" "$U/tmp"
-		cp "$WARD" "$U/build/ward"
-		cp "$0" "$U/tests/integration/profiles.sh"
-		cp "$(dirname "$0")/../../rules/profiles/"*.policy "$U/rules/profiles/"
-		chown -R "nobody:$group" "$U"
-		(cd "$U" && setpriv --reuid=nobody --regid="$group" --clear-groups -- \
-			env -i PATH="$PATH" TMPDIR="$U/tmp" PROFILES_PASS=nobody \
-			bash "$U/tests/integration/profiles.sh" "$U/build")
-		[ $? -eq 0 ] || RESULT=1
-		rm -rf "$U"
-	else
-		echo "# skipped the pass as nobody: no nobody user or no setpriv"
-	fi
+	as_nobody "$0" "$BUILD" PROFILES_PASS rules/profiles || RESULT=1
 fi
 exit "$RESULT"
