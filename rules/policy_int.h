@@ -41,6 +41,7 @@ struct ward_rule {
 	char *loc;	/* "FILE:LINE" */
 	char *target;	/* the target as compiled, for ward check */
 	bool by_link;	/* added for a symlink another rule names (links.c) */
+	bool proc_private; /* T_FOREIGN_PROC: but for the files ps reads (stat, status, comm) */
 	char *via;	/* ...where it leads: that link (NULL: a link's own name) */
 	struct glob *glob;
 	/* rewrite */

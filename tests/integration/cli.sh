@@ -255,7 +255,7 @@ explain_suite() {
 
 	# --- self-protection (builtin:self)
 	t_explain "${L}explain read /proc/1/environ: denied by builtin:self" \
-		"deny read /proc/1/environ $(loc self 'deny!' read @foreign-proc)" \
+		"deny read /proc/1/environ $(loc self 'deny!' read @foreign-proc-private)" \
 		read /proc/1/environ
 	t_explain "${L}explain write \$XDG_CONFIG_HOME/ward/policy: denied by builtin:self" \
 		"deny write $CFG/ward/policy $(loc self 'deny!' write '$XDG_CONFIG_HOME/ward/**')" \
@@ -312,7 +312,7 @@ explain_suite() {
 		"allow connect 169.254.169.254:80 undecided" \
 		--profile audit connect 169.254.169.254:80
 	t_explain "${L}--profile audit: builtin:self still denies /proc/1/environ" \
-		"deny read /proc/1/environ $(loc self 'deny!' read @foreign-proc)" \
+		"deny read /proc/1/environ $(loc self 'deny!' read @foreign-proc-private)" \
 		--profile audit read /proc/1/environ
 	t_fail "${L}--profile nope: exit 125, unknown profile" 125 \
 		"ward: unknown profile 'nope'" explain --profile nope read /x
@@ -367,7 +367,7 @@ EOF
 		"deny read /srv/h --rule:2" \
 		-r 'deny! read /srv/h' -r 'deny!(EPERM) read /srv/h' -r 'allow read /srv/h' read /srv/h
 	t_explain "${L}builtin:self deny! beats -r 'allow read /proc/**'" \
-		"deny read /proc/1/environ $(loc self 'deny!' read @foreign-proc)" \
+		"deny read /proc/1/environ $(loc self 'deny!' read @foreign-proc-private)" \
 		-r 'allow read /proc/**' read /proc/1/environ
 	t_explain "${L}builtin:self deny! beats -r 'allow write \$XDG_CONFIG_HOME/ward/**'" \
 		"deny write $CFG/ward/policy $(loc self 'deny!' write '$XDG_CONFIG_HOME/ward/**')" \

@@ -225,10 +225,19 @@ static const struct decide_row decide_rows[] = {
 	{ "allow * /**", "stat", "@R/home/.config/ward/policy",
 	  "allow stat @R/home/.config/ward/policy t:1" },
 	{ "allow read /proc/**", "read", "/proc/123/environ",
-	  "deny read /proc/123/environ builtin:self:11" },
-	{ "allow read /proc/**", "read", "/proc/123", "deny read /proc/123 builtin:self:11" },
+	  "deny read /proc/123/environ builtin:self:15" },
+	{ "allow read /proc/**", "read", "/proc/123", "deny read /proc/123 builtin:self:15" },
 	{ "allow read /proc/**", "read", "/proc/self/environ", "allow read /proc/self/environ t:1" },
 	{ "allow read /proc/**", "read", "/proc/12x/environ", "allow read /proc/12x/environ t:1" },
+	/* What ps reads of every process is the profile's to decide, for reading only. */
+	{ "allow read,write /proc/**", "read", "/proc/123/stat", "allow read /proc/123/stat t:1" },
+	{ "allow read,write /proc/**", "read", "/proc/123/status", "allow read /proc/123/status t:1" },
+	{ "allow read,write /proc/**", "read", "/proc/123/comm", "allow read /proc/123/comm t:1" },
+	{ "allow read,write /proc/**", "write", "/proc/123/comm", "deny write /proc/123/comm builtin:self:14" },
+	{ "allow read /proc/**", "read", "/proc/123/cmdline", "deny read /proc/123/cmdline builtin:self:15" },
+	{ "allow read /proc/**", "read", "/proc/123/stat/x", "deny read /proc/123/stat/x builtin:self:15" },
+	{ "allow read /proc/**", "read", "/proc/123/task/123/stat",
+	  "deny read /proc/123/task/123/stat builtin:self:15" },
 	{ "deny(EPERM) stat @foreign-proc", "stat", "/proc/1/status",
 	  "deny stat /proc/1/status t:1" },
 	/* Terminals: without the session's list every numbered one is foreign. */
@@ -695,7 +704,7 @@ static const struct layer_row layer_rows[] = {
 	{ "default", NULL, NULL, NULL, NULL, "read", "@R/home/.config/ward/policy",
 	  "deny read @R/home/.config/ward/policy builtin:self:4" },
 	{ "default", NULL, NULL, NULL, NULL, "read", "/proc/1/environ",
-	  "deny read /proc/1/environ builtin:self:11" },
+	  "deny read /proc/1/environ builtin:self:15" },
 	{ "default", NULL, NULL, NULL, NULL, "exec", "/usr/bin/sudo",
 	  "ask exec /usr/bin/sudo builtin:default:53" },
 	{ "default", NULL, NULL, NULL, NULL, "exec", "/usr/bin/ls",
@@ -1831,7 +1840,8 @@ static void test_dump(void **state)
 	      "deny!    read,write,create,delete,exec @R/proj/.ward/**    # builtin:self:6\n"
 	      "deny!    read,write,create,delete,exec @R/run/ward/**    # builtin:self:8\n"
 	      "deny!    connect,bind             unix:@R/run/ward/**    # builtin:self:9\n"
-	      "deny!    read,write,create,delete,exec @foreign-proc    # builtin:self:11\n"
+	      "deny!    write,create,delete,exec @foreign-proc    # builtin:self:14\n"
+	      "deny!    read                     @foreign-proc-private    # builtin:self:15\n"
 	      "# layer user u\n"
 	      "# layer policy t\n"
 	      "rewrite  write,create             @R/home/.cache/** -> " SESS "/cache/**    # t:1\n"
