@@ -245,6 +245,25 @@ const char *ward_profile_base(const char *name)
 	return NULL;
 }
 
+int ward_profile_summary(const char *name, char *out, size_t len)
+{
+	const struct builtin_profile *b = builtin(name);
+	size_t o = 0;
+
+	if (b == NULL || strcmp(name, "self") == 0 || len == 0)
+		return -ENOENT;
+	out[0] = '\0';
+	for (const char *l = b->text; l[0] == '#'; l += strcspn(l, "\n"), l += *l == '\n') {
+		const char *t = l + 1 + (l[1] == ' ');
+		size_t n = strcspn(t, "\n");
+		int w = snprintf(out + o, len - o, "%s%.*s", o ? " " : "", (int)n, t);
+		if (w < 0 || (size_t)w >= len - o)
+			break;
+		o += (size_t)w;
+	}
+	return 0;
+}
+
 int ward_profiles_resolve(const char *list, const char **out, size_t max, size_t *n,
 			  struct ward_error *err)
 {

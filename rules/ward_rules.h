@@ -145,6 +145,11 @@ const char *ward_profile_text(const char *name);
  */
 const char *ward_profile_base(const char *name);
 /*
+ * A built-in profile's own summary: the comment it opens with, its lines
+ * joined, "# " taken off ("ward's npm profile: ...").  0, or -ENOENT.
+ */
+int ward_profile_summary(const char *name, char *out, size_t len);
+/*
  * The built-in profiles a --profile list ("claude-code,npm") stands for,
  * in the order they are loaded: the whole profile first (the one named, or
  * else the base the others are layered on), then the others as named,

@@ -23,6 +23,9 @@ int cmd_check(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_trust(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_doctor(int argc, char **argv);
+/* doctor.c: ward --version's line, "Linux 6.8.0: seccomp user notification, ..." */
+int features_line(char *out, size_t len);
 
 /* How many built-in profiles one --profile list may name. */
 #define MAX_PROFILES 16

@@ -51,7 +51,14 @@ static const char help[] =
 	"                        -vv: every decision)\n"
 	"\n"
 	"Exit status: COMMAND's (128+N when killed by signal N); 125 when ward fails;\n"
-	"126 when COMMAND cannot be run; 127 when it is not found.\n";
+	"126 when COMMAND cannot be run; 127 when it is not found.\n"
+	"\n"
+	"examples:\n"
+	"  ward run --profile claude-code -- claude\n"
+	"  ward run --profile npm -- npm install\n"
+	"  ward run -r 'allow connect api.example.com:443' -- ./agent.sh\n"
+	"  ward run --undecided deny -v -- make test     # refuse what is not allowed, say each\n"
+	"  ward run --mode shadow --log /tmp/what.jsonl -- ./agent.sh   # decide, refuse nothing\n";
 
 enum { OPT_MODE = 0x200, OPT_LOG, OPT_EPHEMERAL, OPT_NO_PRELOAD, OPT_DEGRADED, OPT_BACKTRACE };
 
