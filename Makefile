@@ -4,18 +4,21 @@
 #   make check  deps, build, every test, an ASan+UBSan build of the tests, the fuzzer
 #   make demo   deps, build, then show ward deciding on a few telling targets
 #   make bench  deps, build, then the benchmarks
+#   make install  build, then install under PREFIX (/usr/local), into DESTDIR if set
+#   make deb    build, then a Debian package (ward_VERSION_ARCH.deb, in BUILD)
 
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
+PREFIX     ?= /usr/local
 
 # Debian package names; `make deps` installs whichever are missing.
 DEPS = cmake make gcc clang pkg-config libclang-rt-14-dev llvm \
        libseccomp-dev libunwind-dev libelf-dev libdw-dev uthash-dev libcmocka-dev nettle-dev \
        libjansson-dev util-linux iproute2 git python3 tar btrfs-progs xfsprogs e2fsprogs \
-       chromium $(AGENT_DEPS)
+       chromium go-md2man dpkg-dev zsh fish $(AGENT_DEPS)
 # The real programs the profiles are tested with (tests/integration/agents.sh):
 # node and npm (Claude Code and Codex are installed from the npm registry by
 # the test), tmux for a terminal, pip in a venv, cargo and go.  npm comes
@@ -27,7 +30,8 @@ BENCH_DEPS = strace proot bubblewrap bc
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build deps bench-deps install-packages check test asan fuzz demo bench clean
+.PHONY: all build deps bench-deps install-packages check test asan fuzz demo bench clean \
+	install deb
 
 all: build
 
@@ -81,6 +85,14 @@ demo: deps build
 
 bench: deps bench-deps build
 	bench/run.sh $(BUILD) 9
+
+# DESTDIR (the environment's or make's) is where files go; PREFIX what they are named under.
+install: build
+	DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix "$(PREFIX)"
+
+deb: build
+	cd $(BUILD) && cpack -G DEB
+	@ls $(BUILD)/ward_*.deb
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)
