@@ -588,6 +588,22 @@ static int compile_replacement(struct pctx *c, const char *origin, int line,
 	return *repl ? 0 : -ENOMEM;
 }
 
+/* A --rule target that names a path relative to the project (parse_rule). */
+static bool relative_path(const char *word, unsigned ops)
+{
+	static const char *const kinds[] = { "unix:", "unix-abstract:", "socket:", "memfd:" };
+
+	if (word[0] == '/' || word[0] == '~' || word[0] == '$' || word[0] == '@' || word[0] == '\0')
+		return false;
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
+		if (strncmp(word, kinds[k], strlen(kinds[k])) == 0)
+			return false;
+	if (strncmp(word, "./", 2) == 0 || strncmp(word, "../", 3) == 0 || strcmp(word, ".") == 0 ||
+	    strcmp(word, "..") == 0)
+		return true;
+	return (ops & WARD_OPS_NET) == 0;
+}
+
 static int parse_rule(struct pctx *c, const char *origin, int line,
 		      struct word *w, int n)
 {
@@ -657,7 +673,24 @@ static int parse_rule(struct pctx *c, const char *origin, int line,
 			rule_free(r);
 			goto nomem;
 		}
-		if (target_compile(&c->p->vars, w[i].text, r, &why) < 0) {
+		/*
+		 * A --rule's path that is relative is the project's: -r 'allow
+		 * write build' (a word of a rule with only path ops, or one
+		 * starting ./ or ../, that is no absolute path, variable, group or
+		 * other kind of target).
+		 */
+		char relative[PATH_MAX + 16];
+		const char *word = w[i].text;
+		if (c->layer == WARD_LAYER_RULE && relative_path(word, ops)) {
+			if (snprintf(relative, sizeof(relative), "$PROJECT/%s", word) >=
+			    (int)sizeof(relative)) {
+				rule_free(r);
+				free(repl);
+				return fail(c, origin, line, w[i].col, "target too long: '%s'", word);
+			}
+			word = relative;
+		}
+		if (target_compile(&c->p->vars, word, r, &why) < 0) {
 			rule_free(r);
 			free(repl);
 			return fail(c, origin, line, w[i].col, "%s: '%s'", why, w[i].text);

@@ -10,6 +10,7 @@
 #include "ward.h"
 #include "ward_rules.h"
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -37,7 +38,8 @@ struct policy_opts {
 	int nfiles;
 	const char **rules; /* --rule LINE... */
 	int nrules;
-	const char *project; /* --project DIR, NULL: the current directory */
+	const char *project; /* --project DIR, NULL: the git top, or the current directory */
+	char project_why[PATH_MAX + 96]; /* set by policy_load: how the project was chosen */
 	int undecided;	     /* -1, or an enum ward_undecided */
 	bool quiet;
 };
@@ -64,8 +66,11 @@ bool policy_opt(struct policy_opts *o, int opt, const char *arg);
  * those layered on it), /etc/ward/policy,
  * ~/.config/ward/policy, the project's .ward/policy when trusted,
  * --policy files, --rule lines.  On error returns NULL with err set.
+ * Without --project the project is the top of the git repository holding
+ * the current directory, else the current directory; o->project_why says
+ * which, for ward run to tell.
  */
-struct ward_policy *policy_load(const struct policy_opts *o,
+struct ward_policy *policy_load(struct policy_opts *o,
 				const char *session_id, struct ward_vars *vars,
 				struct ward_error *err);
 /*

@@ -119,7 +119,53 @@ int policy_profiles(const struct policy_opts *o, char *out, size_t len)
 	return 0;
 }
 
-struct ward_policy *policy_load(const struct policy_opts *o,
+/*
+ * The project when none is named: the top of the git repository holding
+ * the current directory (the first directory up with a .git), else the
+ * current directory.  Not a top that holds the home directory (a
+ * repository of dot files in ~): the agent would have all of ~ to write.
+ * out: the real path; why: how it was chosen, for ward run to say.
+ */
+static int default_project(char *out, size_t len, char *why, size_t whylen)
+{
+	char cwd[PATH_MAX], dir[PATH_MAX], home[PATH_MAX], dotgit[PATH_MAX + 8];
+	const char *h = getenv("HOME");
+
+	if (getcwd(cwd, sizeof(cwd)) == NULL || realpath(cwd, dir) == NULL)
+		return -errno;
+	snprintf(out, len, "%s", dir);
+	snprintf(why, whylen, "the current directory: no git repository holds it");
+	if (h == NULL || h[0] != '/' || realpath(h, home) == NULL)
+		snprintf(home, sizeof(home), "%s", h && h[0] == '/' ? h : "/");
+	for (;;) {
+		struct stat st;
+		snprintf(dotgit, sizeof(dotgit), "%s/.git", strcmp(dir, "/") == 0 ? "" : dir);
+		if (lstat(dotgit, &st) == 0) {
+			if (strcmp(dir, out) == 0) {
+				snprintf(why, whylen, "the current directory, the top of its git repository");
+			} else if (path_below(home, dir)) {
+				snprintf(why, whylen,
+					 "the current directory: its git repository's top, %s, holds your "
+					 "home directory",
+					 dir);
+			} else {
+				snprintf(why, whylen, "the top of the git repository holding the current "
+						      "directory (--project . for the directory alone)");
+				snprintf(out, len, "%s", dir);
+			}
+			return 0;
+		}
+		char *slash = strrchr(dir, '/');
+		if (slash == NULL || strcmp(dir, "/") == 0)
+			return 0;
+		if (slash == dir)
+			slash[1] = '\0';
+		else
+			*slash = '\0';
+	}
+}
+
+struct ward_policy *policy_load(struct policy_opts *o,
 				const char *session_id, struct ward_vars *vars,
 				struct ward_error *err)
 {
@@ -136,7 +182,19 @@ struct ward_policy *policy_load(const struct policy_opts *o,
 	/* The whole profile the others are layered on: what the protections below follow. */
 	const char *profile = names[0];
 	struct protect_ctx pc = { .profile = profile, .vars = vars };
-	if (ward_vars_from_env(vars, o->project, session_id, err) < 0)
+	char project[PATH_MAX];
+	const char *project_dir = o->project;
+	snprintf(o->project_why, sizeof(o->project_why), "named by --project");
+	if (project_dir == NULL) {
+		if ((rc = default_project(project, sizeof(project), o->project_why,
+					  sizeof(o->project_why))) < 0) {
+			snprintf(err->msg, sizeof(err->msg), "cannot get the current directory: %s",
+				 strerror(-rc));
+			return NULL;
+		}
+		project_dir = project;
+	}
+	if (ward_vars_from_env(vars, project_dir, session_id, err) < 0)
 		return NULL;
 	protect_prepare(&pc); /* git reads the repository while the profile is read */
 	p = ward_policy_open(vars, WARD_POLICY_FOLLOW_LINKS);

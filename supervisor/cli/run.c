@@ -43,7 +43,8 @@ static const char help[] =
 	"  --undecided ask|deny|allow   when no rule matches (ask: deny, until prompting)\n"
 	"  --mode enforce|shadow shadow: decide and log, deny nothing\n"
 	"  --log FILE            the audit log (default $XDG_STATE_HOME/ward/sessions/ID.jsonl)\n"
-	"  --project DIR         the project directory (default: the current one)\n"
+	"  --project DIR         the project directory (default: the top of the git\n"
+	"                        repository holding the current one, else the current one)\n"
 	"  --ephemeral           remove the session's scratch directory at the end\n"
 	"  --no-preload          do not load libward-preload.so (ward does not load it yet)\n"
 	"  -q                    no messages from ward\n"
@@ -349,7 +350,7 @@ static int run_options(int argc, char **argv, struct run_opts *ro)
  * and exec key, the policy, the cache, the filter and the notification
  * sizes, in S.
  */
-static void session_setup(const struct policy_opts *o)
+static void session_setup(struct policy_opts *o)
 {
 	struct ward_error err;
 	char why[256] = "";
@@ -369,6 +370,11 @@ static void session_setup(const struct policy_opts *o)
 	if (S->policy == NULL)
 		die(WARD_EXIT_FAILURE, "%s", err.msg);
 	ward_policy_set_session(S->policy, session_pred, NULL);
+	if (!S->quiet) {
+		char safe[2 * PATH_MAX];
+		warnx_("project %s: %s", term_safe(S->vars.project, safe, sizeof(safe)),
+		       o->project_why);
+	}
 	warn_wide_project(&S->vars);
 	tty_init();
 	shm_init();

@@ -520,8 +520,14 @@ t_fail "check badquote.policy: unterminated quote, at the quote's column" 1 \
 	"ward: badquote.policy:1:12: unterminated quote" check badquote.policy
 t_fail_glob "check cycle.policy: an include cycle is an error" 1 \
 	"ward: *sub/two.policy:1:9: include cycle*" check cycle.policy
-t_fail_glob "check -r 'allow read ./x': a relative path is named as such" 1 \
-	"ward: --rule:1:12: *absolute*'./x'*" check -r 'allow read ./x'
+# A --rule's relative path is the project's (issue 24); in a file it is an error.
+w check -q -r 'allow read ./x' -r 'allow write build/**'
+check_has_line "check -r 'allow read ./x': a relative path in a --rule is the project's" "$OUT" \
+	"allow read $P/x # --rule:1"
+check_has_line "...and build/** too" "$OUT" "allow write $P/build/** # --rule:2"
+printf 'allow read ./x\n' >relative.policy
+t_fail_glob "check relative.policy: a relative path in a file is named as such" 1 \
+	"ward: relative.policy:1:12: *absolute*'./x'*" check relative.policy
 t_fail "check missing.policy: exit 1, names the file" 1 \
 	"ward: missing.policy: cannot open: No such file or directory" check missing.policy
 t_fail "check --profile nope: exit 1" 1 "ward: unknown profile 'nope'" check --profile nope

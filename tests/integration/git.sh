@@ -55,7 +55,7 @@ check "...the config keeps the remote, the name and the branch" \
 check "...HEAD is the renamed branch" "refs/heads/trunk" "$(git symbolic-ref HEAD)"
 check "...the clone is whole" "seed" "$(cat vendor/dep/README)"
 # (ward names the repository the session made below the project: repos_tell.)
-check "...and nothing was put back" "" "$(grep -vE '^ward: (session |the agent made or changed|  )' "$E")"
+check "...and nothing was put back" "" "$(grep -vE '^ward: (session |project |the agent made or changed|  )' "$E")"
 
 # --------------------------------------------------- what runs code is put back
 
