@@ -512,6 +512,63 @@ enum ward_layer ward_rule_layer(const struct ward_rule *r)
 	return r->layer;
 }
 
+const struct ward_rule *ward_policy_rule_at(const struct ward_policy *p, size_t i)
+{
+	return i < p->nrules ? p->rules[i] : NULL;
+}
+
+enum ward_action ward_rule_action(const struct ward_rule *r)
+{
+	return r->action;
+}
+
+unsigned ward_rule_ops(const struct ward_rule *r)
+{
+	return r->ops;
+}
+
+const char *ward_rule_target(const struct ward_rule *r)
+{
+	return r->target;
+}
+
+bool ward_rule_by_link(const struct ward_rule *r)
+{
+	return r->by_link;
+}
+
+int ward_rule_sample(const struct ward_policy *p, const struct ward_rule *r, char *out, size_t len)
+{
+	size_t o = 0;
+
+	if (r->kind != T_PATH || len == 0)
+		return -EINVAL;
+	for (const char *c = r->target; *c; c++) {
+		char ch = *c;
+		if (ch == '\\' && c[1] != '\0') {
+			ch = *++c;
+		} else if (ch == '*') {
+			while (c[1] == '*')
+				c++;
+			ch = 'x';
+		} else if (ch == '?') {
+			ch = 'x';
+		} else if (ch == '[') {
+			/* The class's first member, or x for a negated one. */
+			const char *end = strchr(c + 1, ']');
+			if (end == NULL)
+				return -EINVAL;
+			ch = (c[1] == '!' || c[1] == '^') ? 'x' : c[1];
+			c = end;
+		}
+		if (o + 1 >= len)
+			return -ENAMETOOLONG;
+		out[o++] = ch;
+	}
+	out[o] = '\0';
+	return rule_match_path(p, r, out) ? 0 : -EINVAL;
+}
+
 bool ward_rule_hard(const struct ward_rule *r)
 {
 	return r != NULL && r->action == WARD_DENY_HARD;

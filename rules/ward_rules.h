@@ -313,6 +313,21 @@ enum ward_layer ward_rule_layer(const struct ward_rule *r);
 bool ward_rule_hard(const struct ward_rule *r);
 /* A rule whose target is a domain name (NULL: false). */
 bool ward_rule_names_host(const struct ward_rule *r);
+/* The i-th rule in load order (i < ward_policy_rule_count), or NULL. */
+const struct ward_rule *ward_policy_rule_at(const struct ward_policy *p, size_t i);
+/* A rule's action, its ops, its target as compiled (as ward check prints it). */
+enum ward_action ward_rule_action(const struct ward_rule *r);
+unsigned ward_rule_ops(const struct ward_rule *r);
+const char *ward_rule_target(const struct ward_rule *r);
+/* Whether the rule was added for a symlink another rule names (rules/links.c). */
+bool ward_rule_by_link(const struct ward_rule *r);
+/*
+ * A path a path rule matches, made from its pattern (each glob taken as a
+ * plain name), into out: a probe for what else the policy says there.
+ * 0, or -EINVAL (no path rule, or no such path).
+ */
+int ward_rule_sample(const struct ward_policy *p, const struct ward_rule *r, char *out,
+		     size_t len);
 
 /* ---- text helpers used by ward check and ward explain ---- */
 

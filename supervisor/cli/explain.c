@@ -159,8 +159,13 @@ int cmd_explain(int argc, char **argv)
 	}
 	if (rc < 0)
 		die(WARD_EXIT_FAILURE, "cannot decide: %s", strerror(-rc));
-	if (line[0] != '\0')
+	if (line[0] != '\0') {
 		puts(line);
+		/* A deny! wins in every layer: a rule added to allow it would change nothing. */
+		if (!o.quiet && ward_rule_hard(v.rule))
+			warnx_("%s is a hard deny (deny!): no rule of any layer can override it",
+			       ward_rule_location(v.rule));
+	}
 	ward_policy_free(p);
 	free(o.files);
 	free(o.rules);

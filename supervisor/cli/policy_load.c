@@ -120,6 +120,84 @@ int policy_profiles(const struct policy_opts *o, char *out, size_t len)
 }
 
 /*
+ * A rule of the user's that names /.git at the root of the file system:
+ * most likely a $PROJECT the shell expanded to nothing (-r "allow write
+ * $PROJECT/.git/... in double quotes), which then guards or opens nothing
+ * of the project.
+ */
+static void warn_root_git(const struct ward_policy *p)
+{
+	for (size_t i = 0; i < ward_policy_rule_count(p); i++) {
+		const struct ward_rule *r = ward_policy_rule_at(p, i);
+		const char *t = ward_rule_target(r);
+		if (ward_rule_layer(r) < WARD_LAYER_SYSTEM || ward_rule_by_link(r) ||
+		    strncmp(t, "/.git", 5) != 0 || (t[5] != '\0' && t[5] != '/'))
+			continue;
+		warnx_("%s names %s, at the root: did the shell expand $PROJECT to nothing? "
+		       "Quote the rule in single quotes ('... $PROJECT/.git/**'), or name the "
+		       "project's path",
+		       ward_rule_location(r), t);
+	}
+}
+
+/*
+ * A rule of the user's (or the project's, or a --policy or --rule) that
+ * undoes a protection of the profiles: for each path rule of theirs that
+ * refuses or asks, a path it matches (ward_rule_sample) is decided again
+ * with the whole policy, and a user rule that allows it there is named,
+ * with up to three of the protections it undoes.  ward run and ward check
+ * say it; the rule still stands.
+ */
+static void warn_undone(const struct ward_policy *p)
+{
+	size_t n = ward_policy_rule_count(p);
+
+	for (size_t u = 0; u < n; u++) {
+		const struct ward_rule *user = ward_policy_rule_at(p, u);
+		char list[1024] = "";
+		int count = 0;
+		if (ward_rule_layer(user) < WARD_LAYER_SYSTEM || ward_rule_action(user) != WARD_ALLOW ||
+		    !(ward_rule_ops(user) & WARD_OPS_PATH))
+			continue;
+		for (size_t i = 0; i < n; i++) {
+			const struct ward_rule *r = ward_policy_rule_at(p, i);
+			enum ward_action a = ward_rule_action(r);
+			char sample[4096];
+			if (ward_rule_layer(r) != WARD_LAYER_PROFILE || ward_rule_by_link(r) ||
+			    (a != WARD_DENY && a != WARD_ASK) ||
+			    ward_rule_sample(p, r, sample, sizeof(sample)) < 0)
+				continue;
+			unsigned ops = ward_rule_ops(r) & ward_rule_ops(user) & WARD_OPS_PATH;
+			for (unsigned op = 1; op <= WARD_OP_STAT; op <<= 1) {
+				struct ward_verdict v;
+				if (!(ops & op) || ward_decide_path(p, (enum ward_op)op, sample, &v) < 0 ||
+				    v.rule != user)
+					continue;
+				if (count++ < 3) {
+					size_t l = strlen(list);
+					snprintf(list + l, sizeof(list) - l, "%s%s %s %s (%s)",
+						 l ? ", " : "", a == WARD_DENY ? "deny" : "ask",
+						 ward_op_name((enum ward_op)op), ward_rule_target(r),
+						 ward_rule_location(r));
+				}
+				break;
+			}
+		}
+		if (count > 0) {
+			char more[64] = "", ops[96] = "";
+			if (count > 3)
+				snprintf(more, sizeof(more), ", and %d more", count - 3);
+			for (unsigned op = 1; op <= WARD_OP_STAT; op <<= 1)
+				if (ward_rule_ops(user) & op)
+					snprintf(ops + strlen(ops), sizeof(ops) - strlen(ops), "%s%s",
+						 ops[0] ? "," : "", ward_op_name((enum ward_op)op));
+			warnx_("%s (allow %s %s) undoes what the profile keeps from the agent: %s%s",
+			       ward_rule_location(user), ops, ward_rule_target(user), list, more);
+		}
+	}
+}
+
+/*
  * The project when none is named: the top of the git repository holding
  * the current directory (the first directory up with a .git), else the
  * current directory.  Not a top that holds the home directory (a
@@ -252,6 +330,10 @@ struct ward_policy *policy_load(struct policy_opts *o,
 			goto fail;
 	if (o->undecided >= 0)
 		ward_policy_set_undecided(p, (enum ward_undecided)o->undecided);
+	if (!o->quiet) {
+		warn_root_git(p);
+		warn_undone(p);
+	}
 	if (!o->quiet) {
 		char home[PATH_MAX];
 		const char *places[2] = { vars->project, vars->home };

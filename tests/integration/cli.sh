@@ -115,10 +115,13 @@ w() {
 }
 
 # t_explain WHAT LINE ARGS...: `ward explain ARGS` exits 0, prints LINE and nothing on stderr.
+# (Notes of their own are checked below, not here: a hard deny's, and a user
+# rule's that undoes a profile protection.)
 t_explain() {
 	local what=$1 line=$2
 	shift 2
 	w explain "$@"
+	ERR=$(printf '%s\n' "$ERR" | grep -vE 'is a hard deny \(deny!\): no rule|undoes what the profile keeps')
 	check "$what" "rc=0 out=$line err=" "rc=$RC out=$OUT err=$ERR"
 }
 
@@ -520,6 +523,23 @@ t_fail "check badquote.policy: unterminated quote, at the quote's column" 1 \
 	"ward: badquote.policy:1:12: unterminated quote" check badquote.policy
 t_fail_glob "check cycle.policy: an include cycle is an error" 1 \
 	"ward: *sub/two.policy:1:9: include cycle*" check cycle.policy
+# ward explain says when a deny is hard; a user rule that undoes a profile's
+# protection is named (by explain and check as by run); a rule naming /.git
+# at the root too (a $PROJECT the shell expanded to nothing).
+w explain read /proc/1/environ
+check "explain: a hard deny says no rule can override it" \
+	"ward: $(loc self 'deny!' read @foreign-proc-private) is a hard deny (deny!): no rule of any layer can override it" "$ERR"
+w explain write "$P/x"
+check "explain: a soft decision says nothing more" "" "$ERR"
+w check -r 'allow write,create,delete $PROJECT/.git/**'
+check_glob "check: a --rule that reopens .git/hooks is named" \
+	"*ward: --rule:1 (allow write,create,delete $P/.git/\*\*) undoes what the profile keeps from the agent: *deny write $P/.git/hooks/\*\* ($(loc default deny write '$PROJECT/.git/hooks/**'))*" "$ERR"
+w check -q -r 'allow write,create,delete $PROJECT/.git/**'
+check "check -q: not named" "" "$ERR"
+w check -r 'allow write /.git/hooks/**'
+check_glob "check: a rule naming /.git at the root is warned about" \
+	"*ward: --rule:1 names /.git/hooks/\*\*, at the root: did the shell expand \$PROJECT to nothing?*" "$ERR"
+
 # A --rule's relative path is the project's (issue 24); in a file it is an error.
 w check -q -r 'allow read ./x' -r 'allow write build/**'
 check_has_line "check -r 'allow read ./x': a relative path in a --rule is the project's" "$OUT" \
