@@ -7,6 +7,9 @@
 #   there PATH                           yes or no (a dangling symlink is there)
 #   summary                              the counts; returns 1 when a check failed
 #   SRC                                  the source tree
+#   hermetic NAME [DIR...]               BASE, a fresh directory (removed at exit, with
+#       $CLEANUP run first), real; HOME, the XDG directories and TMPDIR in it, made,
+#       and DIRs below BASE too
 #   as_nobody SCRIPT BUILD_DIR VAR [FILE...]  as root: run SCRIPT again as
 #       nobody from copies nobody owns (ward, the script, this file and the
 #       FILEs, relative to the source tree), with VAR=nobody; returns its status
@@ -38,6 +41,19 @@ contains() {
 		nok "$1 (no '$3' in $(basename "$2"))"
 		sed 's/^/#   /' "$2" | tail -n 8
 	fi
+}
+hermetic() {
+	local name=$1 d
+	shift
+	BASE=$(mktemp -d "${TMPDIR:-/tmp}/ward-$name.XXXXXX") || exit 2
+	CLEANUP=${CLEANUP:-:}
+	trap 'eval "$CLEANUP"; cd / && rm -rf "$BASE"' EXIT
+	BASE=$(cd "$BASE" && pwd -P)
+	export HOME=$BASE/home XDG_CONFIG_HOME=$BASE/home/.config \
+		XDG_STATE_HOME=$BASE/home/.state XDG_RUNTIME_DIR=$BASE/run TMPDIR=$BASE/tmp
+	mkdir -p "$HOME" "$BASE/tmp" "$BASE/run" || exit 2
+	chmod 700 "$BASE/run"
+	for d in "$@"; do mkdir -p "$BASE/$d" || exit 2; done
 }
 there() { if [ -e "$1" ] || [ -L "$1" ]; then echo yes; else echo no; fi; }
 summary() {

@@ -5,15 +5,9 @@
 # declared dependencies, and its ward run from the unpacked package.
 set -u
 BUILD=$(cd "${1:?usage: install.sh BUILD_DIR}" && pwd)
-BASE=$(mktemp -d "${TMPDIR:-/tmp}/ward-install.XXXXXX") || exit 2
-trap 'cd / && rm -rf "$BASE"' EXIT
-BASE=$(cd "$BASE" && pwd -P)
 # shellcheck source=tests/integration/harness.sh
 . "$(dirname "$0")/harness.sh"
-export HOME=$BASE/home XDG_CONFIG_HOME=$BASE/home/.config XDG_STATE_HOME=$BASE/home/.state \
-	XDG_RUNTIME_DIR=$BASE/run TMPDIR=$BASE/tmp
-mkdir -p "$HOME" "$BASE/run" "$BASE/tmp" "$BASE/proj"
-chmod 700 "$BASE/run"
+hermetic install proj
 for tool in zsh fish lexgrog dpkg-deb cpack; do
 	command -v "$tool" >/dev/null || { echo "install.sh: $tool is missing (make deps)" >&2; exit 1; }
 done

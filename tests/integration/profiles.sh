@@ -13,17 +13,10 @@ set -u
 umask 022
 BUILD=$(cd "${1:?usage: profiles.sh BUILD_DIR}" && pwd)
 WARD=${WARD:-$BUILD/ward}
-BASE=$(mktemp -d "${TMPDIR:-/tmp}/ward-profiles.XXXXXX") || exit 2
-trap 'cd / && rm -rf "$BASE"' EXIT
-BASE=$(cd "$BASE" && pwd -P)
 PASS_NAME=${PROFILES_PASS:-}
 # shellcheck source=tests/integration/harness.sh
 . "$(dirname "$0")/harness.sh"
-export HOME=$BASE/home XDG_CONFIG_HOME=$BASE/home/.config XDG_STATE_HOME=$BASE/home/.state \
-	XDG_RUNTIME_DIR=$BASE/run TMPDIR=$BASE/tmp
-mkdir -p "$HOME/.cache" "$HOME/.config" "$HOME/.local/share" "$HOME/.local/state" "$BASE/tmp" \
-	"$BASE/run" "$BASE/proj" "$BASE/bin"
-chmod 700 "$BASE/run"
+hermetic profiles proj bin home/.cache home/.config home/.local/share home/.local/state
 cd "$BASE/proj" || exit 2
 
 L=$BASE/log.jsonl

@@ -7,17 +7,12 @@
 set -u
 BUILD=$(cd "${1:?usage: ps.sh BUILD_DIR}" && pwd)
 WARD=${WARD:-$BUILD/ward}
-BASE=$(mktemp -d "${TMPDIR:-/tmp}/ward-ps.XXXXXX") || exit 2
 OUTSIDE=
-trap '[ -n "$OUTSIDE" ] && kill "$OUTSIDE" 2>/dev/null; cd / && rm -rf "$BASE"' EXIT
-BASE=$(cd "$BASE" && pwd -P)
+CLEANUP='[ -n "$OUTSIDE" ] && kill "$OUTSIDE" 2>/dev/null'
 PASS_NAME=${PS_PASS:-}
 # shellcheck source=tests/integration/harness.sh
 . "$(dirname "$0")/harness.sh"
-export HOME=$BASE/home XDG_CONFIG_HOME=$BASE/home/.config XDG_STATE_HOME=$BASE/home/.state \
-	XDG_RUNTIME_DIR=$BASE/run TMPDIR=$BASE/tmp
-mkdir -p "$HOME" "$BASE/tmp" "$BASE/run" "$BASE/proj"
-chmod 700 "$BASE/run"
+hermetic ps proj
 cd "$BASE/proj" || exit 2
 L=$BASE/log.jsonl
 run() { rm -f "$L"; "$WARD" run -q --undecided deny --log "$L" "$@" 2>"$BASE/err"; RC=$?; }
