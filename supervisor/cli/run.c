@@ -19,6 +19,7 @@
 #include <getopt.h>
 #include <jansson.h>
 #include <limits.h>
+#include <pthread.h>
 #include <linux/filter.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,8 +49,8 @@ static const char help[] =
 	"  --ephemeral           remove the session's scratch directory at the end\n"
 	"  --no-preload          do not load libward-preload.so (ward does not load it yet)\n"
 	"  -q                    no messages from ward\n"
-	"  -v                    print each denial to stderr (shadow mode: each would-deny;\n"
-	"                        -vv: every decision)\n"
+	"  -v                    say each refusal and ask, with the -r rule that would\n"
+	"                        allow it (shadow mode: each would-deny; -vv: every decision)\n"
 	"\n"
 	"Exit status: COMMAND's (128+N when killed by signal N); 125 when ward fails;\n"
 	"126 when COMMAND cannot be run; 127 when it is not found.\n"
@@ -157,21 +158,138 @@ static void warn_wide_project(const struct ward_vars *v)
 		       v->project);
 }
 
+/* The home directory's real path, for "~" in what ward says (rules see real paths). */
+static char home_real[PATH_MAX];
+
+/* path with the home directory written ~, into out. */
+static const char *tilde(const char *path, char *out, size_t len)
+{
+	size_t n = strlen(home_real);
+	if (n > 1 && strncmp(path, home_real, n) == 0 && (path[n] == '/' || path[n] == '\0'))
+		snprintf(out, len, "~%s", path + n);
+	else
+		snprintf(out, len, "%s", path);
+	return out;
+}
+
 /*
- * -v: denials on stderr; -vv: every decision.  The agent names the paths:
- * no escape sequence of its reaches the terminal.
+ * The rule that would let a refused call through, as -r would take it
+ * (-r 'allow create ~/.npm/...'), in out; "" when there is none to give
+ * (a name a shell could not take quoted).  Reading, writing or running a
+ * file: that file.  Making or removing one: the directory it is in and
+ * everything below, or, in the home directory, the top directory it lies
+ * in and everything below (~/.npm for ~/.npm/_cacache/tmp/x): a tool
+ * makes more than one.
+ */
+static void paste_rule(const struct log_echo *e, char *out, size_t len)
+{
+	char target[2 * PATH_MAX], q[3 * PATH_MAX], t[PATH_MAX + 8];
+
+	out[0] = '\0';
+	if (e->net) {
+		const char *addr = e->host ? e->host : e->where;
+		snprintf(target, sizeof(target), "%s", addr);
+	} else if (e->where[0] == '/') {
+		bool dirs = strcmp(e->op, "create") == 0 || strcmp(e->op, "delete") == 0;
+		size_t hn = strlen(home_real);
+		char dir[PATH_MAX];
+		snprintf(dir, sizeof(dir), "%s", e->where);
+		if (dirs && hn > 1 && strncmp(dir, home_real, hn) == 0 && dir[hn] == '/' &&
+		    strchr(dir + hn + 1, '/') != NULL) {
+			*strchr(dir + hn + 1, '/') = '\0'; /* ~/TOP */
+		} else if (dirs) {
+			char *slash = strrchr(dir, '/');
+			if (slash == NULL || slash == dir)
+				return;
+			*slash = '\0';
+		}
+		if (policy_quote(q, sizeof(q), tilde(dir, t, sizeof(t)), false) < 0)
+			return;
+		/* policy_quote escapes for a quoted word; ~ must stay first, unquoted. */
+		bool plain = strpbrk(q, " \t#\"\\") == NULL;
+		snprintf(target, sizeof(target), "%s%s%s%s", plain ? "" : "\"", q, dirs ? "/**" : "",
+			 plain ? "" : "\"");
+	} else {
+		return;
+	}
+	if (strchr(target, '\'') != NULL)
+		return;
+	snprintf(out, len, "-r 'allow %s %s'", e->op, target);
+}
+
+/* Whether path's notice was given already (once a path); remembers it. */
+static bool told_already(const char *path)
+{
+	static char told[64][256];
+	static int ntold;
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	bool seen = false;
+
+	pthread_mutex_lock(&lock);
+	for (int i = 0; i < ntold && !seen; i++)
+		seen = strncmp(told[i], path, sizeof(told[i]) - 1) == 0;
+	if (!seen && ntold < 64)
+		snprintf(told[ntold++], sizeof(told[0]), "%s", path);
+	pthread_mutex_unlock(&lock);
+	return seen;
+}
+
+/*
+ * What the terminal is told of a decision.  -v: each refusal, and each
+ * ask answered without a person, apart from them (not a call that failed
+ * as it would natively: mkdir of a directory that is there), with the rule
+ * that decided and the -r line that would allow it; -vv: every decision.
+ * Without -v: once a file, a file a rule answers "no such file" (a
+ * credential, ~/.npmrc), since the program then runs without it unsaid.
+ * The agent names the paths: no escape sequence of its reaches the
+ * terminal.
  */
 static void tell_decision(const struct log_echo *e)
 {
-	char where[4 * (160 + 16)], to[4 * 4096];
+	char where[4 * (160 + 16)], to[4 * 4096], from[4 * 4096], rule[4 * 4096], t[2 * PATH_MAX];
+	bool refused = strcmp(e->decision, "deny") == 0;
 
-	/* -v: denials (in shadow mode, what would be denied); -vv: every decision. */
-	if (S->verbose < 2 && strcmp(e->decision, "deny") != 0 && !e->would_deny)
+	if (S->verbose == 0) {
+		if (refused && !S->quiet && e->errnum == ENOENT && e->rule_errnum == ENOENT &&
+		    !e->asked && !e->net && !told_already(e->where)) {
+			paste_rule(e, rule, sizeof(rule));
+			char exe[256];
+			const char *base = strrchr(e->exe, '/') ? strrchr(e->exe, '/') + 1 : e->exe;
+			warnx_("%s was kept from %s, which it sees as no such file (%s)%s%s",
+			       term_safe(base[0] ? base : "the agent", exe, sizeof(exe)),
+			       term_safe(tilde(e->where, t, sizeof(t)), where, sizeof(where)),
+			       e->rule ? e->rule : "undecided", rule[0] ? ": " : "",
+			       term_safe(rule, to, sizeof(to)));
+		}
 		return;
-	fprintf(stderr, "ward: %s %s %s %s%s%s (%s, pid %d)\n",
-		e->would_deny ? "would deny" : e->decision, e->op,
-		term_safe(e->where, where, sizeof(where)), e->err, e->to ? " -> " : "",
-		e->to ? term_safe(e->to, to, sizeof(to)) : "", e->rule ? e->rule : "no rule", e->tid);
+	}
+	/* In shadow mode, what would be denied is told as a refusal is. */
+	refused |= e->would_deny;
+	if (S->verbose < 2 && (!refused || e->native))
+		return;
+	const char *word = e->would_deny ? "would deny" : e->asked ? "ask" : e->decision;
+	rule[0] = '\0';
+	if (refused && !e->native) {
+		if (e->hard)
+			snprintf(rule, sizeof(rule), ": a hard deny, no rule allows it");
+		else {
+			char r[4 * 4096];
+			paste_rule(e, r, sizeof(r));
+			if (r[0] != '\0')
+				snprintf(rule, sizeof(rule), ": %s", term_safe(r, to, sizeof(to)));
+		}
+	}
+	from[0] = '\0';
+	if (e->from != NULL) {
+		char f[4 * 4096];
+		snprintf(from, sizeof(from), " (rename of %s)",
+			 term_safe(tilde(e->from, t, sizeof(t)), f, sizeof(f)));
+	}
+	fprintf(stderr, "ward: %s %s %s%s%s%s%s%s (%s%s, pid %d)%s\n", word, e->op,
+		term_safe(e->net ? e->where : tilde(e->where, t, sizeof(t)), where, sizeof(where)),
+		from, e->err[0] ? " " : "", e->err, e->to ? " -> " : "",
+		e->to ? term_safe(e->to, to, sizeof(to)) : "", e->rule ? e->rule : "undecided",
+		e->asked ? ", no one to answer" : "", e->tid, rule);
 }
 
 static void tell_repo(const char *path, void *arg)
@@ -435,8 +553,10 @@ static const char *open_log(const char *log, char path[PATH_MAX])
 		snprintf(path, PATH_MAX, "%s/ward/sessions/%s.jsonl", S->vars.xdg_state_home, S->id);
 		log = path;
 	}
-	if (S->verbose > 0)
-		log_set_echo(tell_decision);
+	/* -v's lines, and the notices given without it. */
+	if (realpath(S->vars.home, home_real) == NULL)
+		snprintf(home_real, sizeof(home_real), "%s", S->vars.home);
+	log_set_echo(tell_decision);
 	if ((rc = log_open(log)) < 0)
 		die(WARD_EXIT_FAILURE, "cannot open the log %s: %s", log, strerror(-rc));
 	if (realpath(log, real) == NULL)
@@ -494,14 +614,34 @@ static void log_session_end(int status, double secs)
 	}
 	/* What the session left that runs code (git config and hooks, ~/.claude.json): put back. */
 	json_t *put_back = guard_end(repos);
-	/* The counts save ward sessions reading the whole log. */
+	/* The counts save ward sessions reading the whole log; refused: not those that failed natively. */
 	unsigned long c[3];
 	log_counts(c);
-	log_event(EV_SESSION_END, 0, "{s:i, s:f, s:{s:I, s:I, s:I}, s:o*, s:o*, s:o*}", "status",
-		  status, "duration", secs, "counts", "allowed", (json_int_t)c[0], "denied",
-		  (json_int_t)c[1], "asked", (json_int_t)c[2], "lost",
-		  lost > 0 ? json_integer((json_int_t)lost) : NULL, "repos", repos, "put_back",
+	log_event(EV_SESSION_END, 0, "{s:i, s:f, s:{s:I, s:I, s:I, s:I}, s:o*, s:o*, s:o*}",
+		  "status", status, "duration", secs, "counts", "allowed", (json_int_t)c[0], "denied",
+		  (json_int_t)c[1], "refused", (json_int_t)log_refused(), "asked", (json_int_t)c[2],
+		  "lost", lost > 0 ? json_integer((json_int_t)lost) : NULL, "repos", repos, "put_back",
 		  put_back);
+}
+
+/*
+ * The session's last line: ward: 3 refused, 2 asked (ward report 1a2b3c4d
+ * for details): the calls refused (not those that failed as they would
+ * natively anyway) and those put to a person.  The log by the session's id
+ * where it is the default one, else by its name.
+ */
+static void tell_summary(const char *log, bool named)
+{
+	unsigned long c[3], refused = log_refused();
+	char safe[2 * PATH_MAX];
+
+	log_counts(c);
+	if (refused == 0 && c[2] == 0)
+		fprintf(stderr, "ward: nothing refused or asked");
+	else
+		fprintf(stderr, "ward: %lu refused, %lu asked", refused, c[2]);
+	fprintf(stderr, " (ward report %s for details)\n",
+		named ? term_safe(log, safe, sizeof(safe)) : S->id);
 }
 
 int cmd_run(int argc, char **argv)
@@ -542,7 +682,7 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "ward: session %s: %lu events could not be written to the log %s\n",
 			S->id, lost, log);
 	if (!S->quiet)
-		fprintf(stderr, "ward: session %s: log %s\n", S->id, log);
+		tell_summary(log, ro.log != NULL);
 	if (ro.ephemeral) {
 		remove_tree(S->vars.session);
 	} else {
