@@ -65,6 +65,9 @@ int cmd_check(int argc, char **argv)
 	struct ward_policy *p = policy_load(&o, NULL, &vars, &err);
 	if (p == NULL || protect_add(p, PROTECT_AFTER_POLICY, &pc, &err) < 0) {
 		fprintf(stderr, "ward: %s\n", err.msg);
+		ward_policy_free(p);
+		free(o.files);
+		free(o.rules);
 		return 1;
 	}
 	char *text = ward_policy_dump(p);
