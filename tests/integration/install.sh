@@ -21,6 +21,8 @@ if ! DESTDIR=$DEST cmake --install "$BUILD" --prefix /usr/local >"$BASE/install.
 fi
 U=$DEST/usr/local
 check "ward is installed, executable" "yes" "$([ -x "$U/bin/ward" ] && echo yes || echo no)"
+check "the preload library is installed where ward looks for it (lib/ward beside bin)" "yes" \
+	"$([ -f "$U/lib/ward/libward-preload.so" ] && echo yes || echo no)"
 for page in man1/ward.1.gz man5/ward-policy.5.gz; do
 	check "the man page $page, with a NAME line whatis reads" "yes" \
 		"$(lexgrog "$U/share/man/$page" >/dev/null 2>&1 && echo yes || echo no)"
@@ -56,7 +58,7 @@ got=$(fish -c "source $U/share/fish/vendor_completions.d/ward.fish; complete -C'
 check "fish: --profile completes the profiles" \
 	"aider audit cargo claude-code codex default go npm opencode pip strict " "$got"
 got=$(fish -c "source $U/share/fish/vendor_completions.d/ward.fish; complete -C'ward '" 2>&1 | cut -f1 | sort | tr '\n' ' ')
-check "fish: the commands" "check doctor explain help run trust " "$got"
+check "fish: the commands" "check doctor explain help learn report run sessions trust " "$got"
 
 # ------------------------------------------------------------ make deb
 
