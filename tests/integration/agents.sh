@@ -18,24 +18,22 @@ umask 022
 BUILD=$(cd "${1:?usage: agents.sh BUILD_DIR}" && pwd)
 WARD=$BUILD/ward
 CACHE=${WARD_AGENTS_CACHE:-$BUILD/agents-cache}
-BASE=$(mktemp -d "${TMPDIR:-/tmp}/ward-agents.XXXXXX") || exit 2
-trap 'tmux -S "$BASE/tmux.sock" kill-server 2>/dev/null; cd / && rm -rf "$BASE"' EXIT
-BASE=$(cd "$BASE" && pwd -P)
-
 # shellcheck source=tests/integration/harness.sh
 . "$(dirname "$0")/harness.sh"
+BASE=$(mktemp -d "${TMPDIR:-/tmp}/ward-agents.XXXXXX") || bail "mktemp"
+at_exit 'cd / && rm -rf "$BASE"'
+at_exit 'tmux -S "$BASE/tmux.sock" kill-server 2>/dev/null'
+BASE=$(cd "$BASE" && pwd -P)
 
 # ------------------------------------------------------------ the programs
 
 for tool in npm node tmux python3 cargo go; do
 	if ! command -v "$tool" >/dev/null; then
-		echo "agents.sh: $tool is missing (make deps installs it)" >&2
-		exit 1
+		bail "$tool is missing (make deps installs it)"
 	fi
 done
 if ! timeout 60 npm view --silent left-pad version >/dev/null 2>&1; then
-	echo "# SKIP: the npm registry (registry.npmjs.org) is unreachable: nothing was tested"
-	exit 77
+	skip_all "the npm registry (registry.npmjs.org) is unreachable: nothing was tested"
 fi
 # One install at a time into the cache; a second run finds it there.
 mkdir -p "$CACHE"
@@ -47,8 +45,7 @@ if [ ! -x "$CACHE/prefix/bin/claude" ] || [ ! -x "$CACHE/prefix/bin/codex" ]; th
 	if ! timeout 600 npm install -g --no-fund --no-audit --prefix "$CACHE/prefix" \
 		@anthropic-ai/claude-code @openai/codex >"$CACHE/install.log" 2>&1; then
 		sed 's/^/#   /' "$CACHE/install.log" | tail -n 20
-		echo "agents.sh: npm could not install Claude Code and Codex" >&2
-		exit 1
+		bail "npm could not install Claude Code and Codex (the registry answered)"
 	fi
 fi
 flock -u 9

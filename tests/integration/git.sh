@@ -7,8 +7,10 @@
 # hook cannot be made (samples can); what the session left in a repository
 # it made below the project is put right too.
 #
-# Hermetic (HOME, XDG, TMPDIR in a fresh directory); as root, repeated as
-# nobody from copies nobody owns.
+# Hermetic (HOME, XDG, TMPDIR in a fresh directory).
+#   git.sh BUILD_DIR [nobody]
+# With "nobody" (root only: skipped, 77, otherwise), the same checks as
+# nobody, from copies nobody owns.  Output: TAP (lib.sh).
 set -u
 umask 022
 BUILD=$(cd "${1:?usage: git.sh BUILD_DIR}" && pwd)
@@ -16,7 +18,8 @@ WARD=${WARD:-$BUILD/ward}
 PASS_NAME=${GIT_PASS:-}
 # shellcheck source=tests/integration/harness.sh
 . "$(dirname "$0")/harness.sh"
-hermetic git
+[ "${2:-}" = nobody ] && nobody_part "$0" "$BUILD" GIT_PASS
+hermetic_base git
 export GIT_CONFIG_NOSYSTEM=1
 unset GIT_DIR GIT_WORK_TREE GIT_CONFIG_GLOBAL
 git config --global user.email t@example.org
@@ -140,9 +143,4 @@ git status >/dev/null 2>&1
 check "...so the user's git does not run that repository's config here" "" \
 	"$(ls "$BASE" | grep '^pwned' | tr '\n' ' ')"
 
-RESULT=0
-summary || RESULT=1
-if [ "$(id -u)" = 0 ] && [ -z "$PASS_NAME" ]; then
-	as_nobody "$0" "$BUILD" GIT_PASS || RESULT=1
-fi
-exit "$RESULT"
+summary

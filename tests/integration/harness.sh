@@ -1,87 +1,81 @@
-# harness.sh - what profiles.sh, git.sh and agents.sh share: TAP-like
-# lines, and the second pass as nobody.  Sourced; PASS_NAME tags the pass.
-#   ok WHAT / nok WHAT / skip WHAT WHY   one line each, counted
-#   check WHAT EXPECTED GOT              exact equality
-#   has WHAT FILE ERE / hasnt ...        a line of FILE matches (or none)
+# shellcheck shell=bash
+# harness.sh - what profiles.sh, git.sh, ps.sh, tell.sh, help.sh,
+# install.sh and agents.sh share on top of lib.sh (its TAP, its counts, its
+# exit status: 77 when a check was skipped).  Sourced; PASS_NAME tags the
+# lines of a pass.
+#   ok WHAT / nok WHAT [DETAIL...]       a check that passed or failed
+#   hasnt WHAT FILE ERE                  no line of FILE matches
 #   contains WHAT FILE TEXT              a line of FILE holds TEXT
 #   there PATH                           yes or no (a dangling symlink is there)
-#   summary                              the counts; returns 1 when a check failed
 #   SRC                                  the source tree
-#   hermetic NAME [DIR...]               BASE, a fresh directory (removed at exit, with
-#       $CLEANUP run first), real; HOME, the XDG directories and TMPDIR in it, made,
+#   hermetic_base NAME [DIR...]          BASE, a fresh directory (removed at exit,
+#       after $CLEANUP), real; HOME, the XDG directories and TMPDIR in it, made,
 #       and DIRs below BASE too
-#   as_nobody SCRIPT BUILD_DIR VAR [FILE...]  as root: run SCRIPT again as
-#       nobody from copies nobody owns (ward, the script, this file and the
-#       FILEs, relative to the source tree), with VAR=nobody; returns its status
+#   nobody_part SCRIPT BUILD_DIR VAR [FILE...]  the script's part as nobody, a
+#       ctest of its own: as root, run SCRIPT again as nobody from copies nobody
+#       owns (ward, the script, lib.sh, this file and the FILEs, relative to the
+#       source tree), with VAR=nobody, and exit with its status; 77 (skipped)
+#       where nothing may run as nobody, saying why
 
-N=0 PASS=0 FAIL=0 SKIP=0
+# shellcheck source=tests/integration/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
 PASS_NAME=${PASS_NAME:-}
 # The source tree, for scripts that cd away before they need it.
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)
-ok() { N=$((N + 1)) PASS=$((PASS + 1)); echo "ok $N - ${PASS_NAME:+[$PASS_NAME] }$1"; }
-nok() { N=$((N + 1)) FAIL=$((FAIL + 1)); echo "not ok $N - ${PASS_NAME:+[$PASS_NAME] }$1"; }
-skip() { N=$((N + 1)) SKIP=$((SKIP + 1)); echo "ok $N - ${PASS_NAME:+[$PASS_NAME] }$1 # SKIP $2"; }
-check() {
-	if [ "$2" = "$3" ]; then ok "$1"; else nok "$1 (expected '$2', got '$3')"; fi
-}
-has() {
-	if grep -qE -e "$3" "$2"; then ok "$1"; else
-		nok "$1 (no line matching '$3')"
-		sed 's/^/#   /' "$2" | tail -n 5
-	fi
+ok() { pass "${PASS_NAME:+[$PASS_NAME] }$1"; }
+nok() {
+	local what=$1
+	shift
+	fail "${PASS_NAME:+[$PASS_NAME] }$what" "$@"
 }
 hasnt() {
 	if ! grep -qE -e "$3" "$2"; then ok "$1"; else
-		nok "$1 (a line matches '$3')"
-		grep -E -e "$3" "$2" | sed 's/^/#   /' | head -n 3
+		nok "$1 (a line matches '$3')" "$(grep -E -e "$3" "$2" | head -n 3)"
 	fi
 }
 contains() {
 	if grep -qF -e "$3" "$2"; then ok "$1"; else
-		nok "$1 (no '$3' in $(basename "$2"))"
-		sed 's/^/#   /' "$2" | tail -n 8
+		nok "$1 (no '$3' in $(basename "$2"))" "$(tail -n 8 "$2")"
 	fi
 }
-hermetic() {
+hermetic_base() {
 	local name=$1 d
 	shift
-	BASE=$(mktemp -d "${TMPDIR:-/tmp}/ward-$name.XXXXXX") || exit 2
+	BASE=$(mktemp -d "${TMPDIR:-/tmp}/ward-$name.XXXXXX") || bail "mktemp"
 	CLEANUP=${CLEANUP:-:}
-	trap 'eval "$CLEANUP"; cd / && rm -rf "$BASE"' EXIT
+	# shellcheck disable=SC2016  # expanded when the script ends
+	at_exit 'cd / && rm -rf "$BASE"'
+	# shellcheck disable=SC2016
+	at_exit 'eval "$CLEANUP"'
 	BASE=$(cd "$BASE" && pwd -P)
 	export HOME=$BASE/home XDG_CONFIG_HOME=$BASE/home/.config \
 		XDG_STATE_HOME=$BASE/home/.state XDG_RUNTIME_DIR=$BASE/run TMPDIR=$BASE/tmp
-	mkdir -p "$HOME" "$BASE/tmp" "$BASE/run" || exit 2
+	mkdir -p "$HOME" "$BASE/tmp" "$BASE/run" || bail "mkdir in $BASE"
 	chmod 700 "$BASE/run"
-	for d in "$@"; do mkdir -p "$BASE/$d" || exit 2; done
+	for d in "$@"; do mkdir -p "$BASE/$d" || bail "mkdir $BASE/$d"; done
 }
 there() { if [ -e "$1" ] || [ -L "$1" ]; then echo yes; else echo no; fi; }
-summary() {
-	echo "# $PASS passed, $FAIL failed, $SKIP skipped${PASS_NAME:+ ($PASS_NAME)}"
-	[ "$FAIL" -eq 0 ]
-}
-as_nobody() {
-	local script=$SRC/tests/integration/$(basename "$1") build=$2 var=$3 group=nogroup src=$SRC u rc
+nobody_part() {
+	local script build=$2 var=$3 u rc f
+	script=$SRC/tests/integration/$(basename "$1")
 	shift 3
-	getent group nogroup >/dev/null || group=nobody
-	if ! getent passwd nobody >/dev/null || ! command -v setpriv >/dev/null; then
-		echo "# skipped the pass as nobody: no nobody user or no setpriv"
-		return 0
-	fi
+	nobody_ready || skip_all "$NB_WHY"
 	# The build tree may lie in a mode-0700 directory: copies nobody can read.
-	u=$(mktemp -d /tmp/ward-nobody.XXXXXX)
+	u=$(mktemp -d /tmp/ward-nobody.XXXXXX) || bail "mktemp"
+	at_exit "rm -rf '$u'"
 	mkdir -p "$u/build" "$u/tests/integration" "$u/tmp"
-	cp "$build/ward" "$u/build/ward"
-	cp "$script" "$src/tests/integration/harness.sh" "$u/tests/integration/"
+	cp "$build/ward" "$u/build/ward" || bail "cannot stage ward"
+	cp "$script" "$SRC/tests/integration/lib.sh" "$SRC/tests/integration/harness.sh" \
+		"$u/tests/integration/" || bail "cannot stage $script"
 	for f in "$@"; do
 		mkdir -p "$u/$(dirname "$f")"
-		cp -r "$src/$f" "$u/$f"
+		cp -r "$SRC/$f" "$u/$f" || bail "cannot stage $f"
 	done
-	chown -R "nobody:$group" "$u"
-	(cd "$u" && setpriv --reuid=nobody --regid="$group" --clear-groups -- \
-		env -i PATH="$PATH" TMPDIR="$u/tmp" "$var=nobody" \
+	chown -R "$NB_UID:$NB_GID" "$u"
+	chmod 755 "$u"
+	(cd "$u" && as_nobody env -i PATH="$PATH" TMPDIR="$u/tmp" "$var=nobody" \
 		bash "$u/tests/integration/$(basename "$script")" "$u/build")
 	rc=$?
-	rm -rf "$u"
-	return $rc
+	exit "$rc"
 }

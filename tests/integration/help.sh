@@ -4,10 +4,10 @@
 set -u
 BUILD=$(cd "${1:?usage: help.sh BUILD_DIR}" && pwd)
 WARD=${WARD:-$BUILD/ward}
-BASE=$(mktemp -d "${TMPDIR:-/tmp}/ward-help.XXXXXX") || exit 2
-trap 'cd / && rm -rf "$BASE"' EXIT
 # shellcheck source=tests/integration/harness.sh
 . "$(dirname "$0")/harness.sh"
+BASE=$(mktemp -d "${TMPDIR:-/tmp}/ward-help.XXXXXX") || bail "mktemp"
+at_exit 'cd / && rm -rf "$BASE"'
 VERSION=$(sed -n 's/^project(ward VERSION \([0-9][0-9.]*\).*/\1/p' "$SRC/CMakeLists.txt")
 
 out=$("$WARD" --version)

@@ -7,9 +7,9 @@ set -u
 BUILD=$(cd "${1:?usage: install.sh BUILD_DIR}" && pwd)
 # shellcheck source=tests/integration/harness.sh
 . "$(dirname "$0")/harness.sh"
-hermetic install proj
+hermetic_base install proj
 for tool in zsh fish lexgrog dpkg-deb cpack; do
-	command -v "$tool" >/dev/null || { echo "install.sh: $tool is missing (make deps)" >&2; exit 1; }
+	command -v "$tool" >/dev/null || bail "$tool is missing (make deps installs it)"
 done
 
 # ------------------------------------------------------------ make install

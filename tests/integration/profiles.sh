@@ -6,9 +6,9 @@
 # (the agent writes a hook or setting into its own configuration: refused).
 #
 # Hermetic: HOME, the XDG directories and TMPDIR lie in a fresh directory.
-# As root, the run is repeated as nobody from copies nobody owns.
-# Output: "ok N - what" / "not ok N - what (...)" lines, then a count; exit 1
-# when a check failed.
+#   profiles.sh BUILD_DIR [nobody]
+# With "nobody" (root only: skipped, 77, otherwise), the same checks as
+# nobody, from copies nobody owns.  Output: TAP (lib.sh).
 set -u
 umask 022
 BUILD=$(cd "${1:?usage: profiles.sh BUILD_DIR}" && pwd)
@@ -16,7 +16,8 @@ WARD=${WARD:-$BUILD/ward}
 PASS_NAME=${PROFILES_PASS:-}
 # shellcheck source=tests/integration/harness.sh
 . "$(dirname "$0")/harness.sh"
-hermetic profiles proj bin home/.cache home/.config home/.local/share home/.local/state
+[ "${2:-}" = nobody ] && nobody_part "$0" "$BUILD" PROFILES_PASS rules/profiles
+hermetic_base profiles proj bin home/.cache home/.config home/.local/share home/.local/state
 cd "$BASE/proj" || exit 2
 
 L=$BASE/log.jsonl
@@ -200,10 +201,4 @@ run -q --profile npm -- ln -s "$P/fake-npm" "$HOME/.npm"
 check "npm: ~/.npm made a symlink to the project is refused" "1 no" \
 	"$RC $([ -L "$HOME/.npm" ] && echo yes || echo no)"
 
-RESULT=0
-summary || RESULT=1
-# As root: the same as nobody (the profiles for ward explain's line numbers).
-if [ "$(id -u)" = 0 ] && [ -z "$PASS_NAME" ]; then
-	as_nobody "$0" "$BUILD" PROFILES_PASS rules/profiles || RESULT=1
-fi
-exit "$RESULT"
+summary

@@ -3,7 +3,10 @@
 # ps.sh BUILD_DIR - ps and pgrep under ward see every process: the stat,
 # status and comm of processes outside the session may be read, nothing
 # else of theirs (cmdline, environ, memory, fds, maps, threads), and
-# nothing of theirs written.  As root, repeated as nobody.
+# nothing of theirs written.
+#   ps.sh BUILD_DIR [nobody]
+# With "nobody" (root only: skipped, 77, otherwise), the same checks as
+# nobody, from copies nobody owns.  Output: TAP (lib.sh).
 set -u
 BUILD=$(cd "${1:?usage: ps.sh BUILD_DIR}" && pwd)
 WARD=${WARD:-$BUILD/ward}
@@ -12,7 +15,8 @@ CLEANUP='[ -n "$OUTSIDE" ] && kill "$OUTSIDE" 2>/dev/null'
 PASS_NAME=${PS_PASS:-}
 # shellcheck source=tests/integration/harness.sh
 . "$(dirname "$0")/harness.sh"
-hermetic ps proj
+[ "${2:-}" = nobody ] && nobody_part "$0" "$BUILD" PS_PASS
+hermetic_base ps proj
 cd "$BASE/proj" || exit 2
 L=$BASE/log.jsonl
 run() { rm -f "$L"; "$WARD" run -q --undecided deny --log "$L" "$@" 2>"$BASE/err"; RC=$?; }
@@ -56,9 +60,4 @@ run -- sh -c 'cd /proc/$1 && cat stat' sh "$OUTSIDE"
 check "its directory cannot be entered (the file is read by its path only)" "yes" \
 	"$([ "$RC" -ne 0 ] && echo yes || echo no)"
 
-RESULT=0
-summary || RESULT=1
-if [ "$(id -u)" = 0 ] && [ -z "$PASS_NAME" ]; then
-	as_nobody "$0" "$BUILD" PS_PASS || RESULT=1
-fi
-exit "$RESULT"
+summary
