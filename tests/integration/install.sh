@@ -44,6 +44,14 @@ check "the installed ward runs a command" "0 ran" "$? $(cat out 2>/dev/null)"
 "$U/bin/ward" run -q --log "$BASE/log" -- sh -c 'cat ~/.ssh/id_rsa 2>/dev/null; echo x >~/.bashrc' 2>/dev/null
 check "...under its policy" "2 no" "$? $(there "$HOME/.bashrc")"
 
+# The README's links to docs/ find the installed docs.
+missing=
+for link in $(grep -o '](docs/[a-z0-9.-]*\.md)' "$SRC/README.md" | tr -d '()]' | sort -u); do
+	[ -f "$U/share/doc/ward/$link" ] || missing="$missing $link"
+done
+check "the README is installed, and each docs/ page it links to beside it" "yes ''" \
+	"$(there "$U/share/doc/ward/README.md") '$missing'"
+
 # Completions: bash's completes profiles in a list; zsh and fish parse theirs.
 got=$(bash -c '. "$1"; COMP_WORDS=(ward run --profile claude-code,n); COMP_CWORD=3; _ward
 	echo "${COMPREPLY[*]}"; COMP_WORDS=(ward d); COMP_CWORD=1; _ward; echo "${COMPREPLY[*]}"
