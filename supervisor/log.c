@@ -415,6 +415,8 @@ int log_request(struct req *r, int err)
 			.native = native,
 			.net = net,
 			.host = net && r->net_host[0] != '\0' ? r->net_host : NULL,
+			.reason = v == NULL ? d->reason : NULL,
+			.mkdir = strncmp(r->sysname, "mkdir", 5) == 0,
 		};
 		echo(&e);
 	}

@@ -62,6 +62,8 @@ struct log_echo {
 	bool native;	 /* refused, but with the error the call has natively (EEXIST) */
 	bool net;	 /* a network decision: where is an address, host the name verified */
 	const char *host;
+	const char *reason; /* why ward refused by itself (no rule decided, none can allow it), or NULL */
+	bool mkdir;	    /* the call makes a directory (mkdir, mkdirat) */
 };
 /*
  * The calls refused so far, not counting those that failed as they would

@@ -179,7 +179,10 @@ static const char *tilde(const char *path, char *out, size_t len)
  * file: that file.  Making or removing one: the directory it is in and
  * everything below, or, in the home directory, the top directory it lies
  * in and everything below (~/.npm for ~/.npm/_cacache/tmp/x): a tool
- * makes more than one.
+ * makes more than one; but a file of the home directory itself is named
+ * alone (~/.npmrc), a directory made there with all below it (the rule
+ * ~/.tool followed by slash, star, star: it matches ~/.tool too), never
+ * all of ~.
  */
 static void paste_rule(const struct log_echo *e, char *out, size_t len)
 {
@@ -194,9 +197,12 @@ static void paste_rule(const struct log_echo *e, char *out, size_t len)
 		size_t hn = strlen(home_real);
 		char dir[PATH_MAX];
 		snprintf(dir, sizeof(dir), "%s", e->where);
-		if (dirs && hn > 1 && strncmp(dir, home_real, hn) == 0 && dir[hn] == '/' &&
-		    strchr(dir + hn + 1, '/') != NULL) {
-			*strchr(dir + hn + 1, '/') = '\0'; /* ~/TOP */
+		if (dirs && hn > 1 && strncmp(dir, home_real, hn) == 0 && dir[hn] == '/') {
+			char *top = strchr(dir + hn + 1, '/');
+			if (top != NULL)
+				*top = '\0'; /* ~/TOP */
+			else
+				dirs = e->mkdir; /* the directory and below, or the file alone */
 		} else if (dirs) {
 			char *slash = strrchr(dir, '/');
 			if (slash == NULL || slash == dir)
@@ -272,6 +278,8 @@ static void tell_decision(const struct log_echo *e)
 	if (refused && !e->native) {
 		if (e->hard)
 			snprintf(rule, sizeof(rule), ": a hard deny, no rule allows it");
+		else if (e->reason != NULL)
+			snprintf(rule, sizeof(rule), ": ward's own refusal, no rule allows it");
 		else {
 			char r[4 * 4096];
 			paste_rule(e, r, sizeof(r));
@@ -285,10 +293,12 @@ static void tell_decision(const struct log_echo *e)
 		snprintf(from, sizeof(from), " (rename of %s)",
 			 term_safe(tilde(e->from, t, sizeof(t)), f, sizeof(f)));
 	}
+	/* Who decided: a rule, set undecided, or ward itself, with its reason. */
+	const char *by = e->rule ? e->rule : e->reason ? e->reason : "undecided";
 	fprintf(stderr, "ward: %s %s %s%s%s%s%s%s (%s%s, pid %d)%s\n", word, e->op,
 		term_safe(e->net ? e->where : tilde(e->where, t, sizeof(t)), where, sizeof(where)),
 		from, e->err[0] ? " " : "", e->err, e->to ? " -> " : "",
-		e->to ? term_safe(e->to, to, sizeof(to)) : "", e->rule ? e->rule : "undecided",
+		e->to ? term_safe(e->to, to, sizeof(to)) : "", by,
 		e->asked ? ", no one to answer" : "", e->tid, rule);
 }
 

@@ -63,6 +63,20 @@ check "-v: an ask answered without a person is an ask, not a deny" \
 rule=$(grep -o "\-r 'allow create [^']*'" "$E" | sed "s/^-r '//; s/'$//")
 run -q -r "$rule" -- sh -c 'echo x >"$1/new"' sh "$BASE/outside"
 check "...and the rule it gives, pasted, lets the call through" "0 yes" "$RC $(there "$BASE/outside/new")"
+# In the home directory: a file alone, a directory with what is below it, never all of ~.
+run -q -v -- sh -c 'echo x >~/.toolrc; mkdir -p ~/.tool/x && echo y >~/.tool/x/y'
+check "-v: a file made in ~ itself gets a rule for that file, a directory made there one for it and below" \
+	"-r 'allow create ~/.toolrc' -r 'allow create ~/.tool/**'" \
+	"$(grep -o "\-r '[^']*'" "$E" | tr '\n' ' ' | sed 's/ $//')"
+run -q -r 'allow create ~/.toolrc' -r 'allow create ~/.tool/**' -- \
+	sh -c 'echo x >~/.toolrc; mkdir -p ~/.tool/x && echo y >~/.tool/x/y'
+check "...and those rules, pasted, let the calls through" "0 yes yes" \
+	"$RC $(there "$HOME/.toolrc") $(there "$HOME/.tool/x/y")"
+# A refusal of ward's own: no rule decided it, and none can allow it.
+mkdir -p "$BASE/movable/d"
+run -q -v --project "$BASE/movable" -- mv "$BASE/movable" "$TMPDIR/moved"
+check "-v: ward's own refusal says its reason, and that no rule allows it" "yes" \
+	"$(grep -q "^ward: deny create $TMPDIR/moved (rename of $BASE/movable) EACCES (it would carry what is below it into or out of a rule's reach, pid [0-9]*): ward's own refusal, no rule allows it$" "$E" && echo yes || echo no)"
 run -q -v -- sh -c 'cat /proc/1/environ' 2>/dev/null
 check "-v: a hard deny says no rule allows it" "yes" \
 	"$(grep -q "^ward: deny read /proc/1/environ EACCES (builtin:self:[0-9]*, pid [0-9]*): a hard deny, no rule allows it$" "$E" && echo yes || echo no)"
