@@ -4,13 +4,13 @@
 # (docs/profiles.md), each with --undecided deny, so that anything asked is
 # refused and shows in the log: Claude Code (its version, and its first
 # screen in tmux), the Codex CLI (its version, with no warning), npm
-# install of a package from the registry, pip install of a local package
-# into a virtual environment, cargo build and go build of small local
-# projects.  Asserted from the log: nothing refused but what the profile
+# install, pnpm add and yarn add of a package from the registry, pip
+# install of a local package into a virtual environment, cargo build and
+# go build of small local projects.  Asserted from the log: nothing refused but what the profile
 # means to refuse.
 #
-# Claude Code and Codex come from the npm registry, installed once into
-# $WARD_AGENTS_CACHE (default BUILD_DIR/agents-cache) and reused; pip,
+# Claude Code, Codex, pnpm and yarn come from the npm registry, installed
+# once into $WARD_AGENTS_CACHE (default BUILD_DIR/agents-cache) and reused; pip,
 # cargo and go are Debian's (make deps).  Without the npm registry what
 # needs it is skipped, saying so, and the test exits 77 (skipped), never 0.
 set -u
@@ -44,13 +44,18 @@ fi
 mkdir -p "$CACHE"
 exec 9>"$CACHE/.lock"
 flock 9
-if [ -z "$OFFLINE" ] && { [ ! -x "$CACHE/prefix/bin/claude" ] || [ ! -x "$CACHE/prefix/bin/codex" ]; }; then
-	echo "# installing @anthropic-ai/claude-code and @openai/codex into $CACHE/prefix"
+PROGRAMS="claude codex pnpm yarn"
+cached() {
+	local p
+	for p in $PROGRAMS; do [ -x "$CACHE/prefix/bin/$p" ] || return 1; done
+}
+if [ -z "$OFFLINE" ] && ! cached; then
+	echo "# installing Claude Code, Codex, pnpm and yarn into $CACHE/prefix"
 	rm -rf "$CACHE/prefix"
 	if ! timeout 600 npm install -g --no-fund --no-audit --prefix "$CACHE/prefix" \
-		@anthropic-ai/claude-code @openai/codex >"$CACHE/install.log" 2>&1; then
+		@anthropic-ai/claude-code @openai/codex pnpm yarn >"$CACHE/install.log" 2>&1; then
 		sed 's/^/#   /' "$CACHE/install.log" | tail -n 20
-		bail "npm could not install Claude Code and Codex (the registry answered)"
+		bail "npm could not install Claude Code, Codex, pnpm and yarn (the registry answered)"
 	fi
 fi
 flock -u 9
@@ -179,6 +184,26 @@ if [ -z "$OFFLINE" ]; then
 	check "...npm's cache is let through" "yes" "$([ -d "$HOME/.npm/_cacache" ] && echo yes || echo no)"
 	wrun npm -- node -e 'console.log(require("left-pad")("x", 3, "."))'
 	check "...and the package runs" "0 ..x" "$RC $(cat "$BASE/out")"
+
+	# pnpm and yarn, the profile's other package managers, from the same cache.
+	if cached; then
+		for pm in pnpm yarn; do
+			mkdir -p "$BASE/$pm-proj"
+			cd "$BASE/$pm-proj" || exit 2
+			echo '{"name":"t","version":"1.0.0","private":true}' >package.json
+			wrun npm -- "$pm" add left-pad
+			check "$pm add left-pad under --profile npm" "0" "$RC"
+			check "...installed it" "yes" \
+				"$([ -f node_modules/left-pad/package.json ] && echo yes || echo no)"
+			# pnpm notes each project in its store by a symlink to it, which would
+			# take the project's protected paths out of their rules' reach: ward
+			# refuses it (no rule decides it), and pnpm goes on without.
+			none_refused "...and nothing was refused (but pnpm's symlink from its store to the project)" \
+				'^create [^ ]*/pnpm/store/[^ ]*/projects/[^ /]* None$'
+		done
+	else
+		skip "pnpm and yarn" "not in $CACHE/prefix"
+	fi
 else
 	skip "npm install from the registry" "$OFFLINE"
 fi
