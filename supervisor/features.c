@@ -235,54 +235,6 @@ int features_detect(struct features *f, char *why, size_t len)
 	return 0;
 }
 
-/* What each feature gives, and what ward does without it, for ward --version. */
-static const struct {
-	const char *name, *since, *with, *without;
-	size_t flag;
-} described[] = {
-	{ "addfd_send", "5.14", "an fd handed over with the answer, in one step",
-	  "the fd installed, then its number answered", offsetof(struct features, addfd_send) },
-	{ "wait_killable_recv", "5.19", "a received call waits for ward through signals",
-	  "a call a signal restarts answered from what ward did",
-	  offsetof(struct features, wait_killable) },
-	{ "sync_wake_up", "6.6", "a faster round trip", "the ordinary wake-up, slower",
-	  offsetof(struct features, sync_wake_up) },
-	{ "pidfd_thread", "6.9", "a thread's own fds reached through its pidfd",
-	  "the process's pidfd, each fd taken checked with kcmp",
-	  offsetof(struct features, pidfd_thread) },
-};
-
-int features_print(FILE *out)
-{
-	struct features f;
-	char why[256] = "";
-	int rc = features_detect(&f, why, sizeof(why));
-
-	fprintf(out, "kernel %s: ", f.kernel);
-	if (rc < 0) {
-		fprintf(out, "ward cannot run here: %s\n", why);
-		return rc;
-	}
-	fprintf(out, "every guarantee (seccomp user notification with ADDFD, Linux 5.9, "
-		     "openat2 and pidfd_getfd, 5.6)\n");
-	for (size_t i = 0; i < sizeof(described) / sizeof(described[0]); i++) {
-		bool on = *(const bool *)((const char *)&f + described[i].flag);
-		bool masked = false;
-		for (const char *m = f.masked; (m = strstr(m, described[i].name)) != NULL; m++)
-			if ((m == f.masked || m[-1] == ',') &&
-			    (m[strlen(described[i].name)] == ',' || m[strlen(described[i].name)] == '\0'))
-				masked = true;
-		char since[16];
-		snprintf(since, sizeof(since), "(%s)", described[i].since);
-		fprintf(out, "  %-19s %-6s %-6s %s\n", described[i].name,
-			on ? "yes" : masked ? "masked" : "no", since,
-			on ? described[i].with : described[i].without);
-	}
-	if (f.masked[0] != '\0')
-		fprintf(out, "masked by WARD_KERNEL_FEATURES: %s\n", f.masked);
-	return 0;
-}
-
 bool ward_capable(int cap)
 {
 	static int caps_read;

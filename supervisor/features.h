@@ -7,7 +7,6 @@
 
 #include <linux/seccomp.h>
 #include <stdbool.h>
-#include <stdio.h>
 #include <stddef.h>
 
 #ifndef SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV
@@ -49,12 +48,6 @@ struct features {
  * when a required feature is missing or the variable is not understood.
  */
 int features_detect(struct features *f, char *why, size_t len);
-/*
- * Probe, and print the kernel, whether ward keeps every guarantee on it,
- * and each optional feature: found, missing or masked, and what ward does
- * with it or without it (ward --version).  -errno when ward cannot run.
- */
-int features_print(FILE *out);
 /* The names WARD_KERNEL_FEATURES takes, in one line ("addfd_send, ..."). */
 const char *features_maskable(void);
 /* Whether ward's own effective capabilities hold capability cap (read once). */

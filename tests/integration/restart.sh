@@ -96,10 +96,15 @@ out=$(cd "$BASE" && env -i "${ENVV[@]}" WARD_KERNEL_FEATURES=addfd_send "$WARD" 
 st=$?
 check "a feature given without '-' (only masking is possible): exit 125" 125 "$st"
 
-# ward --version says what is masked, and what ward does instead.
+# ward --version and ward doctor say what is masked, and doctor what replaces it.
 out=$(env -i "${ENVV[@]}" WARD_KERNEL_FEATURES=-addfd_send,-wait_killable_recv "$WARD" --version 2>&1)
-check_match "ward --version: a masked feature shows as masked, with what replaces it" \
-	"*addfd_send*masked*installed, then its number answered*wait_killable_recv*masked*" "$out"
+check_match "ward --version: a masked feature shows as missing, and masked" \
+	"*no SECCOMP_ADDFD_FLAG_SEND (masked)*no SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV (masked)*" "$out"
+out=$(env -i "${ENVV[@]}" WARD_KERNEL_FEATURES=-addfd_send,-wait_killable_recv "$WARD" doctor 2>&1)
+st=$?
+check "ward doctor, both masked: ward can run (exit 0)" 0 "$st"
+check_match "ward doctor, both masked: the rows say masked, and what replaces each" \
+	"*no *SECCOMP_ADDFD_FLAG_SEND (5.14): masked by WARD_KERNEL_FEATURES*installs the fd, then answers its number*WAIT_KILLABLE_RECV (5.19): masked*answered with what ward did*ward can run here.*" "$out"
 
 # Before 5.9 (no ADDFD) ward refuses (125), naming the feature, the kernel that has it, and
 # --degraded, which this version does not have.
