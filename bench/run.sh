@@ -151,3 +151,6 @@ printf '%-44s %10s\n' "ward, 32 workers (four in RECV)" "$w32" \
 echo
 echo "== ward report of a 1,000,000-line log (bench/report.sh)"
 "$HERE/report.sh" "$BUILD"
+# What the preload library adds to each call (issue 22): its own script, which also runs alone.
+echo
+"$HERE/preload.sh" "$BUILD"

@@ -6,7 +6,8 @@
  *   @dns       the name servers of /etc/resolv.conf (port 53);
  *   names      the addresses of the literal domain names of the policy, as
  *              ward itself resolved them (getaddrinfo: /etc/hosts counts),
- *              so that a domain rule can match an address.  A resolver
+ *              so that a domain rule can match an address (resolver.c
+ *              resolves, this file keeps the answers).  A resolver
  *              thread resolves them at start and again when their records'
  *              TTL runs out (res_query tells it; 5 s at least, NET_REFRESH
  *              at most, and NET_REFRESH for names that are not in DNS); an
@@ -17,6 +18,7 @@
  */
 #include "netstate.h"
 #include "ward_rules.h"
+#include "resolver.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -791,57 +793,19 @@ struct domain {
 static struct domain *domains;
 static size_t n_domains;
 
-/*
- * The smallest TTL of the name's A and AAAA records, from the resolver
- * (res_query); -1 when the name did not come from DNS (/etc/hosts) or
- * the query failed.
- */
-static long dns_ttl(const char *name)
-{
-	static const int types[2] = { ns_t_a, ns_t_aaaa };
-	long ttl = -1;
-
-	for (int k = 0; k < 2; k++) {
-		unsigned char ans[4096];
-		ns_msg msg;
-		int n = res_query(name, ns_c_in, types[k], ans, sizeof(ans));
-		if (n < 0 || ns_initparse(ans, n, &msg) < 0)
-			continue;
-		for (int i = 0; i < ns_msg_count(msg, ns_s_an); i++) {
-			ns_rr rr;
-			if (ns_parserr(&msg, ns_s_an, i, &rr) == 0 &&
-			    (ttl < 0 || (long)ns_rr_ttl(rr) < ttl))
-				ttl = (long)ns_rr_ttl(rr);
-		}
-	}
-	return ttl;
-}
-
-/* Resolve d's name now and record its addresses. */
+/* Resolve d's name now (resolver.c) and record its addresses. */
 static void resolve_domain(struct domain *d, time_t now)
 {
-	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM };
-	struct addrinfo *res = NULL;
-
-	if (getaddrinfo(d->name, NULL, &hints, &res) != 0)
-		return;
-	for (struct addrinfo *ai = res; ai != NULL; ai = ai->ai_next) {
-		uint8_t a[16];
-		if (ai->ai_family == AF_INET)
-			net_v4_mapped(((struct sockaddr_in *)ai->ai_addr)->sin_addr.s_addr, a);
-		else if (ai->ai_family == AF_INET6)
-			memcpy(a, &((struct sockaddr_in6 *)ai->ai_addr)->sin6_addr, 16);
-		else
-			continue;
-		name_add(a, d->name, now);
-	}
-	freeaddrinfo(res);
+	uint8_t addrs[RESOLVER_ADDRS][16];
+	int n = resolver_lookup(d->name, addrs, RESOLVER_ADDRS, NULL);
+	for (int i = 0; i < n; i++)
+		name_add(addrs[i], d->name, now);
 }
 
 /* When to resolve d again: when its records expire (NET_MIN_TTL..NET_REFRESH s). */
 static void schedule_domain(struct domain *d, time_t now)
 {
-	long ttl = dns_ttl(d->name);
+	long ttl = resolver_ttl(d->name);
 	if (ttl < 0 || ttl > NET_REFRESH)
 		ttl = NET_REFRESH; /* not in DNS (a hosts file), or no answer */
 	if (ttl < NET_MIN_TTL)

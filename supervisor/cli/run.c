@@ -42,7 +42,7 @@ static const char help[] =
 	"  --log FILE            the audit log (default $XDG_STATE_HOME/ward/sessions/ID.jsonl)\n"
 	"  --project DIR         the project directory (default: the current one)\n"
 	"  --ephemeral           remove the session's scratch directory at the end\n"
-	"  --no-preload          do not load libward-preload.so (it is not built yet)\n"
+	"  --no-preload          do not load libward-preload.so (ward does not load it yet)\n"
 	"  -q                    no messages from ward\n"
 	"  -v                    print each denial to stderr (shadow mode: each would-deny;\n"
 	"                        -vv: every decision)\n"
@@ -203,6 +203,7 @@ static int run_options(int argc, char **argv, struct run_opts *ro)
 		{ 0, 0, 0, 0 },
 	};
 	int opt;
+	bool no_preload = false, backtrace = false;
 
 	argv[0] = "ward";
 	while ((opt = getopt_long(argc, argv, "+p:r:hqv", longopts, NULL)) != -1) {
@@ -231,16 +232,23 @@ static int run_options(int argc, char **argv, struct run_opts *ro)
 			ro->ephemeral = true;
 			break;
 		case OPT_NO_PRELOAD:
-			break; /* there is no preload library yet: nothing to leave out */
+			no_preload = true; /* ward run does not load the library yet: nothing else to leave out */
+			break;
 		case OPT_DEGRADED:
 			die(WARD_EXIT_FAILURE, "--degraded needs the preload library, which this version lacks");
 		case OPT_BACKTRACE:
-			die(WARD_EXIT_FAILURE, "--backtrace is not available in this version");
+			backtrace = true;
+			break;
 		default:
 			fputs(help, stderr);
 			return WARD_EXIT_USAGE;
 		}
 	}
+	/* Stacks are taken by the preload library in the agent: without it there are none. */
+	if (backtrace && no_preload)
+		die(WARD_EXIT_FAILURE, "--backtrace needs the preload library, which --no-preload leaves out");
+	if (backtrace)
+		die(WARD_EXIT_FAILURE, "--backtrace is not available in this version");
 	if (optind >= argc) {
 		fprintf(stderr, "ward: run needs a command\n%s", help);
 		return WARD_EXIT_USAGE;
