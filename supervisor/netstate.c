@@ -265,6 +265,17 @@ static int unix_socket(uint32_t sock_ino, dev_t *dev, uint32_t *ino, char *name,
 	return 0;
 }
 
+int net_unix_file(uint32_t sock_ino, dev_t *dev, uint32_t *ino)
+{
+	char name[108];
+	size_t nl;
+	int rc = unix_socket(sock_ino, dev, ino, name, &nl);
+
+	if (rc == 0 && *dev == 0 && *ino == 0)
+		rc = -ENOENT;
+	return rc;
+}
+
 /*
  * A full list (NET_MAX_SESSION entries: the session bound that many
  * sockets) keeps only those still open; with the lock held.  Entries go

@@ -41,6 +41,12 @@ bool net_is_dns(const uint8_t addr[16], uint16_t port);
  * symlink) is or is above, as bound or as it resolves: 1, 0, or -errno.
  */
 int net_unix_foreign(dev_t dev, ino_t ino, const char *path);
+/*
+ * The file the unix socket whose sockfs inode is sock_ino is bound to
+ * (its dev and 32 bits of its inode, as sock_diag tells them): 0, or
+ * -errno (-ENOENT: bound to no file).
+ */
+int net_unix_file(uint32_t sock_ino, dev_t *dev, uint32_t *ino);
 /* The names ward verified for addr (at most max), waiting a little for
  * the first resolution of the policy's names; returns how many. */
 int net_host_of(const uint8_t addr[16], char hosts[][256], int max);

@@ -177,8 +177,12 @@ static void magic(int fd, char *buf, size_t len)
  * exist even if the change is the last thing that happens), then call (a
  * system call of ward's, 0 or -1 with errno) is made.  A change that fails
  * is logged once more, with its errno (req_commit: tells).  1, or -errno.
+ * The call holds the namespace lock shared: a unix socket bound by the
+ * agent's own string waits for it, and it for the bind (resolve.h).
  */
-#define CHANGE(r, call) (req_commit((r), true) < 0 ? -EACCES : (call) < 0 ? -errno : 1)
+#define CHANGE(r, call)                                   \
+	(req_commit((r), true) < 0 ? -EACCES                  \
+				   : (ns_change_begin(), ns_change_end((call) < 0 ? -errno : 1)))
 
 /*
  * A name to make, given with a trailing slash, by a call that makes no

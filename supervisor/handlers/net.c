@@ -721,12 +721,128 @@ static bool shares_port(const struct sock *s, const struct sockaddr_storage *k, 
 	return shared;
 }
 
+/*
+ * The directory the kernel reaches by the directory part of d's path, from
+ * this worker's cwd: an O_PATH fd, or -errno.
+ */
+static int kernel_parent(const struct dest *d)
+{
+	char dir[sizeof(d->path)];
+	const char *slash = strrchr(d->path, '/');
+
+	if (slash == NULL)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == d->path)
+		snprintf(dir, sizeof(dir), "/");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - d->path), d->path);
+	int fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+static bool same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+/*
+ * Is the file s was just bound to the one named d->name in the decided
+ * directory?  If not (a process outside the session changed the path
+ * between the check and the bind), s is shut down so that no peer reaches
+ * it, the file is removed where the path leads now if it is there, and
+ * the bind is refused.
+ */
+static int bound_as_decided(struct req *r, const struct sock *s, const struct dest *d)
+{
+	struct stat ss, st;
+	dev_t dev;
+	uint32_t ino;
+
+	if (fstat(s->fd, &ss) == 0 && net_unix_file((uint32_t)ss.st_ino, &dev, &ino) == 0 &&
+	    fstatat(d->pathfd, d->name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISSOCK(st.st_mode) &&
+	    st.st_dev == dev && (uint32_t)st.st_ino == ino)
+		return 1;
+	shutdown(s->fd, SHUT_RDWR);
+	int now = kernel_parent(d);
+	bool removed = now >= 0 && fstatat(now, d->name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		       S_ISSOCK(st.st_mode) && st.st_dev == dev && (uint32_t)st.st_ino == ino &&
+		       unlinkat(now, d->name, 0) == 0;
+	if (now >= 0)
+		close(now);
+	return refuse(r, EACCES, removed ? "the path changed during the bind (outside the session): "
+					   "the socket made elsewhere was removed"
+					 : "the path changed during the bind (outside the session): "
+					   "the socket made elsewhere could not be found to remove");
+}
+
+/*
+ * Bind a unix socket to the path d (decided: d->pathfd is its directory,
+ * d->name its final name) by the agent's own bytes (sa, len), from the
+ * agent's cwd, so that the socket keeps the very name the agent gave
+ * (getsockname, and the peers' getpeername, accept and recvfrom, show
+ * it).  The kernel resolves that string anew, so under the namespace lock
+ * held exclusive (no process of the session renames or links meanwhile)
+ * the directory the string reaches must first be the one decided, and the
+ * file made is checked afterwards against a process outside the session
+ * (bound_as_decided); a directory that is another by then (a path changed
+ * meanwhile) is refused.  A string under /proc, which the kernel would
+ * resolve in ward's own process here (/proc/self), or one whose last
+ * component is not a plain name, is bound by its final name from inside
+ * the decided directory, as before: the same file, a name without its
+ * directory.  This worker's cwd is its own (unshare(CLONE_FS) in
+ * notify.c), and agent_umask made the agent's umask its own, which the
+ * kernel applies to the socket file.
+ */
+static int bind_unix(struct req *r, const struct sock *s, const struct dest *d,
+		     const uint8_t *sa, long len)
+{
+	struct sockaddr_storage k;
+	struct stat want, got;
+	const char *slash = strrchr(d->path, '/');
+	bool by_string = strncmp(d->path, "/proc/", 6) != 0 &&
+			 strcmp(slash != NULL ? slash + 1 : d->path, d->name) == 0;
+	mode_t um;
+	int cwd = -1, kdir = -1, rc;
+
+	if ((rc = agent_umask(r, &um)) < 0)
+		return rc;
+	if ((rc = agent_fd(r, AT_FDCWD, &cwd)) < 0)
+		return rc == -ESRCH ? rc : -EACCES;
+	ns_bind_begin();
+	if (fchdir(by_string ? cwd : d->pathfd) < 0) {
+		rc = -EACCES;
+		goto out;
+	}
+	if (!by_string) {
+		struct sockaddr_un *un = (struct sockaddr_un *)&k;
+		memset(&k, 0, sizeof(k));
+		un->sun_family = AF_UNIX;
+		snprintf(un->sun_path, sizeof(un->sun_path), "%s", d->name);
+		socklen_t kl = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + strlen(d->name) + 1);
+		rc = bind(s->fd, (struct sockaddr *)&k, kl) < 0 ? -errno : 1;
+	} else if ((kdir = kernel_parent(d)) >= 0 && fstat(kdir, &got) == 0 &&
+		   fstat(d->pathfd, &want) == 0 && same_file(&want, &got)) {
+		rc = bind(s->fd, (const struct sockaddr *)sa, (socklen_t)len) < 0 ? -errno : 1;
+		if (rc == 1)
+			rc = bound_as_decided(r, s, d);
+	} else {
+		rc = refuse(r, EACCES, "the path's directory changed between the decision and the bind");
+	}
+	if (chdir("/") < 0 && rc == 1)
+		rc = -EACCES; /* cannot happen; fail closed all the same */
+out:
+	ns_bind_end();
+	if (kdir >= 0)
+		close(kdir);
+	close(cwd);
+	return rc;
+}
+
 static int do_bind(struct req *r, struct sock *s, uint64_t addr, long len)
 {
 	uint8_t sa[sizeof(struct sockaddr_storage)];
 	struct sockaddr_storage k;
 	struct dest d;
-	mode_t um;
 	bool shared = false;
 	int rc;
 
@@ -739,24 +855,7 @@ static int do_bind(struct req *r, struct sock *s, uint64_t addr, long len)
 		goto out;
 	socklen_t kl = kernel_name(&d, sa, len, &k);
 	if (d.kind == D_UNIX) {
-		/*
-		 * From inside the directory ward resolved, by the final name: the
-		 * socket is made where it was decided, and the name it keeps (what
-		 * getsockname and peers see) is that name, not a path of ward's.
-		 * This worker's cwd is its own (unshare(CLONE_FS) in notify.c).
-		 */
-		struct sockaddr_un *un = (struct sockaddr_un *)&k;
-		if ((rc = agent_umask(r, &um)) < 0)
-			goto out;
-		snprintf(un->sun_path, sizeof(un->sun_path), "%s", d.name);
-		kl = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + strlen(d.name) + 1);
-		if (fchdir(d.pathfd) < 0) {
-			rc = -EACCES;
-			goto out;
-		}
-		rc = bind(s->fd, (struct sockaddr *)&k, kl) < 0 ? -errno : 1;
-		if (chdir("/") < 0 && rc == 1)
-			rc = -EACCES; /* cannot happen; fail closed all the same */
+		rc = bind_unix(r, s, &d, sa, len);
 	} else {
 		if (d.kind == D_AUTOBIND)
 			kl = sizeof(sa_family_t);

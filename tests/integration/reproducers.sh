@@ -28,7 +28,7 @@ fi
 make_base repro
 close_fds
 
-PROGS="timer_calls"
+PROGS="timer_calls unix_bind"
 BIN=$BASE/bin
 files=("$BUILD/ward")
 for p in $PROGS; do
@@ -98,5 +98,8 @@ EXTRA_ENV=(WARD_WORKERS=1)
 same "signals: a 50 us timer, a busy ward, without SA_RESTART" timer_calls DIR intr 50 2 4
 same "signals: a 50 us timer, a busy ward, with SA_RESTART" timer_calls DIR restart 50 2 4
 EXTRA_ENV=()
+# A unix socket keeps the name it was bound to (test_socket's unix classes,
+# asyncio's unix servers): absolute, relative, with a directory.
+same "unix sockets keep the names they were bound to" unix_bind DIR
 
 summary
