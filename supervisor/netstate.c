@@ -218,6 +218,64 @@ static bool inet_receiver(int protocol, const uint8_t addr[16], uint16_t port, u
 	return diag(&q, sizeof(q), buf, sizeof(buf)) == 0;
 }
 
+int net_tcp_listened(uint16_t port)
+{
+	static const int families[] = { AF_INET, AF_INET6 };
+	static __thread char buf[16384];
+
+	for (size_t f = 0; f < sizeof(families) / sizeof(families[0]); f++) {
+		struct {
+			struct nlmsghdr nlh;
+			struct inet_diag_req_v2 r;
+		} q = {
+			.nlh = { .nlmsg_len = sizeof(q), .nlmsg_type = SOCK_DIAG_BY_FAMILY,
+				 .nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP },
+			.r = { .sdiag_family = (uint8_t)families[f], .sdiag_protocol = IPPROTO_TCP,
+			       .idiag_states = 1U << 10 /* TCP_LISTEN */ },
+		};
+		int nl = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG), found = 0;
+		bool done = false;
+
+		if (nl < 0)
+			return -errno;
+		if (send(nl, &q, sizeof(q), 0) != (ssize_t)sizeof(q)) {
+			int e = errno;
+			close(nl);
+			return -e;
+		}
+		while (!done) {
+			ssize_t n = recv(nl, buf, sizeof(buf), 0);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0) {
+				found = n < 0 ? -errno : -EIO;
+				break;
+			}
+			for (struct nlmsghdr *h = (struct nlmsghdr *)buf; NLMSG_OK(h, (size_t)n);
+			     h = NLMSG_NEXT(h, n)) {
+				if (h->nlmsg_type == NLMSG_DONE) {
+					done = true;
+					break;
+				}
+				if (h->nlmsg_type == NLMSG_ERROR) {
+					found = -EIO;
+					done = true;
+					break;
+				}
+				const struct inet_diag_msg *m = NLMSG_DATA(h);
+				if (h->nlmsg_type == SOCK_DIAG_BY_FAMILY &&
+				    h->nlmsg_len >= NLMSG_LENGTH(sizeof(*m)) && found == 0 &&
+				    ntohs(m->id.idiag_sport) == port)
+					found = 1; /* the rest is still read: the dump must be drained */
+			}
+		}
+		close(nl);
+		if (found != 0)
+			return found;
+	}
+	return 0;
+}
+
 /*
  * The unix socket whose sockfs inode is sock_ino, if it still exists:
  * the file it is bound to (dev, 32 bits of the inode) and its abstract

@@ -47,6 +47,12 @@ int net_unix_foreign(dev_t dev, ino_t ino, const char *path);
  * -errno (-ENOENT: bound to no file).
  */
 int net_unix_file(uint32_t sock_ino, dev_t *dev, uint32_t *ino);
+/*
+ * Does any TCP socket of this network namespace listen on port, on any
+ * address of either family?  1, 0, or -errno when the kernel cannot say.
+ * (sock_diag, which the agent may ask itself: it tells nothing more.)
+ */
+int net_tcp_listened(uint16_t port);
 /* The names ward verified for addr (at most max), waiting a little for
  * the first resolution of the policy's names; returns how many. */
 int net_host_of(const uint8_t addr[16], char hosts[][256], int max);

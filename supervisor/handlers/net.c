@@ -395,6 +395,23 @@ static const char *pick_host(enum ward_op op, struct ward_net_target *t, char ho
 }
 
 /*
+ * A TCP connect to the host's own loopback that the policy denies, where
+ * nothing listens on that port (on any address): natively the kernel
+ * refuses it (ECONNREFUSED), and so does ward, without connecting.  Which
+ * ports have listeners the agent can ask the kernel itself (sock_diag,
+ * /proc/net/tcp), so the answer tells it nothing more.  A listener, or a
+ * kernel that cannot say, leaves the policy's denial.
+ */
+static bool refused_anyway(const struct sock *s, enum call call, const struct ward_net_target *t)
+{
+	int proto = s->protocol == 0 ? IPPROTO_TCP : s->protocol;
+
+	return call == C_CONNECT && (s->type & 0xf) == SOCK_STREAM &&
+	       (proto == IPPROTO_TCP || proto == IPPROTO_MPTCP) && net_is_loopback(t->addr) &&
+	       net_tcp_listened(t->port) == 0;
+}
+
+/*
  * Decide call's destination d for socket s.  Returns 0 to go on, or the
  * errno for the agent.  An allowed decision is logged here, before ward
  * acts on it; a call with nothing to decide is not logged at all.
@@ -456,6 +473,8 @@ static int decide_dest(struct req *r, const struct sock *s, enum call call, stru
 		r->net_port = d->port;
 		t.host = pick_host(op, &t, hosts, nh);
 		rc = decide_net(r, op, &t);
+		if (rc == -EACCES && refused_anyway(s, call, &t))
+			rc = -ECONNREFUSED;
 		if (t.host != NULL && ward_rule_names_host(r->dec.verdict ? r->dec.verdict->rule : NULL))
 			snprintf(r->net_host, sizeof(r->net_host), "%s", t.host);
 		break;

@@ -28,7 +28,7 @@ fi
 make_base repro
 close_fds
 
-PROGS="timer_calls unix_bind"
+PROGS="timer_calls unix_bind tcp_refused"
 BIN=$BASE/bin
 files=("$BUILD/ward")
 for p in $PROGS; do
@@ -101,5 +101,9 @@ EXTRA_ENV=()
 # A unix socket keeps the name it was bound to (test_socket's unix classes,
 # asyncio's unix servers): absolute, relative, with a directory.
 same "unix sockets keep the names they were bound to" unix_bind DIR
+# A TCP connect to a loopback port nothing listens on is refused by the
+# kernel (test_socket's NetworkConnectionNoServer); a listening host
+# service stays denied (attacks.sh: connect).
+same "a connect to a loopback port nothing listens on: ECONNREFUSED" tcp_refused
 
 summary
