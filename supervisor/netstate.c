@@ -218,7 +218,7 @@ static bool inet_receiver(int protocol, const uint8_t addr[16], uint16_t port, u
 	return diag(&q, sizeof(q), buf, sizeof(buf)) == 0;
 }
 
-int net_tcp_listened(uint16_t port)
+int net_port_used(int protocol, uint16_t port)
 {
 	static const int families[] = { AF_INET, AF_INET6 };
 	static __thread char buf[16384];
@@ -230,8 +230,8 @@ int net_tcp_listened(uint16_t port)
 		} q = {
 			.nlh = { .nlmsg_len = sizeof(q), .nlmsg_type = SOCK_DIAG_BY_FAMILY,
 				 .nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP },
-			.r = { .sdiag_family = (uint8_t)families[f], .sdiag_protocol = IPPROTO_TCP,
-			       .idiag_states = 1U << 10 /* TCP_LISTEN */ },
+			.r = { .sdiag_family = (uint8_t)families[f], .sdiag_protocol = (uint8_t)protocol,
+			       .idiag_states = protocol == IPPROTO_TCP ? 1U << 10 /* TCP_LISTEN */ : ~0U },
 		};
 		int nl = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG), found = 0;
 		bool done = false;

@@ -48,11 +48,13 @@ int net_unix_foreign(dev_t dev, ino_t ino, const char *path);
  */
 int net_unix_file(uint32_t sock_ino, dev_t *dev, uint32_t *ino);
 /*
- * Does any TCP socket of this network namespace listen on port, on any
- * address of either family?  1, 0, or -errno when the kernel cannot say.
- * (sock_diag, which the agent may ask itself: it tells nothing more.)
+ * Does any socket of this network namespace take what comes to port, on
+ * any address of either family: for IPPROTO_TCP one that listens, for
+ * UDP and UDP-Lite one bound there?  1, 0, or -errno when the kernel
+ * cannot say.  (sock_diag, which the agent may ask itself: it tells
+ * nothing more.)
  */
-int net_tcp_listened(uint16_t port);
+int net_port_used(int protocol, uint16_t port);
 /* The names ward verified for addr (at most max), waiting a little for
  * the first resolution of the policy's names; returns how many. */
 int net_host_of(const uint8_t addr[16], char hosts[][256], int max);

@@ -394,21 +394,33 @@ static const char *pick_host(enum ward_op op, struct ward_net_target *t, char ho
 	return allow >= 0 ? hosts[allow] : NULL;
 }
 
-/*
- * A TCP connect to the host's own loopback that the policy denies, where
- * nothing listens on that port (on any address): natively the kernel
- * refuses it (ECONNREFUSED), and so does ward, without connecting.  Which
- * ports have listeners the agent can ask the kernel itself (sock_diag,
- * /proc/net/tcp), so the answer tells it nothing more.  A listener, or a
- * kernel that cannot say, leaves the policy's denial.
- */
-static bool refused_anyway(const struct sock *s, enum call call, const struct ward_net_target *t)
-{
-	int proto = s->protocol == 0 ? IPPROTO_TCP : s->protocol;
+/* decide_dest's answer for a datagram the kernel would drop (never an answer to the agent). */
+#define E_NO_RECEIVER 4097
 
-	return call == C_CONNECT && (s->type & 0xf) == SOCK_STREAM &&
-	       (proto == IPPROTO_TCP || proto == IPPROTO_MPTCP) && net_is_loopback(t->addr) &&
-	       net_tcp_listened(t->port) == 0;
+/*
+ * What the kernel does with a call to the host's own loopback that the
+ * policy denies, where nothing takes what comes to that port (on any
+ * address): a TCP connect is refused (ECONNREFUSED), a UDP or UDP-Lite
+ * datagram sent by address is dropped (-E_NO_RECEIVER: the send succeeds,
+ * send_one).  ward answers so, and connects or sends nothing.  Which
+ * ports are in use the agent can ask the kernel itself (sock_diag,
+ * /proc/net), so the answer tells it nothing more.  0 otherwise: a
+ * listener, or a kernel that cannot say, leaves the policy's denial.
+ */
+static int kernel_answer(const struct sock *s, enum call call, const struct ward_net_target *t)
+{
+	int type = s->type & 0xf;
+	int proto = s->protocol != 0 ? s->protocol : type == SOCK_STREAM ? IPPROTO_TCP : IPPROTO_UDP;
+
+	if (!net_is_loopback(t->addr))
+		return 0;
+	if (call == C_CONNECT && type == SOCK_STREAM &&
+	    (proto == IPPROTO_TCP || proto == IPPROTO_MPTCP) && net_port_used(IPPROTO_TCP, t->port) == 0)
+		return -ECONNREFUSED;
+	if (call == C_SEND && type == SOCK_DGRAM && (proto == IPPROTO_UDP || proto == IPPROTO_UDPLITE) &&
+	    net_port_used(proto, t->port) == 0)
+		return -E_NO_RECEIVER;
+	return 0;
 }
 
 /*
@@ -421,7 +433,7 @@ static int decide_dest(struct req *r, const struct sock *s, enum call call, stru
 	enum ward_op op = call == C_BIND ? WARD_OP_BIND : WARD_OP_CONNECT;
 	struct ward_net_target t = { 0 };
 	char real[PATH_MAX], kind[64];
-	int rc;
+	int rc, k;
 
 	r->event = call == C_BIND ? EV_BIND : EV_CONNECT;
 	r->net_port = -1;
@@ -473,8 +485,8 @@ static int decide_dest(struct req *r, const struct sock *s, enum call call, stru
 		r->net_port = d->port;
 		t.host = pick_host(op, &t, hosts, nh);
 		rc = decide_net(r, op, &t);
-		if (rc == -EACCES && refused_anyway(s, call, &t))
-			rc = -ECONNREFUSED;
+		if (rc == -EACCES && (k = kernel_answer(s, call, &t)) < 0)
+			rc = k;
 		if (t.host != NULL && ward_rule_names_host(r->dec.verdict ? r->dec.verdict->rule : NULL))
 			snprintf(r->net_host, sizeof(r->net_host), "%s", t.host);
 		break;
@@ -1131,6 +1143,7 @@ static long send_one(struct req *r, struct sock *s, const struct msghdr *m, int 
 	struct dest d = { .kind = D_NONE, .pathfd = -1 };
 	long namelen = m->msg_name == NULL ? 0 : (long)(int)m->msg_namelen;
 	long rc, sent = 0;
+	bool dropped = false;
 
 	*want = 0;
 	if (b == NULL)
@@ -1153,8 +1166,13 @@ static long send_one(struct req *r, struct sock *s, const struct msghdr *m, int 
 			return rc;
 		if ((rc = decode(s, C_SEND, sa, namelen, &d)) < 0)
 			return rc;
-		if ((rc = decide_dest(r, s, C_SEND, &d)) < 0)
+		rc = decide_dest(r, s, C_SEND, &d);
+		if (rc == -E_NO_RECEIVER) {
+			dropped = true;
+			r->dec.reason = "nothing receives at that port: dropped, as the kernel drops it";
+		} else if (rc < 0) {
 			goto out;
+		}
 	} else {
 		/* A send on a connected socket: nothing to decide, nothing to log. */
 		req_quiet(r);
@@ -1195,7 +1213,7 @@ static long send_one(struct req *r, struct sock *s, const struct msghdr *m, int 
 			break;
 		if (blocking)
 			notify_blocking_begin();
-		rc = sendmsg(s->fd, &mine, flags | MSG_NOSIGNAL);
+		rc = dropped ? (long)data.iov_len : sendmsg(s->fd, &mine, flags | MSG_NOSIGNAL);
 		rc = rc < 0 ? -errno : rc;
 		if (blocking)
 			notify_blocking_end();
