@@ -212,6 +212,21 @@ static int denied_create(const struct target *t, int rc)
 	return rc;
 }
 
+/*
+ * A name that may not be removed, and is not there: the kernel answers
+ * ENOENT before it looks at permissions (unlink("/nonexistent")), and so
+ * does ward, as denied_create does for EEXIST.
+ */
+static int denied_delete(const struct target *t, int rc)
+{
+	struct stat st;
+
+	if (rc == -EACCES && t->parent >= 0 && !ward_policy_restricts(S->policy, WARD_OP_STAT) &&
+	    fstatat(t->parent, t->name, &st, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT)
+		return -ENOENT;
+	return rc;
+}
+
 static int do_create(struct req *r, int dirfd, uint64_t path, int kind, mode_t mode, dev_t dev)
 {
 	struct target t;
@@ -289,6 +304,7 @@ static int do_unlink(struct req *r, int dirfd, uint64_t path, int flags)
 		return rc;
 	req_path(r, r->path);
 	rc = name_target(r, dirfd, r->path, WARD_OP_DELETE, &t, r->real, r->real2, NULL);
+	rc = denied_delete(&t, rc);
 	if (rc == 0)
 		rc = check_trailing(r, &t, flags & AT_REMOVEDIR);
 	struct stat st;
