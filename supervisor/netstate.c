@@ -188,9 +188,12 @@ static int port_space(int type, int protocol)
  * Is the socket with this cookie the one that receives what is sent to
  * addr:port?  The kernel's exact lookup (inet_diag) finds the listener
  * or datagram socket a packet to addr:port would reach, and answers
- * ENOENT or ESTALE when its cookie is not this one.
+ * ENOENT or ESTALE when its cookie is not this one.  src:sport (NULL:
+ * not known) is where a datagram comes from: a connected datagram socket
+ * receives only from its peer, and is found only so.
  */
-static bool inet_receiver(int protocol, const uint8_t addr[16], uint16_t port, uint64_t cookie)
+static bool inet_receiver(int protocol, const uint8_t addr[16], uint16_t port, uint64_t cookie,
+			  const uint8_t *src, uint16_t sport)
 {
 	struct {
 		struct nlmsghdr nlh;
@@ -215,6 +218,10 @@ static bool inet_receiver(int protocol, const uint8_t addr[16], uint16_t port, u
 	else
 		q.r.id.idiag_dport = htons(port);
 	memcpy(local, is_v4(addr) ? addr + 12 : addr, is_v4(addr) ? 4 : 16);
+	if (!tcp && src != NULL && is_v4(src) == is_v4(addr)) {
+		memcpy(q.r.id.idiag_src, is_v4(src) ? src + 12 : src, is_v4(src) ? 4 : 16);
+		q.r.id.idiag_sport = htons(sport);
+	}
 	return diag(&q, sizeof(q), buf, sizeof(buf)) == 0;
 }
 
@@ -347,7 +354,7 @@ static void prune_inet(void)
 		static const uint8_t lo4[16] = { [10] = 0xff, [11] = 0xff, [12] = 127, [15] = 1 };
 		static const uint8_t lo6[16] = { [15] = 1 };
 		const uint8_t *at = !is_any(e->addr) ? e->addr : is_v4(e->addr) ? lo4 : lo6;
-		if (inet_receiver(e->protocol, at, e->port, e->cookie))
+		if (inet_receiver(e->protocol, at, e->port, e->cookie, NULL, 0))
 			s_inet[keep++] = *e;
 	}
 	n_inet = keep;
@@ -473,7 +480,8 @@ out:
  * that socket, still open, is the one that would receive there.  0.0.0.0
  * takes IPv4 only; :: takes IPv6, and IPv4 too unless bound IPV6_V6ONLY.
  */
-bool net_session_inet(int type, int protocol, const uint8_t addr[16], uint16_t port)
+bool net_session_inet(int type, int protocol, const uint8_t addr[16], uint16_t port,
+		      const uint8_t *src, uint16_t sport)
 {
 	struct {
 		int protocol;
@@ -494,7 +502,7 @@ bool net_session_inet(int type, int protocol, const uint8_t addr[16], uint16_t p
 	}
 	pthread_mutex_unlock(&lock);
 	for (int i = 0; i < n; i++)
-		if (inet_receiver(cand[i].protocol, addr, port, cand[i].cookie))
+		if (inet_receiver(cand[i].protocol, addr, port, cand[i].cookie, src, sport))
 			return true;
 	return false;
 }

@@ -30,8 +30,11 @@ int net_session_add_abstract(uint32_t sock_ino, int type, const char *name, size
  * Would a session socket, still alive, receive at this destination, for a
  * socket of this type and protocol (UDP and UDP-Lite, TCP and SCTP have
  * port spaces of their own; an abstract name is one per socket type)?
+ * src:sport (NULL: not known) is the sender's own address, for a datagram
+ * socket connected to it.
  */
-bool net_session_inet(int type, int protocol, const uint8_t addr[16], uint16_t port);
+bool net_session_inet(int type, int protocol, const uint8_t addr[16], uint16_t port,
+		      const uint8_t *src, uint16_t sport);
 bool net_session_unix(dev_t dev, ino_t ino);
 bool net_session_abstract(int type, const char *name, size_t len);
 bool net_is_dns(const uint8_t addr[16], uint16_t port);

@@ -424,6 +424,39 @@ static int kernel_answer(const struct sock *s, enum call call, const struct ward
 }
 
 /*
+ * Where a datagram of s to d comes from: s's own address and port, the
+ * destination's address standing for a wildcard one (to loopback, the
+ * kernel's source is that address).  False when s has no port yet, or is
+ * not a datagram socket.
+ */
+static bool sender_address(const struct sock *s, const struct dest *d, uint8_t src[16],
+			   uint16_t *sport)
+{
+	struct sockaddr_storage ss;
+	socklen_t l = sizeof(ss);
+	static const uint8_t zero[16];
+
+	if ((s->type & 0xf) != SOCK_DGRAM || getsockname(s->fd, (struct sockaddr *)&ss, &l) < 0)
+		return false;
+	if (ss.ss_family == AF_INET) {
+		const struct sockaddr_in *in = (const struct sockaddr_in *)&ss;
+		net_v4_mapped(in->sin_addr.s_addr, src);
+		*sport = ntohs(in->sin_port);
+		if (in->sin_addr.s_addr == htonl(INADDR_ANY))
+			memcpy(src, d->addr, 16);
+	} else if (ss.ss_family == AF_INET6) {
+		const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)&ss;
+		memcpy(src, &in6->sin6_addr, 16);
+		*sport = ntohs(in6->sin6_port);
+		if (memcmp(src, zero, 16) == 0)
+			memcpy(src, d->addr, 16);
+	} else {
+		return false;
+	}
+	return *sport != 0;
+}
+
+/*
  * Decide call's destination d for socket s.  Returns 0 to go on, or the
  * errno for the agent.  An allowed decision is logged here, before ward
  * acts on it; a call with nothing to decide is not logged at all.
@@ -458,8 +491,11 @@ static int decide_dest(struct req *r, const struct sock *s, enum call call, stru
 		t.kind = WARD_NET_INET;
 		memcpy(t.addr, d->addr, 16);
 		t.port = d->port;
-		t.session = call != C_BIND &&
-			    net_session_inet(s->type & 0xf, s->protocol, d->addr, d->port);
+		uint8_t src[16];
+		uint16_t sport = 0;
+		bool from = sender_address(s, d, src, &sport);
+		t.session = call != C_BIND && net_session_inet(s->type & 0xf, s->protocol, d->addr,
+							     d->port, from ? src : NULL, sport);
 		t.dns = net_is_dns(d->addr, d->port);
 		if (call != C_BIND && !net_is_loopback(d->addr) && net_is_local(d->addr)) {
 			/*
@@ -608,6 +644,28 @@ static void record_bind(const struct sock *s, const struct dest *d)
 }
 
 /*
+ * A UDP or UDP-Lite socket of the session that a connect or a send bound
+ * to a port of the kernel's choosing (no bind of its own): its peers'
+ * answers come to that port, so it is the session's as a bound one is
+ * (asyncio's datagram client, answered by a server of the session).  Not
+ * when it may share the port (SO_REUSEADDR, SO_REUSEPORT); each entry is
+ * checked against the socket itself at every lookup (its cookie).
+ */
+static void record_autobound(const struct sock *s)
+{
+	static const struct dest inet = { .kind = D_INET, .pathfd = -1 };
+	int reuse = 1, port_reuse = 1;
+	socklen_t l = sizeof(int);
+
+	if ((s->type & 0xf) != SOCK_DGRAM || !plain_inet(s->domain, s->type, s->protocol))
+		return;
+	if (getsockopt(s->fd, SOL_SOCKET, SO_REUSEADDR, &reuse, &l) < 0 ||
+	    getsockopt(s->fd, SOL_SOCKET, SO_REUSEPORT, &port_reuse, &l) < 0 || reuse || port_reuse)
+		return;
+	record_bind(s, &inet);
+}
+
+/*
  * The end of a blocking call's wait as SO_SNDTIMEO sets it (false: none,
  * it waits for good).  ward's own call on the agent's socket is woken by
  * ward's timer every 100 ms and made again, which would start the
@@ -707,6 +765,8 @@ static int do_connect(struct req *r, struct sock *s, uint64_t addr, long len)
 	}
 	if (blocking)
 		notify_blocking_end();
+	if (rc == 1 && d.kind == D_INET)
+		record_autobound(s);
 	r->result = 0;
 out:
 	if (d.pathfd >= 0)
@@ -1235,6 +1295,8 @@ static long send_one(struct req *r, struct sock *s, const struct msghdr *m, int 
 			break;
 	}
 	close_fds(b);
+	if (sent > 0 && !dropped && d.kind == D_INET)
+		record_autobound(s);
 	if (sent > 0)
 		rc = sent; /* what went out went out; an error after it is not reported */
 	pipe_signal(r, s, rc, flags);

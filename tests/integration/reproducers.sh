@@ -28,7 +28,7 @@ fi
 make_base repro
 close_fds
 
-PROGS="timer_calls unix_bind free_port kernel_first"
+PROGS="timer_calls unix_bind free_port kernel_first udp_reply"
 BIN=$BASE/bin
 files=("$BUILD/ward")
 for p in $PROGS; do
@@ -106,6 +106,9 @@ same "unix sockets keep the names they were bound to" unix_bind DIR
 # there is dropped and the send succeeds (BasicUDPTest.testRecvFromNegative);
 # a host service there stays denied (attacks.sh: connect, net udp).
 same "a loopback port nothing uses: connect refused, datagram dropped" free_port
+# A UDP server of the session answers its clients whose ports the kernel
+# chose (test_asyncio's test_create_datagram_endpoint).
+same "a UDP server answers the session's clients bound by connect or send" udp_reply
 # The kernel's own errors before ward's refusals (test_os test_tcsetpgrpt).
 same "the kernel's own errors first: tcsetpgrp EBADF and ENOTTY, unlink ENOENT" kernel_first
 
