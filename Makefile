@@ -16,7 +16,7 @@ JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 DEPS = cmake make gcc clang pkg-config libclang-rt-14-dev llvm \
        libseccomp-dev libunwind-dev libelf-dev libdw-dev uthash-dev libcmocka-dev nettle-dev \
        libjansson-dev util-linux iproute2 git python3 tar btrfs-progs xfsprogs e2fsprogs \
-       chromium
+       chromium libpython3.11-testsuite
 # make bench measures peers too.
 BENCH_DEPS = strace proot bubblewrap bc
 
