@@ -41,6 +41,8 @@ struct decision {
 	const char *answer; /* "answer": the person's, with BY_PROMPT */
 	const char *reason; /* "reason": why ward refused what the policy allowed */
 	bool would_deny;    /* "would": "deny", in shadow mode */
+	const char *from;   /* a rename's source, for -v when this is about its target */
+	bool moot;	    /* refused, but the call would fail natively anyway (ENOTEMPTY) */
 };
 
 /*
@@ -67,6 +69,7 @@ struct req {
 	char path2[4096];
 	char real[4096];
 	char real2[4096];
+	char other[4096]; /* a rename's source, kept for the decisions about its target (dec.from) */
 	/* what the log line says, and whether it is written yet */
 	enum log_event event; /* EV_ACCESS unless a handler says otherwise */
 	struct decision dec;

@@ -60,7 +60,7 @@ run() {
 	(cd "$h/home" && "${RUNAS[@]}" env -i HOME="$h/home" XDG_CONFIG_HOME="$h/home/.config" \
 		XDG_STATE_HOME="$h/home/.state" XDG_RUNTIME_DIR="$h/run" TMPDIR="$h/tmp" \
 		PATH=/usr/bin:/bin LC_ALL=C.UTF-8 \
-		timeout -k 10 "$MODULE_TIMEOUT" "${pre[@]}" "$PY" -m test "$MODULE" "${only[@]}" -v \
+		timeout --foreground -k 10 "$MODULE_TIMEOUT" "${pre[@]}" "$PY" -m test "$MODULE" "${only[@]}" -v \
 		--timeout 300 --junit-xml "$h/home/junit.xml" >"$h/output.txt" 2>&1
 	echo $? >"$h/status")
 }
@@ -90,6 +90,10 @@ PY
 start=$SECONDS
 run native &
 native=$!
+# Should this script be stopped (ctest's timeout), the native run goes too
+# (timeout --foreground keeps each run in this script's process group).
+at_exit 'kill "$native" 2>/dev/null'
+
 run ward
 wait "$native"
 echo "# $MODULE: both runs took $((SECONDS - start)) s (native status $(cat "$BASE/native/status"), under ward $(cat "$BASE/ward/status"))"
