@@ -21,11 +21,12 @@ PREFIX     ?= /usr/local
 DEPS = cmake make gcc clang pkg-config libclang-rt-14-dev llvm \
        libseccomp-dev libunwind-dev libelf-dev libdw-dev uthash-dev libcmocka-dev nettle-dev \
        libjansson-dev util-linux iproute2 git python3 tar btrfs-progs xfsprogs e2fsprogs \
-       chromium go-md2man dpkg-dev zsh fish $(AGENT_DEPS)
+       chromium go-md2man dpkg-dev zsh fish libpython3.11-testsuite $(AGENT_DEPS)
 # The real programs the profiles are tested with (tests/integration/agents.sh):
 # node and npm (Claude Code and Codex are installed from the npm registry by
 # the test), tmux for a terminal, pip in a venv, cargo and go.  npm comes
 # with NodeSource's nodejs, which conflicts with Debian's npm package.
+# libpython3.11-testsuite: CPython's own suites (tests/integration/cpython.sh).
 AGENT_DEPS = nodejs tmux python3-venv python3-setuptools python3-wheel cargo golang-go \
        $(shell command -v npm >/dev/null 2>&1 || echo npm)
 # make bench measures peers too.

@@ -71,6 +71,8 @@ static const struct row table[] = { WARD_SYSCALLS(ROW) WARD_NEW_SYSCALLS(NEWROW)
 #undef NEWROW
 
 struct sock_fprog ward_filter;
+/* What ward_filter was built for (filter_build), for filter_notifies. */
+static struct filter_opts built;
 
 /*
  * socket(): the kinds ward supervises by address (unix, netlink, and
@@ -435,6 +437,56 @@ int filter_export(const struct filter_opts *o, enum filter_form form, int fd)
 	return rc;
 }
 
+/* One comparison of a WHEN, as the filter makes it on the 64-bit argument. */
+static bool cmp_holds(const struct scmp_arg_cmp *c, const uint64_t args[6])
+{
+	uint64_t a = args[c->arg];
+
+	switch (c->op) {
+	case SCMP_CMP_MASKED_EQ:
+		return (a & c->datum_a) == c->datum_b;
+	case SCMP_CMP_NE:
+		return a != c->datum_a;
+	default:
+		return false; /* the table uses no other */
+	}
+}
+
+bool filter_notifies(int nr, const uint64_t args[6])
+{
+	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
+		const struct row *r = &table[i];
+		if (r->nr != nr)
+			continue;
+		if ((r->family == FAM_STAT && !built.stat) || (r->family == FAM_CRED && !built.root) ||
+		    r->family == FAM_ENOSYS || r->family == FAM_EPERM)
+			return false;
+		switch (r->notify.kind) {
+		case NOTIFY_UNLESS_OPATH:
+			return built.stat || !(args[r->notify.arg] & O_PATH);
+		case NOTIFY_WHEN:
+			for (const struct clause *c = r->notify.when; c->n > 0; c++) {
+				bool all = true;
+				for (unsigned k = 0; k < c->n && all; k++)
+					all = cmp_holds(&c->cmp[k], args);
+				if (all)
+					return true;
+			}
+			return false;
+		case NOTIFY_BY:
+			/*
+			 * socket_rules, which this does not repeat: said notified,
+			 * which is safe because socket() never waits, so never
+			 * returns a restart of its own (see filter.h).
+			 */
+			return true;
+		default:
+			return true;
+		}
+	}
+	return false;
+}
+
 int filter_build(const struct ward_policy *p, struct sock_fprog *prog, char *why,
 		 size_t len)
 {
@@ -448,6 +500,7 @@ int filter_build(const struct ward_policy *p, struct sock_fprog *prog, char *why
 	}
 	if ((rc = filter_export(&o, FILTER_BPF, mfd)) < 0)
 		goto out;
+	built = o;
 	if (fstat(mfd, &st) < 0 || st.st_size <= 0 || st.st_size % sizeof(struct sock_filter)) {
 		rc = -EINVAL;
 		goto out;

@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include <stdbool.h>
+#include <stdint.h>
 
 struct sock_fprog;
 struct ward_policy;
@@ -29,6 +30,13 @@ int filter_export(const struct filter_opts *o, enum filter_form form, int fd);
  * Runs in the parent, before fork, so that errors are reported cleanly.
  */
 int filter_build(const struct ward_policy *p, struct sock_fprog *prog, char *why, size_t len);
+/*
+ * Does the filter filter_build made hand this call (number nr, arguments
+ * args) to ward?  Read from the same table; for socket() always true
+ * (socket() never waits, so never says so wrongly for the one caller,
+ * sighold.c, which asks about calls the kernel may have restarted).
+ */
+bool filter_notifies(int nr, const uint64_t args[6]);
 /* In the child: load the filter (WAIT_KILLABLE_RECV if wait_killable) and return the listener fd. */
 int filter_install(struct sock_fprog *prog, bool wait_killable);
 /* The program filter_build made for this session, which the child loads. */

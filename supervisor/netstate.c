@@ -188,9 +188,12 @@ static int port_space(int type, int protocol)
  * Is the socket with this cookie the one that receives what is sent to
  * addr:port?  The kernel's exact lookup (inet_diag) finds the listener
  * or datagram socket a packet to addr:port would reach, and answers
- * ENOENT or ESTALE when its cookie is not this one.
+ * ENOENT or ESTALE when its cookie is not this one.  src:sport (NULL:
+ * not known) is where a datagram comes from: a connected datagram socket
+ * receives only from its peer, and is found only so.
  */
-static bool inet_receiver(int protocol, const uint8_t addr[16], uint16_t port, uint64_t cookie)
+static bool inet_receiver(int protocol, const uint8_t addr[16], uint16_t port, uint64_t cookie,
+			  const uint8_t *src, uint16_t sport)
 {
 	struct {
 		struct nlmsghdr nlh;
@@ -215,7 +218,69 @@ static bool inet_receiver(int protocol, const uint8_t addr[16], uint16_t port, u
 	else
 		q.r.id.idiag_dport = htons(port);
 	memcpy(local, is_v4(addr) ? addr + 12 : addr, is_v4(addr) ? 4 : 16);
+	if (!tcp && src != NULL && is_v4(src) == is_v4(addr)) {
+		memcpy(q.r.id.idiag_src, is_v4(src) ? src + 12 : src, is_v4(src) ? 4 : 16);
+		q.r.id.idiag_sport = htons(sport);
+	}
 	return diag(&q, sizeof(q), buf, sizeof(buf)) == 0;
+}
+
+int net_port_used(int protocol, uint16_t port)
+{
+	static const int families[] = { AF_INET, AF_INET6 };
+	static __thread char buf[16384];
+
+	for (size_t f = 0; f < sizeof(families) / sizeof(families[0]); f++) {
+		struct {
+			struct nlmsghdr nlh;
+			struct inet_diag_req_v2 r;
+		} q = {
+			.nlh = { .nlmsg_len = sizeof(q), .nlmsg_type = SOCK_DIAG_BY_FAMILY,
+				 .nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP },
+			.r = { .sdiag_family = (uint8_t)families[f], .sdiag_protocol = (uint8_t)protocol,
+			       .idiag_states = protocol == IPPROTO_TCP ? 1U << 10 /* TCP_LISTEN */ : ~0U },
+		};
+		int nl = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG), found = 0;
+		bool done = false;
+
+		if (nl < 0)
+			return -errno;
+		if (send(nl, &q, sizeof(q), 0) != (ssize_t)sizeof(q)) {
+			int e = errno;
+			close(nl);
+			return -e;
+		}
+		while (!done) {
+			ssize_t n = recv(nl, buf, sizeof(buf), 0);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0) {
+				found = n < 0 ? -errno : -EIO;
+				break;
+			}
+			for (struct nlmsghdr *h = (struct nlmsghdr *)buf; NLMSG_OK(h, (size_t)n);
+			     h = NLMSG_NEXT(h, n)) {
+				if (h->nlmsg_type == NLMSG_DONE) {
+					done = true;
+					break;
+				}
+				if (h->nlmsg_type == NLMSG_ERROR) {
+					found = -EIO;
+					done = true;
+					break;
+				}
+				const struct inet_diag_msg *m = NLMSG_DATA(h);
+				if (h->nlmsg_type == SOCK_DIAG_BY_FAMILY &&
+				    h->nlmsg_len >= NLMSG_LENGTH(sizeof(*m)) && found == 0 &&
+				    ntohs(m->id.idiag_sport) == port)
+					found = 1; /* the rest is still read: the dump must be drained */
+			}
+		}
+		close(nl);
+		if (found != 0)
+			return found;
+	}
+	return 0;
 }
 
 /*
@@ -265,6 +330,17 @@ static int unix_socket(uint32_t sock_ino, dev_t *dev, uint32_t *ino, char *name,
 	return 0;
 }
 
+int net_unix_file(uint32_t sock_ino, dev_t *dev, uint32_t *ino)
+{
+	char name[108];
+	size_t nl;
+	int rc = unix_socket(sock_ino, dev, ino, name, &nl);
+
+	if (rc == 0 && *dev == 0 && *ino == 0)
+		rc = -ENOENT;
+	return rc;
+}
+
 /*
  * A full list (NET_MAX_SESSION entries: the session bound that many
  * sockets) keeps only those still open; with the lock held.  Entries go
@@ -278,7 +354,7 @@ static void prune_inet(void)
 		static const uint8_t lo4[16] = { [10] = 0xff, [11] = 0xff, [12] = 127, [15] = 1 };
 		static const uint8_t lo6[16] = { [15] = 1 };
 		const uint8_t *at = !is_any(e->addr) ? e->addr : is_v4(e->addr) ? lo4 : lo6;
-		if (inet_receiver(e->protocol, at, e->port, e->cookie))
+		if (inet_receiver(e->protocol, at, e->port, e->cookie, NULL, 0))
 			s_inet[keep++] = *e;
 	}
 	n_inet = keep;
@@ -404,7 +480,8 @@ out:
  * that socket, still open, is the one that would receive there.  0.0.0.0
  * takes IPv4 only; :: takes IPv6, and IPv4 too unless bound IPV6_V6ONLY.
  */
-bool net_session_inet(int type, int protocol, const uint8_t addr[16], uint16_t port)
+bool net_session_inet(int type, int protocol, const uint8_t addr[16], uint16_t port,
+		      const uint8_t *src, uint16_t sport)
 {
 	struct {
 		int protocol;
@@ -425,7 +502,7 @@ bool net_session_inet(int type, int protocol, const uint8_t addr[16], uint16_t p
 	}
 	pthread_mutex_unlock(&lock);
 	for (int i = 0; i < n; i++)
-		if (inet_receiver(cand[i].protocol, addr, port, cand[i].cookie))
+		if (inet_receiver(cand[i].protocol, addr, port, cand[i].cookie, src, sport))
 			return true;
 	return false;
 }

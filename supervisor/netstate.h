@@ -30,8 +30,11 @@ int net_session_add_abstract(uint32_t sock_ino, int type, const char *name, size
  * Would a session socket, still alive, receive at this destination, for a
  * socket of this type and protocol (UDP and UDP-Lite, TCP and SCTP have
  * port spaces of their own; an abstract name is one per socket type)?
+ * src:sport (NULL: not known) is the sender's own address, for a datagram
+ * socket connected to it.
  */
-bool net_session_inet(int type, int protocol, const uint8_t addr[16], uint16_t port);
+bool net_session_inet(int type, int protocol, const uint8_t addr[16], uint16_t port,
+		      const uint8_t *src, uint16_t sport);
 bool net_session_unix(dev_t dev, ino_t ino);
 bool net_session_abstract(int type, const char *name, size_t len);
 bool net_is_dns(const uint8_t addr[16], uint16_t port);
@@ -41,6 +44,20 @@ bool net_is_dns(const uint8_t addr[16], uint16_t port);
  * symlink) is or is above, as bound or as it resolves: 1, 0, or -errno.
  */
 int net_unix_foreign(dev_t dev, ino_t ino, const char *path);
+/*
+ * The file the unix socket whose sockfs inode is sock_ino is bound to
+ * (its dev and 32 bits of its inode, as sock_diag tells them): 0, or
+ * -errno (-ENOENT: bound to no file).
+ */
+int net_unix_file(uint32_t sock_ino, dev_t *dev, uint32_t *ino);
+/*
+ * Does any socket of this network namespace take what comes to port, on
+ * any address of either family: for IPPROTO_TCP one that listens, for
+ * UDP and UDP-Lite one bound there?  1, 0, or -errno when the kernel
+ * cannot say.  (sock_diag, which the agent may ask itself: it tells
+ * nothing more.)
+ */
+int net_port_used(int protocol, uint16_t port);
 /* The names ward verified for addr (at most max), waiting a little for
  * the first resolution of the policy's names; returns how many. */
 int net_host_of(const uint8_t addr[16], char hosts[][256], int max);

@@ -19,6 +19,7 @@
 #include "resolve.h"
 #include "restart.h"
 #include "session.h"
+#include "sighold.h"
 
 #include <assert.h>
 #include <linux/audit.h>
@@ -46,20 +47,24 @@
 
 /*
  * The dispatch table, by syscall number, from syscalls.h: the name for the
- * log, the family, the handler, and why the handler may answer CONTINUE
- * (NULL: it may not).
+ * log, the family, the handler, why the handler may answer CONTINUE (NULL:
+ * it may not), and whether signals held back for the caller go first
+ * (MAY_CONTINUE_SIGNALS_FIRST).
  */
 static const struct dispatch {
 	const char *name;
 	enum family family;
 	handler_fn fn;
 	const char *may_continue;
+	bool signals_first;
 } dispatch[MAX_NR] = {
-#define MAY_CONTINUE(why) why
+#define MAY_CONTINUE(why) why, false
+#define MAY_CONTINUE_SIGNALS_FIRST(why) why, true
 #define ROW(name, fam, h, notify, continues) [SYS_##name] = { #name, fam, h, continues },
 	WARD_SYSCALLS(ROW)
 #undef ROW
 #undef MAY_CONTINUE
+#undef MAY_CONTINUE_SIGNALS_FIRST
 };
 
 /* Every row's number fits the table (a number beyond it would be no row at all). */
@@ -82,6 +87,8 @@ static void reply(struct req *r, int rc)
 
 	memset(resp, 0, (size_t)S->resp_size);
 	resp->id = r->n->id;
+	if (rc == -ERESTARTSYS)
+		sighold_restart_answered(r->tid); /* a signal is on its way: the kernel's to deliver */
 	if (rc < 0) {
 		resp->error = rc;
 	} else if (rc == 0) {
@@ -287,9 +294,21 @@ static void serve(struct req *r)
 		break;
 	}
 
+	sighold_received(r->tid);
 	if (d == NULL || d->fn == NULL || r->n->data.arch != AUDIT_ARCH_X86_64) {
 		/* The filter notifies only what the table lists: anything else is denied. */
 		rc = -ENOSYS;
+	} else if (d->signals_first && sighold_holding(r->tid)) {
+		/*
+		 * The restart of a call a signal aborted before ward received
+		 * it, which the kernel would make itself, and may wait in until
+		 * a signal comes, or which resets the handlers: the signals ward
+		 * held back are delivered first (sighold.c), then the kernel
+		 * restarts the call, which is decided then.  Nothing is decided
+		 * now, so there is nothing to log.
+		 */
+		req_quiet(r);
+		rc = -ERESTARTNOINTR;
 	} else if (!known) {
 		/*
 		 * Every traced task is in the table before it runs (new tasks wait
@@ -309,6 +328,8 @@ static void serve(struct req *r)
 			rc = -EACCES;
 		if (rc == -E_FOREIGN_PROC || rc < -4095)
 			rc = -EACCES; /* an internal code is never an answer */
+		if (rc == -ERESTARTNOINTR)
+			rc = -EACCES; /* sighold's alone, above */
 	}
 	commit(r, rc);
 	restart_end(r);
@@ -598,6 +619,12 @@ static int read_sigstate(uint64_t id, pid_t tid, struct sigstate *st)
 			st->threads = atol(line + 8);
 	}
 	fclose(f);
+	/* Signals the tracer holds back for the thread are pending to it, under its own mask. */
+	uint64_t held, mask;
+	if (sighold_held(tid, &held, &mask)) {
+		st->own |= held;
+		st->blk = mask;
+	}
 	return 0;
 }
 

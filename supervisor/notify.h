@@ -261,6 +261,7 @@ int agent_interrupted_id(uint64_t id, pid_t tid);
  * waits), -ESRCH when the caller is gone, else 0.
  */
 #define ERESTARTSYS 512
+#define ERESTARTNOINTR 513
 int agent_restart_id(uint64_t id, pid_t tid);
 /* True when the agent's thread blocks or ignores sig. */
 bool agent_ignores(struct req *r, int sig);

@@ -108,6 +108,30 @@ int agent_root(struct req *r, int *fd)
 	return *fd < 0 ? -errno : 0;
 }
 
+/* Writers first: a bind waits for the changes under way, not for every one to come. */
+static pthread_rwlock_t ns_lock = PTHREAD_RWLOCK_WRITER_NONRECURSIVE_INITIALIZER_NP;
+
+void ns_change_begin(void)
+{
+	pthread_rwlock_rdlock(&ns_lock);
+}
+
+int ns_change_end(int rc)
+{
+	pthread_rwlock_unlock(&ns_lock);
+	return rc;
+}
+
+void ns_bind_begin(void)
+{
+	pthread_rwlock_wrlock(&ns_lock);
+}
+
+void ns_bind_end(void)
+{
+	pthread_rwlock_unlock(&ns_lock);
+}
+
 static bool all_digits(const char *s, size_t n)
 {
 	if (n == 0)

@@ -37,6 +37,19 @@ int resolve(struct req *r, int dirfd, const char *path, enum resolve_mode mode,
 int agent_object(struct req *r, int dirfd, int *fd, char *real, size_t reallen);
 /* An O_PATH fd of the agent's root directory (ward's: see resolve.c). */
 int agent_root(struct req *r, int *fd);
+/*
+ * Every change to the file namespace that ward performs for the agent
+ * (rename, link, symlink, unlink, rmdir, mkdir, mknod: handlers/change.c)
+ * holds this lock shared around its one call; a unix socket bound by the
+ * agent's own string (handlers/net.c) holds it exclusive from its check
+ * to its bind, so that no process of the session changes what that string
+ * resolves to in between (mounts are refused to every one of them).
+ * ns_change_end returns rc, so that it can close an expression.
+ */
+void ns_change_begin(void);
+int ns_change_end(int rc);
+void ns_bind_begin(void);
+void ns_bind_end(void);
 /* "name/": path ends in a slash (and is not only slashes). */
 bool slash_end(const char *path);
 /* Join a parent's real path and a name into out. */

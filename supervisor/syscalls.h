@@ -32,6 +32,11 @@
  *            (return 0), and why that is safe: its decision depended on
  *            registers alone, or is verified afterwards.  A 0 from a
  *            handler of a row without it is a bug, answered EACCES.
+ *            MAY_CONTINUE_SIGNALS_FIRST(why) is the same for a call the
+ *            kernel may then wait in until a signal comes (System V IPC,
+ *            ioctl), or that resets the signal handlers (exec): a signal
+ *            ward holds back for the caller (sighold.c) is delivered
+ *            before the call is made, not after.
  *
  * x86-64 only: other ABIs are killed in the filter.
  */
@@ -128,8 +133,10 @@ enum family {
 	SYSCALL(lremovexattr, FAM_CHANGE, h_change, ALWAYS, 0)                 \
 	SYSCALL(fremovexattr, FAM_CHANGE, h_change, ALWAYS, 0)                 \
 	/* exec: decided, continued, verified at PTRACE_EVENT_EXEC */          \
-	SYSCALL(execve, FAM_EXEC, h_exec, ALWAYS, MAY_CONTINUE(WHY_EXEC))      \
-	SYSCALL(execveat, FAM_EXEC, h_exec, ALWAYS, MAY_CONTINUE(WHY_EXEC))    \
+	SYSCALL(execve, FAM_EXEC, h_exec, ALWAYS,                              \
+		MAY_CONTINUE_SIGNALS_FIRST(WHY_EXEC))                          \
+	SYSCALL(execveat, FAM_EXEC, h_exec, ALWAYS,                            \
+		MAY_CONTINUE_SIGNALS_FIRST(WHY_EXEC))                          \
 	/* network: decided on the address, performed on the agent's socket */ \
 	SYSCALL(connect, FAM_NET, h_net, ALWAYS, 0)                            \
 	SYSCALL(bind, FAM_NET, h_net, ALWAYS, 0)                               \
@@ -168,7 +175,7 @@ enum family {
 		ANY_OF(WHEN(EQ32(1, FIOSETOWN)) WHEN(EQ32(1, SIOCSPGRP))       \
 			       WHEN(EQ32(1, FIOASYNC)) WHEN(EQ32(1, TIOCSPGRP)) \
 				       WHEN(BITS(1, 0xff00, 0x9400))),        \
-		MAY_CONTINUE(WHY_TARGET))                                      \
+		MAY_CONTINUE_SIGNALS_FIRST(WHY_TARGET))                        \
 	/*                                                                     \
 	 * The core dump limit, which a session keeps at 0 (tracer.c): a new   \
 	 * one is judged (pid.c), whoever it is for; prlimit64 and the others  \
@@ -213,15 +220,19 @@ enum family {
 		ANY_OF(WHEN(BITS(1, IPC_CREAT, IPC_CREAT))                     \
 			       WHEN(EQ32(0, IPC_PRIVATE))),                    \
 		0)                                                             \
-	SYSCALL(msgsnd, FAM_IPC, h_ipc, ALWAYS, MAY_CONTINUE(WHY_IPC))         \
-	SYSCALL(msgrcv, FAM_IPC, h_ipc, ALWAYS, MAY_CONTINUE(WHY_IPC))         \
+	SYSCALL(msgsnd, FAM_IPC, h_ipc, ALWAYS,                                \
+		MAY_CONTINUE_SIGNALS_FIRST(WHY_IPC))                           \
+	SYSCALL(msgrcv, FAM_IPC, h_ipc, ALWAYS,                                \
+		MAY_CONTINUE_SIGNALS_FIRST(WHY_IPC))                           \
 	SYSCALL(msgctl, FAM_IPC, h_ipc, ALWAYS, MAY_CONTINUE(WHY_IPC))         \
 	SYSCALL(semget, FAM_IPC, h_ipc,                                        \
 		ANY_OF(WHEN(BITS(2, IPC_CREAT, IPC_CREAT))                     \
 			       WHEN(EQ32(0, IPC_PRIVATE))),                    \
 		0)                                                             \
-	SYSCALL(semop, FAM_IPC, h_ipc, ALWAYS, MAY_CONTINUE(WHY_IPC))          \
-	SYSCALL(semtimedop, FAM_IPC, h_ipc, ALWAYS, MAY_CONTINUE(WHY_IPC))     \
+	SYSCALL(semop, FAM_IPC, h_ipc, ALWAYS,                                 \
+		MAY_CONTINUE_SIGNALS_FIRST(WHY_IPC))                           \
+	SYSCALL(semtimedop, FAM_IPC, h_ipc, ALWAYS,                            \
+		MAY_CONTINUE_SIGNALS_FIRST(WHY_IPC))                           \
 	SYSCALL(semctl, FAM_IPC, h_ipc, ALWAYS, MAY_CONTINUE(WHY_IPC))         \
 	/* credentials: under a root ward, the agent keeps its own */         \
 	SYSCALL(setuid, FAM_CRED, h_cred, ALWAYS, MAY_CONTINUE(WHY_IDS))       \

@@ -19,6 +19,7 @@
 #include "procfs.h"
 #include "restart.h"
 #include "session.h"
+#include "sighold.h"
 #include "ward.h"
 #include "jline.h"
 
@@ -325,6 +326,7 @@ static void on_exec(pid_t pid)
 		proc_remove(former);
 		restart_forget(former);
 	}
+	sighold_exec(former ? former : pid, pid);
 	if (!ok) {
 		kill(pid, SIGKILL);
 		struct jline *l = log_begin(EV_EXEC, pid);
@@ -439,9 +441,10 @@ static pid_t spawn(char **argv, mode_t umask_, int *sock, char *why, size_t len)
 	 */
 	if (S->feat.sync_wake_up)
 		ioctl(S->listener, SECCOMP_IOCTL_NOTIF_SET_FLAGS, SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP);
+	/* TRACESYSGOOD: the system call stops of a thread holding signals (sighold.c) are told apart. */
 	if (ptrace(PTRACE_SEIZE, pid, 0,
 		   PTRACE_O_EXITKILL | PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK |
-			   PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC) < 0) {
+			   PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC | PTRACE_O_TRACESYSGOOD) < 0) {
 		int e = errno, scope = 0;
 		FILE *y = fopen("/proc/sys/kernel/yama/ptrace_scope", "re");
 		if (y != NULL && fscanf(y, "%d", &scope) != 1)
@@ -520,7 +523,11 @@ static void note_interrupted(pid_t w)
 	}
 }
 
-/* A task of the session stopped (st: waitpid's): what stopped it, then on. */
+/*
+ * A task of the session stopped (st: waitpid's): what stopped it, then on
+ * (sighold_resume: a thread holding signals goes on to its next system
+ * call stop).
+ */
 static void on_stop(pid_t w, int st)
 {
 	int event = st >> 16, sig = WSTOPSIG(st);
@@ -533,24 +540,31 @@ static void on_stop(pid_t w, int st)
 		unsigned long msg = 0;
 		if (ptrace(PTRACE_GETEVENTMSG, w, 0, &msg) == 0)
 			add_child(w, (pid_t)msg);
-		ptrace(PTRACE_CONT, w, 0, 0);
+		sighold_resume(w, 0);
 		break;
 	}
 	case PTRACE_EVENT_EXEC:
 		on_exec(w);
-		ptrace(PTRACE_CONT, w, 0, 0);
+		sighold_resume(w, 0);
 		break;
 	case PTRACE_EVENT_STOP:
 		if (sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU)
 			ptrace(PTRACE_LISTEN, w, 0, 0); /* a group-stop */
 		else
-			ptrace(PTRACE_CONT, w, 0, 0);
+			sighold_resume(w, 0);
+		break;
+	case 0:
+		if (sig == (SIGTRAP | 0x80)) {
+			sighold_syscall_stop(w);
+			break;
+		}
+		/* A signal on its way to the tracee: delivered, or held back (sighold.c). */
+		if (restart_active())
+			note_interrupted(w); /* before sighold looks: the call's registers as stopped */
+		sighold_signal_stop(w, sig);
 		break;
 	default:
-		/* A signal on its way to the tracee: deliver it. */
-		if (restart_active())
-			note_interrupted(w);
-		ptrace(PTRACE_CONT, w, 0, sig);
+		sighold_resume(w, 0);
 	}
 }
 
@@ -566,6 +580,7 @@ static bool on_end(pid_t w, int st, pid_t pid, int *status)
 	}
 	proc_remove(w);
 	restart_forget(w);
+	sighold_forget(w);
 	if (tgid == w)
 		proc_orphans(w); /* reparented by the kernel: ppid in the log follows */
 	if (w != pid)

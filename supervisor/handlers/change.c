@@ -177,8 +177,12 @@ static void magic(int fd, char *buf, size_t len)
  * exist even if the change is the last thing that happens), then call (a
  * system call of ward's, 0 or -1 with errno) is made.  A change that fails
  * is logged once more, with its errno (req_commit: tells).  1, or -errno.
+ * The call holds the namespace lock shared: a unix socket bound by the
+ * agent's own string waits for it, and it for the bind (resolve.h).
  */
-#define CHANGE(r, call) (req_commit((r), true) < 0 ? -EACCES : (call) < 0 ? -errno : 1)
+#define CHANGE(r, call)                                   \
+	(req_commit((r), true) < 0 ? -EACCES                  \
+				   : (ns_change_begin(), ns_change_end((call) < 0 ? -errno : 1)))
 
 /*
  * A name to make, given with a trailing slash, by a call that makes no
@@ -205,6 +209,21 @@ static int denied_create(const struct target *t, int rc)
 	if (rc == -EACCES && t->parent >= 0 && !ward_policy_restricts(S->policy, WARD_OP_STAT) &&
 	    fstatat(t->parent, t->name, &st, AT_SYMLINK_NOFOLLOW) == 0)
 		return -EEXIST;
+	return rc;
+}
+
+/*
+ * A name that may not be removed, and is not there: the kernel answers
+ * ENOENT before it looks at permissions (unlink("/nonexistent")), and so
+ * does ward, as denied_create does for EEXIST.
+ */
+static int denied_delete(const struct target *t, int rc)
+{
+	struct stat st;
+
+	if (rc == -EACCES && t->parent >= 0 && !ward_policy_restricts(S->policy, WARD_OP_STAT) &&
+	    fstatat(t->parent, t->name, &st, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT)
+		return -ENOENT;
 	return rc;
 }
 
@@ -303,6 +322,7 @@ static int do_unlink(struct req *r, int dirfd, uint64_t path, int flags)
 		return rc;
 	req_path(r, r->path);
 	rc = name_target(r, dirfd, r->path, WARD_OP_DELETE, &t, r->real, r->real2, NULL);
+	rc = denied_delete(&t, rc);
 	/*
 	 * A refused rmdir of a directory that is not empty would fail natively
 	 * too (ENOTEMPTY): the refusal answers first, as a permission does in

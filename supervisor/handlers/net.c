@@ -390,6 +390,68 @@ static const char *pick_host(enum ward_op op, struct ward_net_target *t, char ho
 	return allow >= 0 ? hosts[allow] : NULL;
 }
 
+/* decide_dest's answer for a datagram the kernel would drop (never an answer to the agent). */
+#define E_NO_RECEIVER 4097
+
+/*
+ * What the kernel does with a call to the host's own loopback that the
+ * policy denies, where nothing takes what comes to that port (on any
+ * address): a TCP connect is refused (ECONNREFUSED), a UDP or UDP-Lite
+ * datagram sent by address is dropped (-E_NO_RECEIVER: the send succeeds,
+ * send_one).  ward answers so, and connects or sends nothing.  Which
+ * ports are in use the agent can ask the kernel itself (sock_diag,
+ * /proc/net), so the answer tells it nothing more.  0 otherwise: a
+ * listener, or a kernel that cannot say, leaves the policy's denial.
+ */
+static int kernel_answer(const struct sock *s, enum call call, const struct ward_net_target *t)
+{
+	int type = s->type & 0xf;
+	int proto = s->protocol != 0 ? s->protocol : type == SOCK_STREAM ? IPPROTO_TCP : IPPROTO_UDP;
+
+	if (!net_is_loopback(t->addr))
+		return 0;
+	if (call == C_CONNECT && type == SOCK_STREAM &&
+	    (proto == IPPROTO_TCP || proto == IPPROTO_MPTCP) && net_port_used(IPPROTO_TCP, t->port) == 0)
+		return -ECONNREFUSED;
+	if (call == C_SEND && type == SOCK_DGRAM && (proto == IPPROTO_UDP || proto == IPPROTO_UDPLITE) &&
+	    net_port_used(proto, t->port) == 0)
+		return -E_NO_RECEIVER;
+	return 0;
+}
+
+/*
+ * Where a datagram of s to d comes from: s's own address and port, the
+ * destination's address standing for a wildcard one (to loopback, the
+ * kernel's source is that address).  False when s has no port yet, or is
+ * not a datagram socket.
+ */
+static bool sender_address(const struct sock *s, const struct dest *d, uint8_t src[16],
+			   uint16_t *sport)
+{
+	struct sockaddr_storage ss;
+	socklen_t l = sizeof(ss);
+	static const uint8_t zero[16];
+
+	if ((s->type & 0xf) != SOCK_DGRAM || getsockname(s->fd, (struct sockaddr *)&ss, &l) < 0)
+		return false;
+	if (ss.ss_family == AF_INET) {
+		const struct sockaddr_in *in = (const struct sockaddr_in *)&ss;
+		net_v4_mapped(in->sin_addr.s_addr, src);
+		*sport = ntohs(in->sin_port);
+		if (in->sin_addr.s_addr == htonl(INADDR_ANY))
+			memcpy(src, d->addr, 16);
+	} else if (ss.ss_family == AF_INET6) {
+		const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)&ss;
+		memcpy(src, &in6->sin6_addr, 16);
+		*sport = ntohs(in6->sin6_port);
+		if (memcmp(src, zero, 16) == 0)
+			memcpy(src, d->addr, 16);
+	} else {
+		return false;
+	}
+	return *sport != 0;
+}
+
 /*
  * Decide call's destination d for socket s.  Returns 0 to go on, or the
  * errno for the agent.  An allowed decision is logged here, before ward
@@ -400,7 +462,7 @@ static int decide_dest(struct req *r, const struct sock *s, enum call call, stru
 	enum ward_op op = call == C_BIND ? WARD_OP_BIND : WARD_OP_CONNECT;
 	struct ward_net_target t = { 0 };
 	char real[PATH_MAX], kind[64];
-	int rc;
+	int rc, k;
 
 	r->event = call == C_BIND ? EV_BIND : EV_CONNECT;
 	r->net_port = -1;
@@ -425,8 +487,11 @@ static int decide_dest(struct req *r, const struct sock *s, enum call call, stru
 		t.kind = WARD_NET_INET;
 		memcpy(t.addr, d->addr, 16);
 		t.port = d->port;
-		t.session = call != C_BIND &&
-			    net_session_inet(s->type & 0xf, s->protocol, d->addr, d->port);
+		uint8_t src[16];
+		uint16_t sport = 0;
+		bool from = sender_address(s, d, src, &sport);
+		t.session = call != C_BIND && net_session_inet(s->type & 0xf, s->protocol, d->addr,
+							     d->port, from ? src : NULL, sport);
 		t.dns = net_is_dns(d->addr, d->port);
 		if (call != C_BIND && !net_is_loopback(d->addr) && net_is_local(d->addr)) {
 			/*
@@ -452,6 +517,8 @@ static int decide_dest(struct req *r, const struct sock *s, enum call call, stru
 		r->net_port = d->port;
 		t.host = pick_host(op, &t, hosts, nh);
 		rc = decide_net(r, op, &t);
+		if (rc == -EACCES && (k = kernel_answer(s, call, &t)) < 0)
+			rc = k;
 		if (t.host != NULL && ward_rule_names_host(r->dec.verdict ? r->dec.verdict->rule : NULL))
 			snprintf(r->net_host, sizeof(r->net_host), "%s", t.host);
 		break;
@@ -573,6 +640,28 @@ static void record_bind(const struct sock *s, const struct dest *d)
 }
 
 /*
+ * A UDP or UDP-Lite socket of the session that a connect or a send bound
+ * to a port of the kernel's choosing (no bind of its own): its peers'
+ * answers come to that port, so it is the session's as a bound one is
+ * (asyncio's datagram client, answered by a server of the session).  Not
+ * when it may share the port (SO_REUSEADDR, SO_REUSEPORT); each entry is
+ * checked against the socket itself at every lookup (its cookie).
+ */
+static void record_autobound(const struct sock *s)
+{
+	static const struct dest inet = { .kind = D_INET, .pathfd = -1 };
+	int reuse = 1, port_reuse = 1;
+	socklen_t l = sizeof(int);
+
+	if ((s->type & 0xf) != SOCK_DGRAM || !plain_inet(s->domain, s->type, s->protocol))
+		return;
+	if (getsockopt(s->fd, SOL_SOCKET, SO_REUSEADDR, &reuse, &l) < 0 ||
+	    getsockopt(s->fd, SOL_SOCKET, SO_REUSEPORT, &port_reuse, &l) < 0 || reuse || port_reuse)
+		return;
+	record_bind(s, &inet);
+}
+
+/*
  * The end of a blocking call's wait as SO_SNDTIMEO sets it (false: none,
  * it waits for good).  ward's own call on the agent's socket is woken by
  * ward's timer every 100 ms and made again, which would start the
@@ -672,6 +761,8 @@ static int do_connect(struct req *r, struct sock *s, uint64_t addr, long len)
 	}
 	if (blocking)
 		notify_blocking_end();
+	if (rc == 1 && d.kind == D_INET)
+		record_autobound(s);
 	r->result = 0;
 out:
 	if (d.pathfd >= 0)
@@ -717,12 +808,128 @@ static bool shares_port(const struct sock *s, const struct sockaddr_storage *k, 
 	return shared;
 }
 
+/*
+ * The directory the kernel reaches by the directory part of d's path, from
+ * this worker's cwd: an O_PATH fd, or -errno.
+ */
+static int kernel_parent(const struct dest *d)
+{
+	char dir[sizeof(d->path)];
+	const char *slash = strrchr(d->path, '/');
+
+	if (slash == NULL)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == d->path)
+		snprintf(dir, sizeof(dir), "/");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - d->path), d->path);
+	int fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+static bool same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+/*
+ * Is the file s was just bound to the one named d->name in the decided
+ * directory?  If not (a process outside the session changed the path
+ * between the check and the bind), s is shut down so that no peer reaches
+ * it, the file is removed where the path leads now if it is there, and
+ * the bind is refused.
+ */
+static int bound_as_decided(struct req *r, const struct sock *s, const struct dest *d)
+{
+	struct stat ss, st;
+	dev_t dev;
+	uint32_t ino;
+
+	if (fstat(s->fd, &ss) == 0 && net_unix_file((uint32_t)ss.st_ino, &dev, &ino) == 0 &&
+	    fstatat(d->pathfd, d->name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISSOCK(st.st_mode) &&
+	    st.st_dev == dev && (uint32_t)st.st_ino == ino)
+		return 1;
+	shutdown(s->fd, SHUT_RDWR);
+	int now = kernel_parent(d);
+	bool removed = now >= 0 && fstatat(now, d->name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		       S_ISSOCK(st.st_mode) && st.st_dev == dev && (uint32_t)st.st_ino == ino &&
+		       unlinkat(now, d->name, 0) == 0;
+	if (now >= 0)
+		close(now);
+	return refuse(r, EACCES, removed ? "the path changed during the bind (outside the session): "
+					   "the socket made elsewhere was removed"
+					 : "the path changed during the bind (outside the session): "
+					   "the socket made elsewhere could not be found to remove");
+}
+
+/*
+ * Bind a unix socket to the path d (decided: d->pathfd is its directory,
+ * d->name its final name) by the agent's own bytes (sa, len), from the
+ * agent's cwd, so that the socket keeps the very name the agent gave
+ * (getsockname, and the peers' getpeername, accept and recvfrom, show
+ * it).  The kernel resolves that string anew, so under the namespace lock
+ * held exclusive (no process of the session renames or links meanwhile)
+ * the directory the string reaches must first be the one decided, and the
+ * file made is checked afterwards against a process outside the session
+ * (bound_as_decided); a directory that is another by then (a path changed
+ * meanwhile) is refused.  A string under /proc, which the kernel would
+ * resolve in ward's own process here (/proc/self), or one whose last
+ * component is not a plain name, is bound by its final name from inside
+ * the decided directory, as before: the same file, a name without its
+ * directory.  This worker's cwd is its own (unshare(CLONE_FS) in
+ * notify.c), and agent_umask made the agent's umask its own, which the
+ * kernel applies to the socket file.
+ */
+static int bind_unix(struct req *r, const struct sock *s, const struct dest *d,
+		     const uint8_t *sa, long len)
+{
+	struct sockaddr_storage k;
+	struct stat want, got;
+	const char *slash = strrchr(d->path, '/');
+	bool by_string = strncmp(d->path, "/proc/", 6) != 0 &&
+			 strcmp(slash != NULL ? slash + 1 : d->path, d->name) == 0;
+	mode_t um;
+	int cwd = -1, kdir = -1, rc;
+
+	if ((rc = agent_umask(r, &um)) < 0)
+		return rc;
+	if ((rc = agent_fd(r, AT_FDCWD, &cwd)) < 0)
+		return rc == -ESRCH ? rc : -EACCES;
+	ns_bind_begin();
+	if (fchdir(by_string ? cwd : d->pathfd) < 0) {
+		rc = -EACCES;
+		goto out;
+	}
+	if (!by_string) {
+		struct sockaddr_un *un = (struct sockaddr_un *)&k;
+		memset(&k, 0, sizeof(k));
+		un->sun_family = AF_UNIX;
+		snprintf(un->sun_path, sizeof(un->sun_path), "%s", d->name);
+		socklen_t kl = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + strlen(d->name) + 1);
+		rc = bind(s->fd, (struct sockaddr *)&k, kl) < 0 ? -errno : 1;
+	} else if ((kdir = kernel_parent(d)) >= 0 && fstat(kdir, &got) == 0 &&
+		   fstat(d->pathfd, &want) == 0 && same_file(&want, &got)) {
+		rc = bind(s->fd, (const struct sockaddr *)sa, (socklen_t)len) < 0 ? -errno : 1;
+		if (rc == 1)
+			rc = bound_as_decided(r, s, d);
+	} else {
+		rc = refuse(r, EACCES, "the path's directory changed between the decision and the bind");
+	}
+	if (chdir("/") < 0 && rc == 1)
+		rc = -EACCES; /* cannot happen; fail closed all the same */
+out:
+	ns_bind_end();
+	if (kdir >= 0)
+		close(kdir);
+	close(cwd);
+	return rc;
+}
+
 static int do_bind(struct req *r, struct sock *s, uint64_t addr, long len)
 {
 	uint8_t sa[sizeof(struct sockaddr_storage)];
 	struct sockaddr_storage k;
 	struct dest d;
-	mode_t um;
 	bool shared = false;
 	int rc;
 
@@ -735,24 +942,7 @@ static int do_bind(struct req *r, struct sock *s, uint64_t addr, long len)
 		goto out;
 	socklen_t kl = kernel_name(&d, sa, len, &k);
 	if (d.kind == D_UNIX) {
-		/*
-		 * From inside the directory ward resolved, by the final name: the
-		 * socket is made where it was decided, and the name it keeps (what
-		 * getsockname and peers see) is that name, not a path of ward's.
-		 * This worker's cwd is its own (unshare(CLONE_FS) in notify.c).
-		 */
-		struct sockaddr_un *un = (struct sockaddr_un *)&k;
-		if ((rc = agent_umask(r, &um)) < 0)
-			goto out;
-		snprintf(un->sun_path, sizeof(un->sun_path), "%s", d.name);
-		kl = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + strlen(d.name) + 1);
-		if (fchdir(d.pathfd) < 0) {
-			rc = -EACCES;
-			goto out;
-		}
-		rc = bind(s->fd, (struct sockaddr *)&k, kl) < 0 ? -errno : 1;
-		if (chdir("/") < 0 && rc == 1)
-			rc = -EACCES; /* cannot happen; fail closed all the same */
+		rc = bind_unix(r, s, &d, sa, len);
 	} else {
 		if (d.kind == D_AUTOBIND)
 			kl = sizeof(sa_family_t);
@@ -1009,6 +1199,7 @@ static long send_one(struct req *r, struct sock *s, const struct msghdr *m, int 
 	struct dest d = { .kind = D_NONE, .pathfd = -1 };
 	long namelen = m->msg_name == NULL ? 0 : (long)(int)m->msg_namelen;
 	long rc, sent = 0;
+	bool dropped = false;
 
 	*want = 0;
 	if (b == NULL)
@@ -1031,8 +1222,13 @@ static long send_one(struct req *r, struct sock *s, const struct msghdr *m, int 
 			return rc;
 		if ((rc = decode(s, C_SEND, sa, namelen, &d)) < 0)
 			return rc;
-		if ((rc = decide_dest(r, s, C_SEND, &d)) < 0)
+		rc = decide_dest(r, s, C_SEND, &d);
+		if (rc == -E_NO_RECEIVER) {
+			dropped = true;
+			r->dec.reason = "nothing receives at that port: dropped, as the kernel drops it";
+		} else if (rc < 0) {
 			goto out;
+		}
 	} else {
 		/* A send on a connected socket: nothing to decide, nothing to log. */
 		req_quiet(r);
@@ -1073,7 +1269,7 @@ static long send_one(struct req *r, struct sock *s, const struct msghdr *m, int 
 			break;
 		if (blocking)
 			notify_blocking_begin();
-		rc = sendmsg(s->fd, &mine, flags | MSG_NOSIGNAL);
+		rc = dropped ? (long)data.iov_len : sendmsg(s->fd, &mine, flags | MSG_NOSIGNAL);
 		rc = rc < 0 ? -errno : rc;
 		if (blocking)
 			notify_blocking_end();
@@ -1095,6 +1291,8 @@ static long send_one(struct req *r, struct sock *s, const struct msghdr *m, int 
 			break;
 	}
 	close_fds(b);
+	if (sent > 0 && !dropped && d.kind == D_INET)
+		record_autobound(s);
 	if (sent > 0)
 		rc = sent; /* what went out went out; an error after it is not reported */
 	pipe_signal(r, s, rc, flags);

@@ -20,6 +20,7 @@
 #include "../repos.h"
 #include "../resolve.h"
 #include "../session.h"
+#include "../sighold.h"
 #include "../shm.h"
 #include "../tty.h"
 
@@ -342,6 +343,8 @@ static void *fifo_thread(void *arg)
 	} else {
 		resp.error = fd;
 	}
+	if (resp.error == -ERESTARTSYS)
+		sighold_restart_answered(f->tid); /* its signal is the kernel's to deliver */
 	ioctl(S->listener, SECCOMP_IOCTL_NOTIF_SEND, &resp);
 	free(f);
 	atomic_fetch_sub(&fifo_waits, 1);

@@ -86,14 +86,18 @@ static int async_on(struct req *r, int agentfd, unsigned long cmd, void *arg, bo
  */
 static int set_fg(struct req *r, int agentfd, pid_t pgrp)
 {
-	if (!proc_pgrp_in_session(pgrp))
-		return -EPERM;
-	pid_t caller = getpgid(r->tid);
-	if (caller < 0)
-		return -ESRCH;
+	/* The kernel's own errors first: no such fd, not a terminal, a negative group. */
 	int fd = agent_copy_fd(r, agentfd);
 	if (fd < 0)
 		return fd;
+	int rc = !isatty(fd) ? -ENOTTY : pgrp < 0 ? -EINVAL : !proc_pgrp_in_session(pgrp) ? -EPERM : 0;
+	pid_t caller = rc == 0 ? getpgid(r->tid) : 0;
+	if (rc == 0 && caller < 0)
+		rc = -ESRCH;
+	if (rc < 0) {
+		close(fd);
+		return rc;
+	}
 	pid_t fg = tcgetpgrp(fd);
 	if (fg > 0 && fg != caller && !agent_ignores(r, SIGTTOU)) {
 		close(fd);

@@ -875,6 +875,8 @@ net_attack net_race udp-thread "a thread flips the sockaddr_in of a sendto betwe
 net_attack net_race udp-clonevm "a CLONE_VM sibling flips the sockaddr_in of a sendto"
 net_attack net_race unix-thread "a thread flips a unix path between the session's own socket and the outside one during connect"
 net_attack net_race unix-clonevm "a CLONE_VM sibling flips the unix path during connect"
+attack bind_dir "" "swap the directory of a unix bind's path for a symlink to secret/ (bound by the agent's own string)" \
+	-r "deny write,create,delete @P@/secret/**"
 T_ENV=("ATTACK_SECONDS=$UNLINK_SECONDS")
 net_attack net_race bindswap "a thread renames a hard link of the outside socket over the name being bound, then connect to it"
 
