@@ -87,6 +87,7 @@ struct req {
 	/* the walk and the agent's memory */
 	bool batch_reads; /* mem_read*: the caller checks NOTIF_ID_VALID after the batch */
 	bool trailing_slash; /* the last path resolved ended in '/' */
+	int walk_hops;	     /* the last walk that succeeded: the symlinks it followed (magic links too) */
 	pid_t hop_tid; /* the agent fd a walk ended on: thread and fd (-1: none) */
 	int hop_fd;
 	/*

@@ -330,8 +330,11 @@ static int fast_paths(int start, const char *path, struct walk *w, int *out)
 {
 	int rc = fast_path(start, path, w->mode, out, w->real, w->reallen, w->name, false);
 
-	if (rc == -EAGAIN)
+	if (rc == -EAGAIN) {
 		rc = fast_path(start, path, w->mode, out, w->real, w->reallen, w->name, true);
+		if (rc == 0)
+			w->hops = 1; /* a symlink was on the way: how many, the kernel does not say */
+	}
 	return rc;
 }
 
@@ -567,6 +570,7 @@ int resolve(struct req *r, int dirfd, const char *path, enum resolve_mode mode,
 	if (name != NULL)
 		*name = NULL;
 	r->hop_fd = -1; /* set again only by an fd/N hop that ends the walk */
+	r->walk_hops = -1;
 	if (path[0] == '\0')
 		return -ENOENT;
 	/* "name/" must be a directory, and a symlink there is followed. */
@@ -625,11 +629,14 @@ int resolve(struct req *r, int dirfd, const char *path, enum resolve_mode mode,
 	}
 	if (real != NULL && (rc = fd_real_path(w.cur, real, reallen)) < 0)
 		goto done;
+	r->walk_hops = w.hops;
 	*out = w.cur;
 	return 0;
 done:
 	if (rc < 0 && w.cur >= 0)
 		close(w.cur);
+	if (rc >= 0)
+		r->walk_hops = w.hops;
 	return rc < 0 ? rc : 0;
 }
 

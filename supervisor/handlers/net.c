@@ -28,6 +28,7 @@
 #include <limits.h>
 #include <linux/capability.h>
 #include <linux/netlink.h>
+#include <linux/openat2.h>
 #include <linux/rtnetlink.h>
 #include <linux/sock_diag.h>
 #include <linux/unix_diag.h>
@@ -79,6 +80,7 @@ struct dest {
 	/* once decided: how ward names it to the kernel */
 	int pathfd; /* unix: an O_PATH fd of the socket, or of its parent for bind */
 	const char *name; /* bind: the final name, in the resolve scratch */
+	bool linked;	  /* bind: ward's walk to the directory followed a symlink or magic link */
 };
 
 struct sock {
@@ -350,6 +352,7 @@ static int resolve_unix(struct req *r, enum call call, struct dest *d, char *rea
 		char parent[PATH_MAX];
 		rc = resolve(r, AT_FDCWD, r->path, RES_PARENT, &d->pathfd, parent, sizeof(parent),
 			     &d->name);
+		d->linked = r->walk_hops != 0;
 		if (rc == 0)
 			rc = join_path(parent, d->name, real, len);
 	} else {
@@ -810,12 +813,21 @@ static bool shares_port(const struct sock *s, const struct sockaddr_storage *k, 
 
 /*
  * The directory the kernel reaches by the directory part of d's path, from
- * this worker's cwd: an O_PATH fd, or -errno.
+ * this worker's cwd, when no symlink is on the way: an O_PATH fd, or
+ * -errno (-ELOOP: a symlink or a magic link is on the way, which ward's
+ * walk did not meet: the path changed).  A path whose walk passed a link
+ * is not bound by its string at all (bind_unix): a magic link
+ * (/proc/PID/fd/N, /proc/PID/cwd, /dev/fd/N) leads where the agent's fd
+ * table or cwd says at the moment the kernel looks, which no lock of
+ * ward's holds still (another thread's dup2 or chdir), so the directory
+ * checked would not be the one bound in.
  */
 static int kernel_parent(const struct dest *d)
 {
 	char dir[sizeof(d->path)];
 	const char *slash = strrchr(d->path, '/');
+	struct open_how how = { .flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+				.resolve = RESOLVE_NO_SYMLINKS };
 
 	if (slash == NULL)
 		snprintf(dir, sizeof(dir), ".");
@@ -823,7 +835,7 @@ static int kernel_parent(const struct dest *d)
 		snprintf(dir, sizeof(dir), "/");
 	else
 		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - d->path), d->path);
-	int fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	int fd = (int)syscall(SYS_openat2, AT_FDCWD, dir, &how, sizeof(how));
 	return fd < 0 ? -errno : fd;
 }
 
@@ -842,16 +854,16 @@ static bool same_file(const struct stat *a, const struct stat *b)
 static int bound_as_decided(struct req *r, const struct sock *s, const struct dest *d)
 {
 	struct stat ss, st;
-	dev_t dev;
-	uint32_t ino;
+	dev_t dev = 0;
+	uint32_t ino = 0;
+	bool known = fstat(s->fd, &ss) == 0 && net_unix_file((uint32_t)ss.st_ino, &dev, &ino) == 0;
 
-	if (fstat(s->fd, &ss) == 0 && net_unix_file((uint32_t)ss.st_ino, &dev, &ino) == 0 &&
-	    fstatat(d->pathfd, d->name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISSOCK(st.st_mode) &&
-	    st.st_dev == dev && (uint32_t)st.st_ino == ino)
+	if (known && fstatat(d->pathfd, d->name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    S_ISSOCK(st.st_mode) && st.st_dev == dev && (uint32_t)st.st_ino == ino)
 		return 1;
 	shutdown(s->fd, SHUT_RDWR);
 	int now = kernel_parent(d);
-	bool removed = now >= 0 && fstatat(now, d->name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	bool removed = known && now >= 0 && fstatat(now, d->name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 		       S_ISSOCK(st.st_mode) && st.st_dev == dev && (uint32_t)st.st_ino == ino &&
 		       unlinkat(now, d->name, 0) == 0;
 	if (now >= 0)
@@ -873,10 +885,10 @@ static int bound_as_decided(struct req *r, const struct sock *s, const struct de
  * file made is checked afterwards against a process outside the session
  * (bound_as_decided); a directory that is another by then (a path changed
  * meanwhile) is refused.  A string under /proc, which the kernel would
- * resolve in ward's own process here (/proc/self), or one whose last
- * component is not a plain name, is bound by its final name from inside
- * the decided directory, as before: the same file, a name without its
- * directory.  This worker's cwd is its own (unshare(CLONE_FS) in
+ * resolve in ward's own process here (/proc/self), one whose walk met a
+ * symlink or a magic link (d->linked, kernel_parent), or one whose last component is
+ * not a plain name, is bound by its final name from inside the decided
+ * directory, as before: the same file, a name without its directory.  This worker's cwd is its own (unshare(CLONE_FS) in
  * notify.c), and agent_umask made the agent's umask its own, which the
  * kernel applies to the socket file.
  */
@@ -886,7 +898,7 @@ static int bind_unix(struct req *r, const struct sock *s, const struct dest *d,
 	struct sockaddr_storage k;
 	struct stat want, got;
 	const char *slash = strrchr(d->path, '/');
-	bool by_string = strncmp(d->path, "/proc/", 6) != 0 &&
+	bool by_string = !d->linked && strncmp(d->path, "/proc/", 6) != 0 &&
 			 strcmp(slash != NULL ? slash + 1 : d->path, d->name) == 0;
 	mode_t um;
 	int cwd = -1, kdir = -1, rc;
@@ -896,7 +908,14 @@ static int bind_unix(struct req *r, const struct sock *s, const struct dest *d,
 	if ((rc = agent_fd(r, AT_FDCWD, &cwd)) < 0)
 		return rc == -ESRCH ? rc : -EACCES;
 	ns_bind_begin();
-	if (fchdir(by_string ? cwd : d->pathfd) < 0) {
+	if (by_string) {
+		if (fchdir(cwd) < 0) {
+			rc = -EACCES;
+			goto out;
+		}
+		kdir = kernel_parent(d); /* -ELOOP: a link that ward's walk did not meet */
+	}
+	if (!by_string && fchdir(d->pathfd) < 0) {
 		rc = -EACCES;
 		goto out;
 	}
@@ -907,7 +926,7 @@ static int bind_unix(struct req *r, const struct sock *s, const struct dest *d,
 		snprintf(un->sun_path, sizeof(un->sun_path), "%s", d->name);
 		socklen_t kl = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + strlen(d->name) + 1);
 		rc = bind(s->fd, (struct sockaddr *)&k, kl) < 0 ? -errno : 1;
-	} else if ((kdir = kernel_parent(d)) >= 0 && fstat(kdir, &got) == 0 &&
+	} else if (kdir >= 0 && fstat(kdir, &got) == 0 &&
 		   fstat(d->pathfd, &want) == 0 && same_file(&want, &got)) {
 		rc = bind(s->fd, (const struct sockaddr *)sa, (socklen_t)len) < 0 ? -errno : 1;
 		if (rc == 1)

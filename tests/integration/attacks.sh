@@ -877,6 +877,10 @@ net_attack net_race unix-thread "a thread flips a unix path between the session'
 net_attack net_race unix-clonevm "a CLONE_VM sibling flips the unix path during connect"
 attack bind_dir "" "swap the directory of a unix bind's path for a symlink to secret/ (bound by the agent's own string)" \
 	-r "deny write,create,delete @P@/secret/**"
+attack bind_dir fd "bind //proc/PID/fd/50/s.sock while a thread points fd 50 at secret/ and back (dup2)" \
+	-r "deny write,create,delete @P@/secret/**"
+attack bind_dir cwd "bind //proc/PID/cwd/s.sock while a thread moves the cwd to secret/ and back" \
+	-r "deny write,create,delete @P@/secret/**"
 T_ENV=("ATTACK_SECONDS=$UNLINK_SECONDS")
 net_attack net_race bindswap "a thread renames a hard link of the outside socket over the name being bound, then connect to it"
 
