@@ -108,7 +108,8 @@ static int drop_net_admin(bool drop_bounding)
 }
 
 /* The child: become the agent, under the filter, once the parent says go. */
-static noreturn void child(int sock, struct sock_fprog *prog, char **argv, mode_t umask_)
+static noreturn void child(int sock, struct sock_fprog *prog, char **argv, char **envp,
+			   mode_t umask_)
 {
 	char go;
 	int listener;
@@ -159,7 +160,7 @@ static noreturn void child(int sock, struct sock_fprog *prog, char **argv, mode_
 		_exit(WARD_EXIT_FAILURE);
 	close(sock);
 	close(listener);
-	execvp(argv[0], argv);
+	execvpe(argv[0], argv, envp);
 	int e = errno;
 	dprintf(STDERR_FILENO, "ward: %s: %s\n", argv[0], strerror(e));
 	_exit(e == ENOENT ? WARD_EXIT_NOTFOUND : WARD_EXIT_NOEXEC);
@@ -408,7 +409,7 @@ static void end_session(void)
  * take its listener and PTRACE_SEIZE it.  Its pid, or -errno with the
  * reason in why.
  */
-static pid_t spawn(char **argv, mode_t umask_, int *sock, char *why, size_t len)
+static pid_t spawn(char **argv, char **envp, mode_t umask_, int *sock, char *why, size_t len)
 {
 	int sv[2];
 	pid_t pid;
@@ -420,7 +421,7 @@ static pid_t spawn(char **argv, mode_t umask_, int *sock, char *why, size_t len)
 		return fail(why, len, -errno, "fork: %s", strerror(errno));
 	if (pid == 0) {
 		close(sv[0]);
-		child(sv[1], &ward_filter, argv, umask_);
+		child(sv[1], &ward_filter, argv, envp, umask_);
 	}
 	close(sv[1]);
 	*sock = sv[0];
@@ -577,7 +578,7 @@ static void trace(pid_t pid, int *status)
 	}
 }
 
-int tracer_run(char **argv, int *status, char *why, size_t len)
+int tracer_run(char **argv, char **envp, int *status, char *why, size_t len)
 {
 	int sock = -1, rc;
 	mode_t umask_ = umask(0);
@@ -600,7 +601,7 @@ int tracer_run(char **argv, int *status, char *why, size_t len)
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
 		return fail(why, len, -errno, "cannot become the session's subreaper: %s",
 			    strerror(errno));
-	if ((pid = spawn(argv, umask_, &sock, why, len)) < 0)
+	if ((pid = spawn(argv, envp, umask_, &sock, why, len)) < 0)
 		return pid;
 	/* From here on ward serves the agent; its own files stay its own. */
 	prctl(PR_SET_DUMPABLE, 0);
