@@ -331,7 +331,7 @@ if [ "$(id -u)" -eq 0 ] && [ -z "${ATTACKS_PASS:-}" ]; then
 	if getent passwd nobody >/dev/null && command -v setpriv >/dev/null; then
 		NOBODY_DIR=$(mktemp -d /tmp/ward-attacks-nobody.XXXXXX)
 		mkdir -p "$NOBODY_DIR/build/tests/attacks" "$NOBODY_DIR/tmp"
-		cp "$WARD" "$NOBODY_DIR/build/"
+		cp "$WARD" "$BUILD/libward-preload.so" "$NOBODY_DIR/build/"
 		cp "$ATT"/attack_* "$NOBODY_DIR/build/tests/attacks/"
 		cp "$SELF" "$NOBODY_DIR/attacks.sh"
 		chown -R "nobody:$group" "$NOBODY_DIR"

@@ -68,7 +68,7 @@ chmod 755 "$BASE"
 # The binaries, where an unprivileged user can run them too.
 BIN=$BASE/bin
 mkdir "$BIN"
-cp "$BUILD/ward" "$BIN/ward"
+cp "$BUILD/ward" "$BUILD/libward-preload.so" "$BIN/"
 for p in $PROGS; do
 	for s in "" -static; do
 		if ! cp "$BUILD/tests/progs/$p$s" "$BIN/$p$s"; then
