@@ -51,6 +51,9 @@ struct log_echo {
 	const char *decision, *op, *where, *err;
 	const char *to;	  /* a rewrite's replacement, or NULL */
 	const char *rule; /* the deciding rule's location, or NULL */
+	const char *via;  /* the libc function the preload library saw called, or NULL */
+	const char *host; /* a network call: a name ward verified for the address, or NULL */
+	const char *hint_host; /* ...a name the caller claimed, not verified, or NULL */
 	pid_t tid;
 	bool would_deny; /* shadow mode: the call went through, but would be denied */
 };

@@ -12,6 +12,7 @@
  */
 #include "notify.h"
 #include "syscalls.h"
+#include "mem.h"
 #include "handlers/handlers.h"
 #include "log.h"
 #include "proc.h"
@@ -171,6 +172,31 @@ int req_answer_fd(struct req *r, int fd, bool cloexec, bool writable)
 	return rc < 0 ? rc : 1;
 }
 
+int req_hint(struct req *r, const uint8_t *addr)
+{
+	pid_t owner;
+
+	if (r->hint_state != 0 &&
+	    (addr == NULL || (r->hint_has_addr && memcmp(addr, r->hint_addr, 16) == 0)))
+		return r->hint_state > 0;
+	r->hint_state = -1;
+	/* Nothing to read: no library in the session or in this program, or a call it does not describe. */
+	if (S->preload.base == 0 || hint_family_of(r->n->data.nr) == 0 || !proc_preload(r->tid, &owner))
+		return 0;
+	r->hint_has_addr = addr != NULL;
+	if (addr != NULL)
+		memcpy(r->hint_addr, addr, 16);
+	uint64_t args[6];
+	for (int i = 0; i < 6; i++)
+		args[i] = r->n->data.args[i];
+	int rc = hint_read(r->tid, owner, S->preload.base, r->n->data.nr, args, addr,
+			   S->preload.backtrace, &r->hint);
+	/* The thread could be gone and its id another's: what was read is then no hint of its. */
+	if (rc > 0 && req_valid(r))
+		r->hint_state = 1;
+	return r->hint_state > 0;
+}
+
 static void serve(struct req *r)
 {
 	int nr = r->n->data.nr, rc;
@@ -191,6 +217,8 @@ static void serve(struct req *r)
 	r->result = 0;
 	r->replied = false;
 	r->batch_reads = false;
+	r->hint_state = 0;
+	r->hint_host[0] = '\0';
 
 	if (d == NULL || d->fn == NULL || r->n->data.arch != AUDIT_ARCH_X86_64) {
 		/* The filter notifies only what the table lists: anything else is denied. */

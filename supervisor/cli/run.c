@@ -145,15 +145,24 @@ static void warn_wide_project(const struct ward_vars *v)
  */
 static void tell_decision(const struct log_echo *e)
 {
-	char where[4 * (160 + 16)], to[4 * 4096];
+	char where[4 * (160 + 16)], to[4 * 4096], name[4 * 256 + 32] = "", via[64] = "";
 
 	/* -v: denials (in shadow mode, what would be denied); -vv: every decision. */
 	if (S->verbose < 2 && strcmp(e->decision, "deny") != 0 && !e->would_deny)
 		return;
-	fprintf(stderr, "ward: %s %s %s %s%s%s (%s, pid %d)\n",
+	/* What the preload library adds: the host's name, the libc function. */
+	if (e->host != NULL)
+		snprintf(name, sizeof(name), " %s", term_safe(e->host, to, sizeof(to)));
+	else if (e->hint_host != NULL)
+		snprintf(name, sizeof(name), " (said to be %s, not verified)",
+			 term_safe(e->hint_host, to, sizeof(to)));
+	if (e->via != NULL)
+		snprintf(via, sizeof(via), ", via %s", e->via);
+	fprintf(stderr, "ward: %s %s %s%s %s%s%s (%s, pid %d%s)\n",
 		e->would_deny ? "would deny" : e->decision, e->op,
-		term_safe(e->where, where, sizeof(where)), e->err, e->to ? " -> " : "",
-		e->to ? term_safe(e->to, to, sizeof(to)) : "", e->rule ? e->rule : "no rule", e->tid);
+		term_safe(e->where, where, sizeof(where)), name, e->err, e->to ? " -> " : "",
+		e->to ? term_safe(e->to, to, sizeof(to)) : "", e->rule ? e->rule : "no rule", e->tid,
+		via);
 }
 
 static void tell_repo(const char *path, void *arg)
