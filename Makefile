@@ -1,7 +1,8 @@
 # A thin wrapper over CMake.  See README.md.
 #   make deps   install the build and test dependencies (Debian/Ubuntu, apt-get)
 #   make        build into build/
-#   make check  deps, build, every test, an ASan+UBSan build of the tests, the fuzzer
+#   make check  deps, build, every test, an ASan+UBSan build of the tests (the runs
+#               under ward again: WARD_TESTS_WARD_ONLY), the fuzzer
 #   make demo   deps, build, then show ward deciding on a few telling targets
 #   make bench  deps, build, then the benchmarks
 
@@ -48,14 +49,14 @@ build: $(BUILD)/Makefile
 	cmake --build $(BUILD) -j $(JOBS)
 
 test: build
-	cd $(BUILD) && ctest --output-on-failure
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 asan:
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=clang \
 		-DWARD_SANITIZE=ON -DWARD_BENCH=OFF
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-		ctest --output-on-failure
+		WARD_TESTS_WARD_ONLY=1 ctest --output-on-failure -j $(JOBS)
 
 fuzz:
 	cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \

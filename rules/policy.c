@@ -403,7 +403,7 @@ static void ops_text(unsigned ops, char *out, size_t len)
 	size_t o = 0;
 
 	out[0] = '\0';
-	for (unsigned bit = 1; bit <= WARD_OP_BIND; bit <<= 1) {
+	for (unsigned bit = 1; bit & WARD_OPS_ALL; bit <<= 1) {
 		if (!(ops & bit))
 			continue;
 		int n = snprintf(out + o, len - o, "%s%s", o ? "," : "",

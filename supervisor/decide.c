@@ -137,6 +137,7 @@ int decide_next(struct req *r)
 	r->dec.reason = NULL;
 	r->dec.by = BY_POLICY;
 	r->dec.answer = NULL;
+	r->dec.would_deny = false; /* shadow mode: each decision says its own */
 	return 0;
 }
 
@@ -157,6 +158,7 @@ int decide_next_object(struct req *r, unsigned op, const char *path)
 		return -EACCES;
 	r->dec.outcome = DEC_NONE;
 	r->dec.verdict = NULL;
+	r->dec.would_deny = false;
 	req_about(r, op, path);
 	return 0;
 }

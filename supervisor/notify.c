@@ -212,6 +212,7 @@ static void serve(struct req *r)
 	r->sysname = d && d->name ? d->name : "unknown";
 	r->event = EV_ACCESS;
 	r->dec = (struct decision){ .outcome = DEC_NONE };
+	r->sig_target = r->sig_num = 0; /* a signal line names this call's, never a former one's */
 	r->log = LOG_PENDING;
 	r->hop_fd = -1;
 	r->result = 0;

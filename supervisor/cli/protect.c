@@ -221,8 +221,13 @@ static void protect_discovery(const char *project, char *out, size_t len)
 	}
 }
 
-/* The profiles that guard a repository's hooks and config (protect_git). */
-static bool guards_git(const char *profile)
+/*
+ * The profiles whose protections go beyond their rules: a repository's
+ * hooks and config where git finds them, the home directory's dot files,
+ * $PATH's directories.  (audit allows everything; a new profile that
+ * keeps the agent from the user's things belongs here.)
+ */
+static bool guards_more(const char *profile)
 {
 	return strcmp(profile, "default") == 0 || strcmp(profile, "strict") == 0;
 }
@@ -248,7 +253,7 @@ static int protect_git(struct ward_policy *p, struct protect_ctx *c, const char 
 	char q[3 * PATH_MAX];
 	int rc = 0;
 
-	if (!guards_git(profile))
+	if (!guards_more(profile))
 		return 0;
 	/*
 	 * A line for the project and each directory above it (two names of at
@@ -342,8 +347,7 @@ static int protect_home_dots(struct ward_policy *p, struct protect_ctx *c, const
 	/* The project is a real path: so must home be (/home a link to /var/home). */
 	if (realpath(vars->home, home) == NULL)
 		snprintf(home, sizeof(home), "%s", vars->home);
-	if ((strcmp(profile, "default") != 0 && strcmp(profile, "strict") != 0) ||
-	    strcmp(home, "/") == 0 || !below(home, vars->project))
+	if (!guards_more(profile) || strcmp(home, "/") == 0 || !below(home, vars->project))
 		return 0;
 	if (policy_quote(q, sizeof(q), home, false) < 0)
 		return 0; /* a home of 4 KiB: no rule could name it */
@@ -388,7 +392,7 @@ static int protect_bin_dirs(struct ward_policy *p, struct protect_ctx *c, const 
 	size_t len = 0, size = 0;
 	int rc = 0;
 
-	if (env == NULL || (strcmp(profile, "default") != 0 && strcmp(profile, "strict") != 0))
+	if (env == NULL || !guards_more(profile))
 		return 0;
 	for (const char *e = env; *e != '\0';) {
 		size_t n = strcspn(e, ":");
@@ -581,7 +585,7 @@ static const struct protection {
 void protect_prepare(struct protect_ctx *c)
 {
 	c->git = (struct git_query){ .pid = -1, .fd = -1 };
-	c->repo = guards_git(c->profile) && find_git(c->vars->project, c->dotgit, sizeof(c->dotgit)) == 0;
+	c->repo = guards_more(c->profile) && find_git(c->vars->project, c->dotgit, sizeof(c->dotgit)) == 0;
 	if (c->repo)
 		git_start(&c->git, c->vars->project);
 }

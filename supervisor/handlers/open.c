@@ -142,7 +142,7 @@ static int decide_ops(struct req *r, unsigned ops, const char *path, struct ward
 	bool first = true;
 	struct ward_verdict w;
 
-	for (unsigned op = 1; op <= WARD_OP_BIND; op <<= 1) {
+	for (unsigned op = 1; op & WARD_OPS_ALL; op <<= 1) {
 		if (!(ops & op))
 			continue;
 		if (!first && decide_next(r) < 0)

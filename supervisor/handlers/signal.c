@@ -100,6 +100,7 @@ static int send_via_pidfd(struct req *r)
 	if (target == -2)
 		target = proc_dir_pid(fd);
 	r->result = target;
+	r->sig_target = target > 0 ? (int)target : 0; /* the log names whom the pidfd was for */
 	if (target == -2) {
 		close(fd);
 		return -EBADF; /* not a pidfd */
