@@ -124,8 +124,11 @@ for how in spawn vfork threads; do
 	connected "the child of $how" "connected $API"$'\nchild exit 0' "$API" 127.0.0.3
 done
 
-wrun envi -r "$DOMAIN" -- env -i sh -c '"$0" connect "$1" "$2"' "$BIN/byname" "$API" "$PORT"
+# Not the shell's last command, so that dash runs it in a vfork child.
+wrun envi -r "$DOMAIN" -- env -i sh -c '"$0" connect "$1" "$2"; exit $?' "$BIN/byname" "$API" "$PORT"
 connected "env -i sh -c keeps the library" "connected $API" "$API" 127.0.0.3
+logged "...and the shell's exec from its vfork child is via execve" \
+	"e['event']=='access' and e.get('op')=='exec' and e.get('path')=='$BIN/byname' and e.get('via')=='execve'"
 
 # --- without the library: the address alone decides (the hosts file names it, a label)
 denied() { # WHAT EXPECTED-OUTPUT ADDRESS
