@@ -859,6 +859,14 @@ static void chan_init(void)
 	have_slot_key = pthread_key_create(&slot_key, release) == 0;
 	pthread_atfork(NULL, NULL, fork_child);
 	__atomic_store_n(&chan, p, __ATOMIC_RELEASE);
+	/*
+	 * The thread that loads the library claims its slot now, not at its
+	 * first wrapped call: a vfork child runs on its parent's thread-local
+	 * state, and one that claimed first would leave its own thread id
+	 * there, in whose name the parent would write every later hint (ward,
+	 * reading the parent's slot, would find none).
+	 */
+	claim();
 }
 
 __attribute__((constructor)) static void init(void)

@@ -124,6 +124,12 @@ for how in spawn vfork threads; do
 	connected "the child of $how" "connected $API"$'\nchild exit 0' "$API" 127.0.0.3
 done
 
+wrun vfork-connect -r "$DOMAIN" -- "$BIN/byname" vfork-connect "$API" "$PORT"
+connected "a program whose vfork child made the first wrapped call" "child exit 0"$'\n'"connected $API" \
+	"$API" 127.0.0.3
+logged "...its own calls after it are via connect" \
+	"e['event']=='connect' and e.get('addr')=='127.0.0.3' and e.get('via')=='connect'"
+
 # Not the shell's last command, so that dash runs it in a vfork child.
 wrun envi -r "$DOMAIN" -- env -i sh -c '"$0" connect "$1" "$2"; exit $?' "$BIN/byname" "$API" "$PORT"
 connected "env -i sh -c keeps the library" "connected $API" "$API" 127.0.0.3

@@ -12,6 +12,7 @@
  *   byname dlopen LIB NAME PORT      LIB's byname_lib_connect(NAME, PORT)
  *   byname spawn PROG ARG...         posix_spawn
  *   byname vfork PROG ARG...         vfork, then execv
+ *   byname vfork-connect NAME PORT   vfork and execv /bin/true first, then connect by name
  *   byname threads PROG ARG...       fork from a program with busy threads, then execv
  */
 #define _GNU_SOURCE
@@ -191,8 +192,19 @@ int main(int argc, char **argv)
 		}
 		return waited(pid);
 	}
+	if (argc >= 4 && strcmp(argv[1], "vfork-connect") == 0) {
+		/* Its first wrapped call comes after a vfork child made one in its stead. */
+		pid_t pid = vfork();
+		if (pid == 0) {
+			execv("/bin/true", (char *[]){ "true", NULL });
+			_exit(127);
+		}
+		if (waited(pid) != 0)
+			return 1;
+		return connect_name(argv[2], argv[3]);
+	}
 	if (argc >= 3 && strcmp(argv[1], "threads") == 0)
 		return fork_threads(argv + 2);
-	fprintf(stderr, "usage: byname connect|open|forge|dlopen|spawn|vfork|threads ...\n");
+	fprintf(stderr, "usage: byname connect|open|forge|dlopen|spawn|vfork|vfork-connect|threads ...\n");
 	return 2;
 }
