@@ -5,24 +5,34 @@
 #               under ward again: WARD_TESTS_WARD_ONLY), the fuzzer
 #   make demo   deps, build, then show ward deciding on a few telling targets
 #   make bench  deps, build, then the benchmarks
+#   make install  build, then install under PREFIX (/usr/local), into DESTDIR if set
+#   make deb    build, then a Debian package (ward_VERSION_ARCH.deb, in BUILD)
 
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
+PREFIX     ?= /usr/local
 
 # Debian package names; `make deps` installs whichever are missing.
 DEPS = cmake make gcc clang pkg-config libclang-rt-14-dev llvm \
        libseccomp-dev libunwind-dev libelf-dev libdw-dev uthash-dev libcmocka-dev nettle-dev \
        libjansson-dev util-linux iproute2 git python3 tar btrfs-progs xfsprogs e2fsprogs \
-       chromium
+       chromium go-md2man dpkg-dev zsh fish $(AGENT_DEPS)
+# The real programs the profiles are tested with (tests/integration/agents.sh):
+# node and npm (Claude Code and Codex are installed from the npm registry by
+# the test), tmux for a terminal, pip in a venv, cargo and go.  npm comes
+# with NodeSource's nodejs, which conflicts with Debian's npm package.
+AGENT_DEPS = nodejs tmux python3-venv python3-setuptools python3-wheel cargo golang-go \
+       $(shell command -v npm >/dev/null 2>&1 || echo npm)
 # make bench measures peers too.
 BENCH_DEPS = strace proot bubblewrap bc
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build deps bench-deps install-packages check test asan fuzz demo bench clean
+.PHONY: all build deps bench-deps install-packages check test asan fuzz demo bench clean \
+	install deb
 
 all: build
 
@@ -56,7 +66,8 @@ asan:
 		-DWARD_SANITIZE=ON -DWARD_BENCH=OFF
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-		WARD_TESTS_WARD_ONLY=1 ctest --output-on-failure -j $(JOBS)
+		WARD_AGENTS_CACHE=$(CURDIR)/$(BUILD)/agents-cache WARD_TESTS_WARD_ONLY=1 \
+		ctest --output-on-failure -j $(JOBS)
 
 fuzz:
 	cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
@@ -76,6 +87,14 @@ demo: deps build
 
 bench: deps bench-deps build
 	bench/run.sh $(BUILD) 9
+
+# DESTDIR (the environment's or make's) is where files go; PREFIX what they are named under.
+install: build
+	DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix "$(PREFIX)"
+
+deb: build
+	cd $(BUILD) && cpack -G DEB
+	@ls $(BUILD)/ward_*.deb
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

@@ -129,8 +129,13 @@ void index_free(struct node *n)
 	free(n);
 }
 
-/* /proc/N or /proc/N/... with N not a process of the session. */
-static bool foreign_proc(const struct ward_policy *p, const char *path)
+/*
+ * /proc/N or /proc/N/... with N not a process of the session; with
+ * private, not /proc/N/stat, status or comm, which ps and pgrep read of
+ * every process (names, states and ids, as any program of the user sees
+ * them of another).
+ */
+static bool foreign_proc(const struct ward_policy *p, const char *path, bool private)
 {
 	const char *s;
 	char *end;
@@ -143,6 +148,9 @@ static bool foreign_proc(const struct ward_policy *p, const char *path)
 		return false;
 	pid = strtol(s, &end, 10);
 	if (*end != '\0' && *end != '/')
+		return false;
+	if (private && (strcmp(end, "/stat") == 0 || strcmp(end, "/status") == 0 ||
+			strcmp(end, "/comm") == 0))
 		return false;
 	if (p->in_session == NULL)
 		return true;
@@ -178,7 +186,7 @@ bool rule_match_path(const struct ward_policy *p, const struct ward_rule *r,
 	case T_PATH:
 		return glob_match(r->glob, path);
 	case T_FOREIGN_PROC:
-		return foreign_proc(p, path);
+		return foreign_proc(p, path, r->proc_private);
 	case T_FOREIGN_TTY:
 		return foreign_tty(p, path);
 	case T_MEMFD:

@@ -45,6 +45,8 @@ struct pctx {
 	size_t nfiles;
 	char *link_cut; /* links.c: the first rule whose links were not all read */
 	size_t link_cuts;
+	struct env_setting *env; /* `env` statements, committed with the rules */
+	size_t nenv;
 	struct ward_error *err;
 };
 
@@ -586,6 +588,22 @@ static int compile_replacement(struct pctx *c, const char *origin, int line,
 	return *repl ? 0 : -ENOMEM;
 }
 
+/* A --rule target that names a path relative to the project (parse_rule). */
+static bool relative_path(const char *word, unsigned ops)
+{
+	static const char *const kinds[] = { "unix:", "unix-abstract:", "socket:", "memfd:" };
+
+	if (word[0] == '/' || word[0] == '~' || word[0] == '$' || word[0] == '@' || word[0] == '\0')
+		return false;
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
+		if (strncmp(word, kinds[k], strlen(kinds[k])) == 0)
+			return false;
+	if (strncmp(word, "./", 2) == 0 || strncmp(word, "../", 3) == 0 || strcmp(word, ".") == 0 ||
+	    strcmp(word, "..") == 0)
+		return true;
+	return (ops & WARD_OPS_NET) == 0;
+}
+
 static int parse_rule(struct pctx *c, const char *origin, int line,
 		      struct word *w, int n)
 {
@@ -655,7 +673,24 @@ static int parse_rule(struct pctx *c, const char *origin, int line,
 			rule_free(r);
 			goto nomem;
 		}
-		if (target_compile(&c->p->vars, w[i].text, r, &why) < 0) {
+		/*
+		 * A --rule's path that is relative is the project's: -r 'allow
+		 * write build' (a word of a rule with only path ops, or one
+		 * starting ./ or ../, that is no absolute path, variable, group or
+		 * other kind of target).
+		 */
+		char relative[PATH_MAX + 16];
+		const char *word = w[i].text;
+		if (c->layer == WARD_LAYER_RULE && relative_path(word, ops)) {
+			if (snprintf(relative, sizeof(relative), "$PROJECT/%s", word) >=
+			    (int)sizeof(relative)) {
+				rule_free(r);
+				free(repl);
+				return fail(c, origin, line, w[i].col, "target too long: '%s'", word);
+			}
+			word = relative;
+		}
+		if (target_compile(&c->p->vars, word, r, &why) < 0) {
 			rule_free(r);
 			free(repl);
 			return fail(c, origin, line, w[i].col, "%s: '%s'", why, w[i].text);
@@ -728,6 +763,72 @@ nomem:
 	return -ENOMEM;
 }
 
+/*
+ * `base NAME`: the profile a built-in profile is layered on
+ * (ward_profile_base reads it before the profile is loaded).  Only a
+ * built-in profile says it; here it is only checked.
+ */
+static int parse_base(struct pctx *c, const char *origin, int line, struct word *w, int n)
+{
+	if (c->layer != WARD_LAYER_PROFILE || strncmp(origin, "builtin:", 8) != 0)
+		return fail(c, origin, line, w[0].col, "'base' is for built-in profiles only");
+	if (n != 2)
+		return fail(c, origin, line, w[0].col, "'base' takes one profile name");
+	const char *const *names = ward_profile_names();
+	for (int i = 0; names[i] != NULL; i++)
+		if (strcmp(names[i], w[1].text) == 0 && ward_profile_base(names[i]) == NULL)
+			return 0;
+	return fail(c, origin, line, w[1].col, "'%s' is no whole built-in profile", w[1].text);
+}
+
+/*
+ * `env NAME VALUE`: NAME set to VALUE (variables expanded) in the
+ * command's environment.  ward and its preload library keep their own
+ * variables (WARD_*, LD_*).
+ */
+static int parse_env(struct pctx *c, const char *origin, int line, struct word *w, int n)
+{
+	char exp[PATH_MAX], loc[PATH_MAX + 32];
+	const char *bad;
+
+	if (n != 3)
+		return fail(c, origin, line, w[0].col, "'env' takes a name and a value");
+	const char *name = w[1].text;
+	bool ok = (name[0] == '_' || (name[0] >= 'A' && name[0] <= 'Z') ||
+		   (name[0] >= 'a' && name[0] <= 'z'));
+	for (const char *ch = name; ok && *ch; ch++)
+		ok = *ch == '_' || (*ch >= 'A' && *ch <= 'Z') || (*ch >= 'a' && *ch <= 'z') ||
+		     (*ch >= '0' && *ch <= '9');
+	if (!ok)
+		return fail(c, origin, line, w[1].col, "not a variable name: '%s'", name);
+	if (strncmp(name, "WARD_", 5) == 0 || strncmp(name, "LD_", 3) == 0)
+		return fail(c, origin, line, w[1].col, "'%s' is ward's own to set", name);
+	int rc = expand_vars(&c->p->vars, w[2].text, exp, sizeof(exp), false, &bad);
+	if (rc == -ENAMETOOLONG)
+		return fail(c, origin, line, w[2].col, "value too long: '%s'", w[2].text);
+	if (rc < 0)
+		return fail(c, origin, line, w[2].col, "unknown variable in '%s'", w[2].text);
+	/* A backslash kept a '$' from expansion: the value has the character alone. */
+	char *o = exp;
+	for (const char *i = exp; *i; i++)
+		*o++ = *i == '\\' && i[1] != '\0' ? *++i : *i;
+	*o = '\0';
+	snprintf(loc, sizeof(loc), "%s:%d", origin, line);
+	struct env_setting *e = realloc(c->env, (c->nenv + 1) * sizeof(*e));
+	if (e == NULL)
+		return -ENOMEM;
+	c->env = e;
+	e[c->nenv] = (struct env_setting){ strdup(name), strdup(exp), strdup(loc) };
+	if (e[c->nenv].name == NULL || e[c->nenv].value == NULL || e[c->nenv].loc == NULL) {
+		free(e[c->nenv].name);
+		free(e[c->nenv].value);
+		free(e[c->nenv].loc);
+		return -ENOMEM;
+	}
+	c->nenv++;
+	return 0;
+}
+
 static int parse_line(struct pctx *c, const char *origin, int line,
 		      struct word *w, int n, const char *basedir)
 {
@@ -759,6 +860,10 @@ static int parse_line(struct pctx *c, const char *origin, int line,
 	}
 	if (strcmp(w[0].text, "set") == 0)
 		return parse_set(c, origin, line, w, n);
+	if (strcmp(w[0].text, "base") == 0)
+		return parse_base(c, origin, line, w, n);
+	if (strcmp(w[0].text, "env") == 0)
+		return parse_env(c, origin, line, w, n);
 	return parse_rule(c, origin, line, w, n);
 }
 
@@ -854,6 +959,27 @@ static int commit(struct pctx *c, const char *origin)
 		}
 		p->link_cuts += c->link_cuts;
 	}
+	if (c->nenv > 0) {
+		struct env_setting *e = realloc(p->env, (p->nenv + c->nenv) * sizeof(*e));
+		if (e == NULL)
+			return -ENOMEM;
+		p->env = e;
+		for (size_t i = 0; i < c->nenv; i++) {
+			size_t j = 0;
+			while (j < p->nenv && strcmp(p->env[j].name, c->env[i].name) != 0)
+				j++;
+			if (j < p->nenv) {
+				/* A later statement for the name: its value and place. */
+				free(p->env[j].name);
+				free(p->env[j].value);
+				free(p->env[j].loc);
+			} else {
+				p->nenv++;
+			}
+			p->env[j] = c->env[i];
+		}
+		c->nenv = 0;
+	}
 	if (c->has_undecided && !p->undecided_forced)
 		p->undecided = c->undecided;
 	if (c->has_timeout)
@@ -875,6 +1001,12 @@ static void pctx_done(struct pctx *c)
 		free(c->files[i]);
 	free(c->files);
 	free(c->link_cut);
+	for (size_t i = 0; i < c->nenv; i++) {
+		free(c->env[i].name);
+		free(c->env[i].value);
+		free(c->env[i].loc);
+	}
+	free(c->env);
 }
 
 int policy_parse(struct ward_policy *p, enum ward_layer layer,

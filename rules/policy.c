@@ -178,6 +178,12 @@ void ward_policy_free(struct ward_policy *p)
 		free(p->files[i]);
 	free(p->link_cut);
 	free(p->files);
+	for (size_t i = 0; i < p->nenv; i++) {
+		free(p->env[i].name);
+		free(p->env[i].value);
+		free(p->env[i].loc);
+	}
+	free(p->env);
 	index_free(p->root);
 	index_free(p->memfd);
 	index_free(p->net);
@@ -186,7 +192,7 @@ void ward_policy_free(struct ward_policy *p)
 
 const char *const *ward_profile_names(void)
 {
-	static const char *names[16];
+	static const char *names[32];
 	size_t n = 0;
 
 	if (names[0] == NULL)
@@ -197,12 +203,143 @@ const char *const *ward_profile_names(void)
 	return names;
 }
 
-const char *ward_profile_text(const char *name)
+static const struct builtin_profile *builtin(const char *name)
 {
 	for (const struct builtin_profile *b = ward_builtin_profiles; b->name; b++)
 		if (strcmp(b->name, name) == 0)
-			return b->text;
+			return b;
 	return NULL;
+}
+
+const char *ward_profile_text(const char *name)
+{
+	const struct builtin_profile *b = builtin(name);
+	return b != NULL ? b->text : NULL;
+}
+
+const char *ward_profile_base(const char *name)
+{
+	static char bases[32][64];
+	const struct builtin_profile *b = builtin(name);
+
+	if (b == NULL || strcmp(name, "self") == 0)
+		return NULL;
+	/*
+	 * The profile's `base NAME` line (parse_base checks it when the
+	 * profile is loaded): its first word "base", at the start of a line
+	 * but for blanks.
+	 */
+	for (const char *l = b->text; *l; l += strcspn(l, "\n"), l += *l == '\n') {
+		l += strspn(l, " \t");
+		if (strncmp(l, "base", 4) != 0 || (l[4] != ' ' && l[4] != '\t'))
+			continue;
+		const char *w = l + 4 + strspn(l + 4, " \t");
+		size_t n = strcspn(w, " \t\r\n#");
+		size_t i = (size_t)(b - ward_builtin_profiles);
+		if (n == 0 || n >= sizeof(bases[0]) || i >= sizeof(bases) / sizeof(bases[0]))
+			return NULL;
+		memcpy(bases[i], w, n);
+		bases[i][n] = '\0';
+		return bases[i];
+	}
+	return NULL;
+}
+
+int ward_profile_summary(const char *name, char *out, size_t len)
+{
+	const struct builtin_profile *b = builtin(name);
+	size_t o = 0;
+
+	if (b == NULL || strcmp(name, "self") == 0 || len == 0)
+		return -ENOENT;
+	out[0] = '\0';
+	for (const char *l = b->text; l[0] == '#'; l += strcspn(l, "\n"), l += *l == '\n') {
+		const char *t = l + 1 + (l[1] == ' ');
+		size_t n = strcspn(t, "\n");
+		int w = snprintf(out + o, len - o, "%s%.*s", o ? " " : "", (int)n, t);
+		if (w < 0 || (size_t)w >= len - o)
+			break;
+		o += (size_t)w;
+	}
+	return 0;
+}
+
+int ward_profiles_resolve(const char *list, const char **out, size_t max, size_t *n,
+			  struct ward_error *err)
+{
+	const char *whole = NULL, *base = NULL;
+	char name[64];
+	size_t k = 1; /* out[0] is the whole profile's place */
+
+	*n = 0;
+	if (max < 2) {
+		snprintf(err->msg, sizeof(err->msg), "no room for profiles");
+		return -EINVAL;
+	}
+	for (const char *c = list;; c++) {
+		size_t len = strcspn(c, ",");
+		const struct builtin_profile *b =
+			len > 0 && len < sizeof(name) ? (memcpy(name, c, len), name[len] = '\0',
+							 builtin(name)) : NULL;
+		if (len == 0) {
+			snprintf(err->msg, sizeof(err->msg), "an empty profile name in '%s'", list);
+			return -EINVAL;
+		}
+		if (b == NULL || strcmp(b->name, "self") == 0) {
+			snprintf(err->msg, sizeof(err->msg), "unknown profile '%.*s'", (int)len, c);
+			return -ENOENT;
+		}
+		const char *on = ward_profile_base(b->name);
+		if (on == NULL) {
+			if (whole != NULL && strcmp(whole, b->name) != 0) {
+				snprintf(err->msg, sizeof(err->msg),
+					 "%s and %s are both whole profiles: name one, and the "
+					 "profiles to layer on it", whole, b->name);
+				return -EINVAL;
+			}
+			whole = b->name;
+		} else {
+			if (base != NULL && strcmp(base, on) != 0) {
+				snprintf(err->msg, sizeof(err->msg),
+					 "profile %s is layered on %s, another on %s: name the whole "
+					 "profile to use", b->name, on, base);
+				return -EINVAL;
+			}
+			base = base != NULL ? base : on;
+			bool seen = false;
+			for (size_t i = 1; i < k; i++)
+				seen |= strcmp(out[i], b->name) == 0;
+			if (!seen) {
+				if (k >= max) {
+					snprintf(err->msg, sizeof(err->msg), "too many profiles");
+					return -EINVAL;
+				}
+				out[k++] = b->name;
+			}
+		}
+		c += len;
+		if (*c == '\0')
+			break;
+	}
+	/* A whole profile named goes under the layered ones, whatever base they name. */
+	if (whole == NULL && builtin(base) == NULL) {
+		snprintf(err->msg, sizeof(err->msg), "profile base '%s' is unknown", base);
+		return -ENOENT;
+	}
+	out[0] = whole != NULL ? whole : builtin(base)->name;
+	*n = k;
+	return 0;
+}
+
+/* Whether the profile layer holds the built-in profile name already. */
+static bool profile_loaded(const struct ward_policy *p, const char *name)
+{
+	for (size_t i = 0; i < p->nlayers; i++)
+		if (p->layers[i].layer == WARD_LAYER_PROFILE &&
+		    strncmp(p->layers[i].origin, "builtin:", 8) == 0 &&
+		    strcmp(p->layers[i].origin + 8, name) == 0)
+			return true;
+	return false;
 }
 
 /* Load a built-in policy text: the self layer, or a profile. */
@@ -214,9 +351,23 @@ static int add_builtin(struct ward_policy *p, const char *name, enum ward_layer 
 	for (const struct builtin_profile *b = ward_builtin_profiles; b->name; b++) {
 		if (strcmp(b->name, name) != 0)
 			continue;
-		if (layer == WARD_LAYER_PROFILE && p->nlayers > 1) {
+		/*
+		 * A whole profile only as the first, a layered one only on top of
+		 * one (its own base or another named instead), each once.
+		 */
+		bool any = false;
+		for (size_t i = 0; i < p->nlayers; i++)
+			any |= p->layers[i].layer == WARD_LAYER_PROFILE;
+		const char *why = NULL;
+		if (layer == WARD_LAYER_PROFILE && profile_loaded(p, name))
+			why = "is loaded already";
+		else if (layer == WARD_LAYER_PROFILE && ward_profile_base(name) == NULL && any)
+			why = "is a whole profile and another is loaded already";
+		else if (layer == WARD_LAYER_PROFILE && ward_profile_base(name) != NULL && !any)
+			why = "is layered on a whole profile, and none is loaded";
+		if (why != NULL) {
 			if (err) /* err may be NULL, as everywhere else */
-				snprintf(err->msg, sizeof(err->msg), "only one profile may be loaded");
+				snprintf(err->msg, sizeof(err->msg), "profile %s %s", name, why);
 			return -EINVAL;
 		}
 		snprintf(origin, sizeof(origin), "builtin:%s", name);
@@ -359,6 +510,63 @@ const char *ward_rule_location(const struct ward_rule *r)
 enum ward_layer ward_rule_layer(const struct ward_rule *r)
 {
 	return r->layer;
+}
+
+const struct ward_rule *ward_policy_rule_at(const struct ward_policy *p, size_t i)
+{
+	return i < p->nrules ? p->rules[i] : NULL;
+}
+
+enum ward_action ward_rule_action(const struct ward_rule *r)
+{
+	return r->action;
+}
+
+unsigned ward_rule_ops(const struct ward_rule *r)
+{
+	return r->ops;
+}
+
+const char *ward_rule_target(const struct ward_rule *r)
+{
+	return r->target;
+}
+
+bool ward_rule_by_link(const struct ward_rule *r)
+{
+	return r->by_link;
+}
+
+int ward_rule_sample(const struct ward_policy *p, const struct ward_rule *r, char *out, size_t len)
+{
+	size_t o = 0;
+
+	if (r->kind != T_PATH || len == 0)
+		return -EINVAL;
+	for (const char *c = r->target; *c; c++) {
+		char ch = *c;
+		if (ch == '\\' && c[1] != '\0') {
+			ch = *++c;
+		} else if (ch == '*') {
+			while (c[1] == '*')
+				c++;
+			ch = 'x';
+		} else if (ch == '?') {
+			ch = 'x';
+		} else if (ch == '[') {
+			/* The class's first member, or x for a negated one. */
+			const char *end = strchr(c + 1, ']');
+			if (end == NULL)
+				return -EINVAL;
+			ch = (c[1] == '!' || c[1] == '^') ? 'x' : c[1];
+			c = end;
+		}
+		if (o + 1 >= len)
+			return -ENAMETOOLONG;
+		out[o++] = ch;
+	}
+	out[o] = '\0';
+	return rule_match_path(p, r, out) ? 0 : -EINVAL;
 }
 
 bool ward_rule_hard(const struct ward_rule *r)
@@ -534,6 +742,8 @@ char *ward_policy_dump(const struct ward_policy *p)
 			dump_layer(f, p, k);
 		}
 	}
+	for (size_t i = 0; i < p->nenv; i++)
+		fprintf(f, "env %s %s    # %s\n", p->env[i].name, p->env[i].value, p->env[i].loc);
 	fprintf(f, "set undecided %s\n",
 		p->undecided == WARD_UNDECIDED_ALLOW  ? "allow"
 		: p->undecided == WARD_UNDECIDED_DENY ? "deny"
@@ -569,6 +779,18 @@ int ward_policy_domains(const struct ward_policy *p,
 			n--;
 		name[n] = '\0';
 		int rc = fn(name, arg);
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
+}
+
+int ward_policy_env(const struct ward_policy *p,
+		    int (*fn)(const char *name, const char *value, const char *loc, void *arg),
+		    void *arg)
+{
+	for (size_t i = 0; i < p->nenv; i++) {
+		int rc = fn(p->env[i].name, p->env[i].value, p->env[i].loc, arg);
 		if (rc != 0)
 			return rc;
 	}

@@ -41,6 +41,7 @@ struct ward_rule {
 	char *loc;	/* "FILE:LINE" */
 	char *target;	/* the target as compiled, for ward check */
 	bool by_link;	/* added for a symlink another rule names (links.c) */
+	bool proc_private; /* T_FOREIGN_PROC: but for the files ps reads (stat, status, comm) */
 	char *via;	/* ...where it leads: that link (NULL: a link's own name) */
 	struct glob *glob;
 	/* rewrite */
@@ -70,6 +71,11 @@ struct layer_info {
 	size_t first; /* index of its first rule */
 };
 
+/* An `env NAME VALUE` statement: a variable set for the command ward runs. */
+struct env_setting {
+	char *name, *value, *loc;
+};
+
 struct ward_policy {
 	struct ward_vars vars;
 	struct ward_rule **rules;
@@ -91,6 +97,8 @@ struct ward_policy {
 	void *foreign_tty_arg;
 	char **files; /* the files read: as named (made absolute) and real */
 	size_t nfiles;
+	struct env_setting *env; /* in load order; a later one of a name replaces it */
+	size_t nenv;
 	/* WARD_POLICY_FOLLOW_LINKS (links.c) */
 	bool follow_links;
 	char link_scratch[4096]; /* the parent of $SESSION, real: not read ("": none) */

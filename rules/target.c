@@ -652,8 +652,10 @@ int target_compile(const struct ward_vars *vars, const char *word,
 			*why = "bad port or port range";
 			return -EINVAL;
 		}
-		if (strcmp(name, "foreign-proc") == 0 && colon == NULL) {
+		if ((strcmp(name, "foreign-proc") == 0 || strcmp(name, "foreign-proc-private") == 0) &&
+		    colon == NULL) {
 			r->kind = T_FOREIGN_PROC;
+			r->proc_private = strcmp(name, "foreign-proc-private") == 0;
 			return set_text(r, exp);
 		}
 		if (strcmp(name, "foreign-tty") == 0 && colon == NULL) {

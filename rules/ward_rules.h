@@ -139,12 +139,35 @@ const char *const *ward_profile_names(void);
  * so that a rule location "builtin:NAME:LINE" can be shown; NULL if none.
  */
 const char *ward_profile_text(const char *name);
+/*
+ * The profile a built-in profile is layered on (its `base` statement), or
+ * NULL for a whole profile (default, strict, audit), or for no profile.
+ */
+const char *ward_profile_base(const char *name);
+/*
+ * A built-in profile's own summary: the comment it opens with, its lines
+ * joined, "# " taken off ("ward's npm profile: ...").  0, or -ENOENT.
+ */
+int ward_profile_summary(const char *name, char *out, size_t len);
+/*
+ * The built-in profiles a --profile list ("claude-code,npm") stands for,
+ * in the order they are loaded: the whole profile first (the one named, or
+ * else the base the others are layered on), then the others as named,
+ * each once.  Up to max names in out (they are the table's own strings),
+ * their number in *n.  0, or -EINVAL / -ENOENT with err saying why: an
+ * unknown name, two whole profiles, profiles layered on different bases,
+ * an empty name, more than max.
+ */
+int ward_profiles_resolve(const char *list, const char **out, size_t max, size_t *n,
+			  struct ward_error *err);
 
 /*
  * Add a layer.  Each call either adds every rule of its input or nothing:
  * on error the policy is unchanged and err says FILE:LINE:COL and the
  * offending word.  ward_policy_new() has added the self-protection rules
  * already; they are not a profile ("self" is an unknown profile).
+ * Profiles: one whole profile first, then profiles layered on it (in the
+ * order ward_profiles_resolve gives), each once.
  */
 int ward_policy_add_profile(struct ward_policy *p, const char *name,
 			    struct ward_error *err);
@@ -156,6 +179,16 @@ int ward_policy_add_text(struct ward_policy *p, enum ward_layer layer,
 /* One --rule LINE; its location is "--rule:N" for the Nth such rule. */
 int ward_policy_add_rule(struct ward_policy *p, const char *line,
 			 struct ward_error *err);
+
+/*
+ * Call fn with each variable the policy's `env` statements set for the
+ * command (the last statement for a name wins), in the order first set,
+ * with the statement's location.  Stops at and returns the first non-zero
+ * value fn returns.
+ */
+int ward_policy_env(const struct ward_policy *p,
+		    int (*fn)(const char *name, const char *value, const char *loc, void *arg),
+		    void *arg);
 
 /* Override every layer's `set undecided` (the --undecided option). */
 void ward_policy_set_undecided(struct ward_policy *p, enum ward_undecided u);
@@ -280,6 +313,21 @@ enum ward_layer ward_rule_layer(const struct ward_rule *r);
 bool ward_rule_hard(const struct ward_rule *r);
 /* A rule whose target is a domain name (NULL: false). */
 bool ward_rule_names_host(const struct ward_rule *r);
+/* The i-th rule in load order (i < ward_policy_rule_count), or NULL. */
+const struct ward_rule *ward_policy_rule_at(const struct ward_policy *p, size_t i);
+/* A rule's action, its ops, its target as compiled (as ward check prints it). */
+enum ward_action ward_rule_action(const struct ward_rule *r);
+unsigned ward_rule_ops(const struct ward_rule *r);
+const char *ward_rule_target(const struct ward_rule *r);
+/* Whether the rule was added for a symlink another rule names (rules/links.c). */
+bool ward_rule_by_link(const struct ward_rule *r);
+/*
+ * A path a path rule matches, made from its pattern (each glob taken as a
+ * plain name), into out: a probe for what else the policy says there.
+ * 0, or -EINVAL (no path rule, or no such path).
+ */
+int ward_rule_sample(const struct ward_policy *p, const struct ward_rule *r, char *out,
+		     size_t len);
 
 /* ---- text helpers used by ward check and ward explain ---- */
 

@@ -92,6 +92,7 @@ int features_detect(struct features *f, char *why, size_t len)
 			 "with CONFIG_SECCOMP_FILTER)");
 		return -ENOSYS;
 	}
+	f->user_notif = true;
 	f->wait_killable = WEXITSTATUS(status) & 1;
 	f->sync_wake_up = WEXITSTATUS(status) & 2;
 	f->addfd_send = WEXITSTATUS(status) & 4;

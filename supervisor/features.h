@@ -21,6 +21,7 @@
 
 /* Kernel features, detected at start. */
 struct features {
+	bool user_notif;      /* 5.0: seccomp user notification at all, required */
 	bool addfd_send;      /* 5.14, required */
 	bool wait_killable;   /* 5.19, required */
 	bool sync_wake_up;    /* 6.6, used when present */

@@ -19,6 +19,7 @@
 #include <jansson.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,13 @@ struct arena {
 static __thread struct arena *arena;
 static int log_fd = -1;
 static void (*echo)(const struct log_echo *e);
+/* log_refused: refusals logged, not those with the call's native error. */
+static atomic_ulong nrefused;
+
+unsigned long log_refused(void)
+{
+	return atomic_load(&nrefused);
+}
 
 /* Arena allocation; once spent, the ordinary heap (and free knows which). */
 static void *arena_malloc(size_t size)
@@ -399,6 +407,24 @@ int log_request(struct req *r, int err)
 	/* --backtrace: the caller's stack, for a denial (naming frames reads files: not for every call). */
 	if ((decision[0] == 'd' || d->would_deny) && (r->event == EV_ACCESS || net))
 		log_stack(&l, r);
+	/*
+	 * An ask answered without a person (set undecided), or a refusal
+	 * whose error is not the refusing rule's but the call's own (mkdir of
+	 * a directory that is there: EEXIST, as natively): told apart on the
+	 * terminal and in the session's counts.
+	 */
+	bool asked = v != NULL && v->action == WARD_ASK && d->by == BY_UNDECIDED;
+	int rule_err = v == NULL ? 0 : v->action == WARD_ASK || v->undecided ? EACCES : v->err;
+	bool native = (d->outcome == DEC_DENY &&
+		       (d->moot || (err != 0 && rule_err != 0 && err != rule_err))) ||
+		      /*
+		       * No decision and no reason of ward's: the call failed as the
+		       * kernel fails it (a directory on the way ward, with the same
+		       * credentials, may not search).
+		       */
+		      (d->outcome == DEC_NONE && d->reason == NULL && (err == EACCES || err == EPERM));
+	if (!native && strcmp(decision, "deny") == 0)
+		atomic_fetch_add(&nrefused, 1);
 	if (echo != NULL) {
 		char where[sizeof(r->net_addr) + 16];
 		if (net && r->net_port >= 0)
@@ -408,7 +434,6 @@ int log_request(struct req *r, int err)
 			snprintf(where, sizeof(where), "%s", net ? r->net_addr : d->path ? d->path : "-");
 		struct log_echo e = {
 			.via = hinted ? r->hint.via : NULL,
-			.host = net && r->net_host[0] != '\0' ? r->net_host : NULL,
 			.hint_host = net && r->hint_host[0] != '\0' ? r->hint_host : NULL,
 			.decision = decision,
 			.op = d->op != 0 ? op_name(d->op) : r->sysname,
@@ -416,8 +441,20 @@ int log_request(struct req *r, int err)
 			.err = err ? strerrorname_np(err) : "",
 			.to = d->to,
 			.rule = v ? ward_rule_location(v->rule) : NULL,
+			.from = d->from,
+			.exe = r->exe,
 			.tid = r->tid,
 			.would_deny = d->would_deny,
+			.errnum = err,
+			.rule_errnum = rule_err,
+			.asked = asked,
+			.hard = v != NULL && ward_rule_hard(v->rule),
+			.native = native,
+			.net = net,
+			/* -v names what a rule could match: not a label from /etc/hosts. */
+			.host = net && r->net_host[0] != '\0' && !r->net_host_label ? r->net_host : NULL,
+			.reason = v == NULL ? d->reason : NULL,
+			.mkdir = strncmp(r->sysname, "mkdir", 5) == 0,
 		};
 		echo(&e);
 	}

@@ -51,12 +51,28 @@ struct log_echo {
 	const char *decision, *op, *where, *err;
 	const char *to;	  /* a rewrite's replacement, or NULL */
 	const char *rule; /* the deciding rule's location, or NULL */
-	const char *via;  /* the libc function the preload library saw called, or NULL */
-	const char *host; /* a network call: a name ward verified for the address, or NULL */
-	const char *hint_host; /* ...a name the caller claimed, not verified, or NULL */
+	const char *from; /* a rename's source, when the decision is about its target, or NULL */
+	const char *exe;  /* the program that made the call */
+	const char *via;       /* the libc function the preload library saw called, or NULL */
+	const char *hint_host; /* a network call: a name the caller claimed, not verified, or NULL */
 	pid_t tid;
 	bool would_deny; /* shadow mode: the call went through, but would be denied */
+	int errnum;	 /* the call's errno (0: none) */
+	int rule_errnum; /* the errno the deciding rule refuses with (0: no refusing rule) */
+	bool asked;	 /* an ask (a rule's, or set undecided's), answered without a person */
+	bool hard;	 /* the deciding rule is a deny! */
+	bool native;	 /* refused, but with the error the call has natively (EEXIST) */
+	bool net;	 /* a network decision: where is an address, host the name verified */
+	const char *host;
+	const char *reason; /* why ward refused by itself (no rule decided, none can allow it), or NULL */
+	bool mkdir;	    /* the call makes a directory (mkdir, mkdirat) */
 };
+/*
+ * The calls refused so far, not counting those that failed as they would
+ * natively anyway (mkdir of a directory that is there): what the session's
+ * last line calls refused.
+ */
+unsigned long log_refused(void);
 /* fn is told of each decision the log is given (NULL: none); set before the session starts. */
 void log_set_echo(void (*fn)(const struct log_echo *e));
 /* The line of r's decision (err: the call's errno, 0 for none). */

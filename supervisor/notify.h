@@ -42,6 +42,8 @@ struct decision {
 	const char *answer; /* "answer": the person's, with BY_PROMPT */
 	const char *reason; /* "reason": why ward refused what the policy allowed */
 	bool would_deny;    /* "would": "deny", in shadow mode */
+	const char *from;   /* a rename's source, for -v when this is about its target */
+	bool moot;	    /* refused, but the call would fail natively anyway (ENOTEMPTY) */
 };
 
 /*
@@ -68,6 +70,7 @@ struct req {
 	char path2[4096];
 	char real[4096];
 	char real2[4096];
+	char other[4096]; /* a rename's source, kept for the decisions about its target (dec.from) */
 	/* what the log line says, and whether it is written yet */
 	enum log_event event; /* EV_ACCESS unless a handler says otherwise */
 	struct decision dec;
@@ -79,6 +82,7 @@ struct req {
 	char net_addr[160]; /* "127.0.0.1", "::1", "unix:/real/path", "unix-abstract:NAME" */
 	int net_port;	    /* -1: none */
 	char net_host[256]; /* a name ward verified for the address ("host"), "" when none */
+	bool net_host_label; /* ...only a name /etc/hosts gives the address: it decided nothing */
 	char hint_host[256]; /* a name the process claimed that ward did not verify ("hint_host") */
 	/* what the preload library says of this call (req_hint) */
 	int hint_state; /* 0: not read yet; 1: read (hint says what matched); -1: none to be had */

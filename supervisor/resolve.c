@@ -348,9 +348,37 @@ static int walk_start(struct req *r, struct walk *w, int dirfd, const char *path
 }
 
 /*
+ * What ps and pgrep read of every process: comp is a task's directory (by
+ * its number) and rest (what the walk has still to take below it) names
+ * its stat, status or comm, and nothing below.  Such a file of a task
+ * outside the session is walked to, and its path decided by the policy
+ * (whose self-protection refuses all but reading it:
+ * @foreign-proc-private); every other one is refused unwalked.  Not to
+ * make or remove a name there (RES_PARENT).
+ */
+static bool proc_public(const char *comp, const char *rest, enum resolve_mode mode)
+{
+	char own[64];
+
+	if (mode == RES_PARENT)
+		return false;
+	/* Not ward's own, nor one of its threads': the agent reads nothing of ward. */
+	snprintf(own, sizeof(own), "/proc/self/task/%.20s", comp);
+	if (strspn(comp, "0123456789") != strlen(comp) || access(own, F_OK) == 0)
+		return false;
+	rest += strspn(rest, "/");
+	size_t n = strcspn(rest, "/");
+	if (rest[n] != '\0')
+		return false;
+	return (n == 4 && strncmp(rest, "stat", 4) == 0) ||
+	       (n == 6 && strncmp(rest, "status", 6) == 0) || (n == 4 && strncmp(rest, "comm", 4) == 0);
+}
+
+/*
  * The component at a procfs root: "self" and "thread-self" mean the
  * agent, and the walk goes on there (1); another process's /proc/PID is
- * judged lexically, never walked (-E_FOREIGN_PROC, w->real set); else 0.
+ * judged lexically, never walked (-E_FOREIGN_PROC, w->real set), but for
+ * the files ps reads (checked again once opened: walk_into_procfs); else 0.
  */
 static int walk_proc_entry(struct req *r, struct walk *w)
 {
@@ -368,7 +396,7 @@ static int walk_proc_entry(struct req *r, struct walk *w)
 		int rc = walk_prepend(w, sub);
 		return rc < 0 ? rc : 1;
 	}
-	if (proc_maybe_session(atoi(w->comp)))
+	if (proc_maybe_session(atoi(w->comp)) || proc_public(w->comp, w->buf + w->pos, w->mode))
 		return 0;
 	snprintf(w->real, w->reallen, "/proc/%s%s%s", w->comp, w->buf[w->pos] ? "/" : "",
 		 w->buf[w->pos] ? w->buf + w->pos + strspn(w->buf + w->pos, "/") : "");
@@ -392,8 +420,11 @@ static int walk_into_procfs(struct walk *w, int next, const struct stat *st)
 	 */
 	if (!is_procfs(w->cur) || mount_id_of(w->cur) != mount_id_of(next))
 		return proc_foreign_obj(next, w->buf + w->pos, w->real, w->reallen);
-	return S_ISDIR(st->st_mode) ? proc_foreign_task(next, w->buf + w->pos, w->real, w->reallen)
-				    : 0;
+	if (!S_ISDIR(st->st_mode))
+		return 0;
+	int rc = proc_foreign_task(next, w->buf + w->pos, w->real, w->reallen);
+	/* Into another's task directory: only for that file (proc_public). */
+	return rc == -E_FOREIGN_PROC && proc_public(w->comp, w->buf + w->pos, w->mode) ? 0 : rc;
 }
 
 /*

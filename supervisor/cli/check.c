@@ -15,7 +15,12 @@ static const char help[] =
 	"/etc/ward/policy, ~/.config/ward/policy, the trusted project policy), then\n"
 	"each POLICY file and --policy FILE, then each --rule LINE.  Print the merged,\n"
 	"compiled policy, each rule with the place it came from.  Exit 1 on an error,\n"
-	"which names FILE:LINE:COLUMN.  -q: no warnings (an untrusted project policy).\n";
+	"which names FILE:LINE:COLUMN.  -q: no warnings (an untrusted project policy).\n"
+	"\n"
+	"examples:\n"
+	"  ward check                             # the policy ward run would load here\n"
+	"  ward check --profile claude-code,npm   # with those profiles\n"
+	"  ward check .ward/policy                # a policy file, before ward trust\n";
 
 int cmd_check(int argc, char **argv)
 {
@@ -60,6 +65,9 @@ int cmd_check(int argc, char **argv)
 	struct ward_policy *p = policy_load(&o, NULL, &vars, &err);
 	if (p == NULL || protect_add(p, PROTECT_AFTER_POLICY, &pc, &err) < 0) {
 		fprintf(stderr, "ward: %s\n", err.msg);
+		ward_policy_free(p);
+		free(o.files);
+		free(o.rules);
 		return 1;
 	}
 	char *text = ward_policy_dump(p);

@@ -10,6 +10,7 @@
 #include "ward.h"
 #include "ward_rules.h"
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -23,15 +24,22 @@ int cmd_check(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_trust(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_doctor(int argc, char **argv);
+/* doctor.c: ward --version's line, "Linux 6.8.0: seccomp user notification, ..." */
+int features_line(char *out, size_t len);
+
+/* How many built-in profiles one --profile list may name. */
+#define MAX_PROFILES 16
 
 /* The policy options shared by run, check and explain. */
 struct policy_opts {
-	const char *profile; /* NULL: "default" */
+	const char *profile; /* NULL: "default"; else a list, "claude-code,npm" */
 	const char **files;  /* --policy FILE... */
 	int nfiles;
 	const char **rules; /* --rule LINE... */
 	int nrules;
-	const char *project; /* --project DIR, NULL: the current directory */
+	const char *project; /* --project DIR, NULL: the git top, or the current directory */
+	char project_why[PATH_MAX + 96]; /* set by policy_load: how the project was chosen */
 	int undecided;	     /* -1, or an enum ward_undecided */
 	bool quiet;
 };
@@ -54,13 +62,22 @@ bool policy_opt(struct policy_opts *o, int opt, const char *arg);
 		{ "project", required_argument, 0, OPT_PROJECT }
 
 /*
- * Load the layers in DESIGN order: self, profile, /etc/ward/policy,
+ * Load the layers in DESIGN order: self, the profiles (the whole one, then
+ * those layered on it), /etc/ward/policy,
  * ~/.config/ward/policy, the project's .ward/policy when trusted,
  * --policy files, --rule lines.  On error returns NULL with err set.
+ * Without --project the project is the top of the git repository holding
+ * the current directory, else the current directory; o->project_why says
+ * which, for ward run to tell.
  */
-struct ward_policy *policy_load(const struct policy_opts *o,
+struct ward_policy *policy_load(struct policy_opts *o,
 				const char *session_id, struct ward_vars *vars,
 				struct ward_error *err);
+/*
+ * The built-in profiles o's --profile stands for, as loaded, comma-separated
+ * ("default,claude-code,npm"), in out.  0, or a negative errno.
+ */
+int policy_profiles(const struct policy_opts *o, char *out, size_t len);
 /*
  * path as a quoted literal word of a rule, glob characters escaped, in
  * out; with link, its last character a one-character glob, so that the
@@ -95,6 +112,22 @@ void protect_finish(struct protect_ctx *c);
 /* Add the protections of stage to p: 0, or -errno with err set. */
 int protect_add(struct ward_policy *p, enum protect_stage stage, struct protect_ctx *c,
 		struct ward_error *err);
+
+/* guard.c: files whose content runs code later, put right at the session's end. */
+struct json_t;
+/*
+ * Before the session: keep what the project's .git/config and hooks are,
+ * and with the claude-code profile among profiles ("default,claude-code"),
+ * ~/.claude.json.
+ */
+void guard_start(const struct ward_vars *v, const char *profiles);
+/*
+ * After the session's last process: put back what runs code in them and
+ * in the repositories repos (a JSON array of their tops) the session
+ * made, each said on stderr.  What was put back, as a JSON array for
+ * session-end, or NULL for nothing.
+ */
+struct json_t *guard_end(struct json_t *repos);
 
 /* truststore.c: the store of trusted project policy files. */
 /*

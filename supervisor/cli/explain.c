@@ -30,7 +30,14 @@ static const char help[] =
 	"run' would see it; a network TARGET is HOST:PORT, [IPV6]:PORT, unix:PATH,\n"
 	"unix-abstract:NAME or socket:KIND, and a host name is matched by domain rules\n"
 	"only, without being resolved.  With --resolve, ward resolves the host name as\n"
-	"'ward run' does and prints one line for each address, 'HOST:PORT (ADDRESS)'.\n";
+	"'ward run' does and prints one line for each address, 'HOST:PORT (ADDRESS)'.\n"
+	"\n"
+	"examples:\n"
+	"  ward explain read ~/.ssh/id_rsa\n"
+	"  ward explain --profile npm create ~/.npm/_cacache/x\n"
+	"  ward explain -r 'allow connect api.example.com:443' connect api.example.com:443\n"
+	"  ward explain --resolve connect registry.npmjs.org:443\n"
+	"  ward explain write .git/hooks/pre-commit\n";
 
 /*
  * --resolve: the name t->host resolved by ward, and one line for each
@@ -152,8 +159,13 @@ int cmd_explain(int argc, char **argv)
 	}
 	if (rc < 0)
 		die(WARD_EXIT_FAILURE, "cannot decide: %s", strerror(-rc));
-	if (line[0] != '\0')
+	if (line[0] != '\0') {
 		puts(line);
+		/* A deny! wins in every layer: a rule added to allow it would change nothing. */
+		if (!o.quiet && ward_rule_hard(v.rule))
+			warnx_("%s is a hard deny (deny!): no rule of any layer can override it",
+			       ward_rule_location(v.rule));
+	}
 	ward_policy_free(p);
 	free(o.files);
 	free(o.rules);

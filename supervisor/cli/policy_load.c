@@ -100,7 +100,150 @@ static void tell_wide(void *arg, const char *loc, const char *via, const char *t
 	       term_safe(via, v, sizeof(v)), loc, term_safe(target, t, sizeof(t)));
 }
 
-struct ward_policy *policy_load(const struct policy_opts *o,
+int policy_profiles(const struct policy_opts *o, char *out, size_t len)
+{
+	const char *names[MAX_PROFILES];
+	struct ward_error err;
+	size_t n, used = 0;
+
+	out[0] = '\0';
+	if (ward_profiles_resolve(o->profile ? o->profile : "default", names, MAX_PROFILES, &n,
+				  &err) < 0)
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++) {
+		int w = snprintf(out + used, len - used, "%s%s", i ? "," : "", names[i]);
+		if (w < 0 || (size_t)w >= len - used)
+			return -ENAMETOOLONG;
+		used += (size_t)w;
+	}
+	return 0;
+}
+
+/*
+ * A rule of the user's that names /.git at the root of the file system:
+ * most likely a $PROJECT the shell expanded to nothing (-r "allow write
+ * $PROJECT/.git/... in double quotes), which then guards or opens nothing
+ * of the project.
+ */
+static void warn_root_git(const struct ward_policy *p)
+{
+	for (size_t i = 0; i < ward_policy_rule_count(p); i++) {
+		const struct ward_rule *r = ward_policy_rule_at(p, i);
+		const char *t = ward_rule_target(r);
+		if (ward_rule_layer(r) < WARD_LAYER_SYSTEM || ward_rule_by_link(r) ||
+		    strncmp(t, "/.git", 5) != 0 || (t[5] != '\0' && t[5] != '/'))
+			continue;
+		warnx_("%s names %s, at the root: did the shell expand $PROJECT to nothing? "
+		       "Quote the rule in single quotes ('... $PROJECT/.git/**'), or name the "
+		       "project's path",
+		       ward_rule_location(r), t);
+	}
+}
+
+/*
+ * A rule of the user's (or the project's, or a --policy or --rule) that
+ * undoes a protection of the profiles: for each path rule of theirs that
+ * refuses or asks, a path it matches (ward_rule_sample) is decided again
+ * with the whole policy, and a user rule that allows it there is named,
+ * with up to three of the protections it undoes.  ward run and ward check
+ * say it; the rule still stands.
+ */
+static void warn_undone(const struct ward_policy *p)
+{
+	size_t n = ward_policy_rule_count(p);
+
+	for (size_t u = 0; u < n; u++) {
+		const struct ward_rule *user = ward_policy_rule_at(p, u);
+		char list[1024] = "";
+		int count = 0;
+		if (ward_rule_layer(user) < WARD_LAYER_SYSTEM || ward_rule_action(user) != WARD_ALLOW ||
+		    !(ward_rule_ops(user) & WARD_OPS_PATH))
+			continue;
+		for (size_t i = 0; i < n; i++) {
+			const struct ward_rule *r = ward_policy_rule_at(p, i);
+			enum ward_action a = ward_rule_action(r);
+			char sample[4096];
+			if (ward_rule_layer(r) != WARD_LAYER_PROFILE || ward_rule_by_link(r) ||
+			    (a != WARD_DENY && a != WARD_ASK) ||
+			    ward_rule_sample(p, r, sample, sizeof(sample)) < 0)
+				continue;
+			unsigned ops = ward_rule_ops(r) & ward_rule_ops(user) & WARD_OPS_PATH;
+			for (unsigned op = 1; op <= WARD_OP_STAT; op <<= 1) {
+				struct ward_verdict v;
+				if (!(ops & op) || ward_decide_path(p, (enum ward_op)op, sample, &v) < 0 ||
+				    v.rule != user)
+					continue;
+				if (count++ < 3) {
+					size_t l = strlen(list);
+					snprintf(list + l, sizeof(list) - l, "%s%s %s %s (%s)",
+						 l ? ", " : "", a == WARD_DENY ? "deny" : "ask",
+						 ward_op_name((enum ward_op)op), ward_rule_target(r),
+						 ward_rule_location(r));
+				}
+				break;
+			}
+		}
+		if (count > 0) {
+			char more[64] = "", ops[96] = "";
+			if (count > 3)
+				snprintf(more, sizeof(more), ", and %d more", count - 3);
+			for (unsigned op = 1; op <= WARD_OP_STAT; op <<= 1)
+				if (ward_rule_ops(user) & op)
+					snprintf(ops + strlen(ops), sizeof(ops) - strlen(ops), "%s%s",
+						 ops[0] ? "," : "", ward_op_name((enum ward_op)op));
+			warnx_("%s (allow %s %s) undoes what the profile keeps from the agent: %s%s",
+			       ward_rule_location(user), ops, ward_rule_target(user), list, more);
+		}
+	}
+}
+
+/*
+ * The project when none is named: the top of the git repository holding
+ * the current directory (the first directory up with a .git), else the
+ * current directory.  Not a top that holds the home directory (a
+ * repository of dot files in ~): the agent would have all of ~ to write.
+ * out: the real path; why: how it was chosen, for ward run to say.
+ */
+static int default_project(char *out, size_t len, char *why, size_t whylen)
+{
+	char cwd[PATH_MAX], dir[PATH_MAX], home[PATH_MAX], dotgit[PATH_MAX + 8];
+	const char *h = getenv("HOME");
+
+	if (getcwd(cwd, sizeof(cwd)) == NULL || realpath(cwd, dir) == NULL)
+		return -errno;
+	snprintf(out, len, "%s", dir);
+	snprintf(why, whylen, "the current directory: no git repository holds it");
+	if (h == NULL || h[0] != '/' || realpath(h, home) == NULL)
+		snprintf(home, sizeof(home), "%s", h && h[0] == '/' ? h : "/");
+	for (;;) {
+		struct stat st;
+		snprintf(dotgit, sizeof(dotgit), "%s/.git", strcmp(dir, "/") == 0 ? "" : dir);
+		if (lstat(dotgit, &st) == 0) {
+			if (strcmp(dir, out) == 0) {
+				snprintf(why, whylen, "the current directory, the top of its git repository");
+			} else if (path_below(home, dir)) {
+				snprintf(why, whylen,
+					 "the current directory: its git repository's top, %s, holds your "
+					 "home directory",
+					 dir);
+			} else {
+				snprintf(why, whylen, "the top of the git repository holding the current "
+						      "directory (--project . for the directory alone)");
+				snprintf(out, len, "%s", dir);
+			}
+			return 0;
+		}
+		char *slash = strrchr(dir, '/');
+		if (slash == NULL || strcmp(dir, "/") == 0)
+			return 0;
+		if (slash == dir)
+			slash[1] = '\0';
+		else
+			*slash = '\0';
+	}
+}
+
+struct ward_policy *policy_load(struct policy_opts *o,
 				const char *session_id, struct ward_vars *vars,
 				struct ward_error *err)
 {
@@ -108,10 +251,28 @@ struct ward_policy *policy_load(const struct policy_opts *o,
 	char path[PATH_MAX];
 	int rc;
 
-	const char *profile = o->profile ? o->profile : "default";
-	struct protect_ctx pc = { .profile = profile, .vars = vars };
+	const char *names[MAX_PROFILES];
+	size_t nnames;
 
-	if (ward_vars_from_env(vars, o->project, session_id, err) < 0)
+	if (ward_profiles_resolve(o->profile ? o->profile : "default", names, MAX_PROFILES,
+				  &nnames, err) < 0)
+		return NULL;
+	/* The whole profile the others are layered on: what the protections below follow. */
+	const char *profile = names[0];
+	struct protect_ctx pc = { .profile = profile, .vars = vars };
+	char project[PATH_MAX];
+	const char *project_dir = o->project;
+	snprintf(o->project_why, sizeof(o->project_why), "named by --project");
+	if (project_dir == NULL) {
+		if ((rc = default_project(project, sizeof(project), o->project_why,
+					  sizeof(o->project_why))) < 0) {
+			snprintf(err->msg, sizeof(err->msg), "cannot get the current directory: %s",
+				 strerror(-rc));
+			return NULL;
+		}
+		project_dir = project;
+	}
+	if (ward_vars_from_env(vars, project_dir, session_id, err) < 0)
 		return NULL;
 	protect_prepare(&pc); /* git reads the repository while the profile is read */
 	p = ward_policy_open(vars, WARD_POLICY_FOLLOW_LINKS);
@@ -126,6 +287,15 @@ struct ward_policy *policy_load(const struct policy_opts *o,
 	protect_finish(&pc); /* git answered, or was not asked for after all */
 	if (rc < 0)
 		goto fail;
+	/*
+	 * The profiles layered on the whole one come after what guards it:
+	 * what they let through they name on purpose (~/.claude when the
+	 * project holds the home directory), and what they keep they say
+	 * again after it.
+	 */
+	for (size_t i = 1; i < nnames; i++)
+		if ((rc = ward_policy_add_profile(p, names[i], err)) < 0)
+			goto fail;
 	if ((rc = optional_file(p, WARD_LAYER_SYSTEM, WARD_SYSCONFDIR "/policy", err)) < 0)
 		goto fail;
 	snprintf(path, sizeof(path), "%s/ward/policy", vars->xdg_config_home);
@@ -160,6 +330,10 @@ struct ward_policy *policy_load(const struct policy_opts *o,
 			goto fail;
 	if (o->undecided >= 0)
 		ward_policy_set_undecided(p, (enum ward_undecided)o->undecided);
+	if (!o->quiet) {
+		warn_root_git(p);
+		warn_undone(p);
+	}
 	if (!o->quiet) {
 		char home[PATH_MAX];
 		const char *places[2] = { vars->project, vars->home };

@@ -318,15 +318,6 @@ add:
 	return rc;
 }
 
-/* path is dir or below it. */
-static bool below(const char *path, const char *dir)
-{
-	size_t n = strlen(dir);
-	if (n == 1 && dir[0] == '/')
-		return true;
-	return strncmp(path, dir, n) == 0 && (path[n] == '/' || path[n] == '\0');
-}
-
 /*
  * A project that holds the home directory (ward run from ~) would make all
  * of ~ the agent's to write, its dot files and directories too: the
@@ -347,7 +338,7 @@ static int protect_home_dots(struct ward_policy *p, struct protect_ctx *c, const
 	/* The project is a real path: so must home be (/home a link to /var/home). */
 	if (realpath(vars->home, home) == NULL)
 		snprintf(home, sizeof(home), "%s", vars->home);
-	if (!guards_more(profile) || strcmp(home, "/") == 0 || !below(home, vars->project))
+	if (!guards_more(profile) || strcmp(home, "/") == 0 || !path_below(home, vars->project))
 		return 0;
 	if (policy_quote(q, sizeof(q), home, false) < 0)
 		return 0; /* a home of 4 KiB: no rule could name it */
@@ -357,7 +348,7 @@ static int protect_home_dots(struct ward_policy *p, struct protect_ctx *c, const
 	if (realpath(vars->tmpdir, tmp) == NULL)
 		snprintf(tmp, sizeof(tmp), "%s", vars->tmpdir);
 	size_t hl = strlen(home);
-	if (below(tmp, home) && tmp[hl] == '/' && tmp[hl + 1] == '.')
+	if (path_below(tmp, home) && tmp[hl] == '/' && tmp[hl + 1] == '.')
 		n += snprintf(rules + n, sizeof(rules) - (size_t)n,
 			      "allow write,create,delete $TMPDIR/** $SESSION/**\n"
 			      "deny write,create,delete $TMPDIR/ward-$UID/**\n"
@@ -386,7 +377,7 @@ static int protect_bin_dirs(struct ward_policy *p, struct protect_ctx *c, const 
 	char home[PATH_MAX];
 	if (realpath(vars->home, home) == NULL)
 		snprintf(home, sizeof(home), "%s", vars->home);
-	bool project_holds_home = below(home, vars->project);
+	bool project_holds_home = path_below(home, vars->project);
 	char entry[PATH_MAX], real[PATH_MAX], probe[PATH_MAX + 8], q[3 * PATH_MAX];
 	char *rules = NULL;
 	size_t len = 0, size = 0;
@@ -405,7 +396,7 @@ static int protect_bin_dirs(struct ward_policy *p, struct protect_ctx *c, const 
 		/* Rule targets are resolved as they are compiled; the probe needs it done. */
 		struct ward_verdict v;
 		const char *d = realpath(entry, real) ? real : entry;
-		if (strcmp(d, "/") == 0 || (below(d, vars->project) && !project_holds_home))
+		if (strcmp(d, "/") == 0 || (path_below(d, vars->project) && !project_holds_home))
 			continue;
 		snprintf(probe, sizeof(probe), "%s/ward-probe", d);
 		if (ward_decide_path(p, WARD_OP_CREATE, probe, &v) == 0 && v.action != WARD_ALLOW)

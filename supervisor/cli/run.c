@@ -19,6 +19,7 @@
 #include <getopt.h>
 #include <jansson.h>
 #include <limits.h>
+#include <pthread.h>
 #include <linux/filter.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,7 @@
 #include <sys/random.h>
 #include <sys/syscall.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static const char help[] =
@@ -34,23 +36,33 @@ static const char help[] =
 	"Run COMMAND under supervision: every file access and exec it (and every\n"
 	"process it starts) makes is decided by the policy and logged.\n"
 	"\n"
-	"  --profile NAME        built-in profile: default, strict, audit\n"
+	"  --profile NAME[,NAME...]  built-in profiles: default, strict, audit, or one\n"
+	"                        layered on default: claude-code, codex, aider, opencode,\n"
+	"                        npm, pip, cargo, go (ward help profiles)\n"
 	"  -p, --policy FILE     add a policy file (repeatable)\n"
 	"  -r, --rule LINE       add a rule (repeatable)\n"
 	"  --undecided ask|deny|allow   when no rule matches (ask: deny, until prompting)\n"
 	"  --mode enforce|shadow shadow: decide and log, deny nothing\n"
 	"  --log FILE            the audit log (default $XDG_STATE_HOME/ward/sessions/ID.jsonl)\n"
-	"  --project DIR         the project directory (default: the current one)\n"
+	"  --project DIR         the project directory (default: the top of the git\n"
+	"                        repository holding the current one, else the current one)\n"
 	"  --ephemeral           remove the session's scratch directory at the end\n"
 	"  --no-preload          do not load libward-preload.so into the command's programs\n"
 	"                        (it adds host names, the libc function and stacks to the log)\n"
 	"  --backtrace           log the caller's stack with each denial (from the preload)\n"
 	"  -q                    no messages from ward\n"
-	"  -v                    print each denial to stderr (shadow mode: each would-deny;\n"
-	"                        -vv: every decision)\n"
+	"  -v                    say each refusal and ask, with the -r rule that would\n"
+	"                        allow it (shadow mode: each would-deny; -vv: every decision)\n"
 	"\n"
 	"Exit status: COMMAND's (128+N when killed by signal N); 125 when ward fails;\n"
-	"126 when COMMAND cannot be run; 127 when it is not found.\n";
+	"126 when COMMAND cannot be run; 127 when it is not found.\n"
+	"\n"
+	"examples:\n"
+	"  ward run --profile claude-code -- claude\n"
+	"  ward run --profile npm -- npm install\n"
+	"  ward run -r 'allow connect api.example.com:443' -- ./agent.sh\n"
+	"  ward run --undecided deny -v -- make test     # refuse what is not allowed, say each\n"
+	"  ward run --mode shadow --log /tmp/what.jsonl -- ./agent.sh   # decide, refuse nothing\n";
 
 enum { OPT_MODE = 0x200, OPT_LOG, OPT_EPHEMERAL, OPT_NO_PRELOAD, OPT_DEGRADED, OPT_BACKTRACE };
 
@@ -107,12 +119,21 @@ static int mkdirs(const char *path, mode_t mode)
 	return 0;
 }
 
+/*
+ * Only ever the session's own scratch directory (or its cache), made by
+ * this run.  rm walks it by directory fds and never follows a symlink,
+ * whatever a process left behind does meanwhile; no shell reads the path.
+ */
 static void remove_tree(const char *path)
 {
-	char cmd[PATH_MAX + 32];
-	/* Only ever the session's own scratch directory, made by this run. */
-	snprintf(cmd, sizeof(cmd), "rm -rf -- '%s'", path);
-	if (system(cmd) != 0)
+	int st;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		execlp("rm", "rm", "-rf", "--", path, (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
 		warnx_("could not remove %s", path);
 }
 
@@ -139,17 +160,142 @@ static void warn_wide_project(const struct ward_vars *v)
 		       v->project);
 }
 
+/* The home directory's real path, for "~" in what ward says (rules see real paths). */
+static char home_real[PATH_MAX];
+
+/* path with the home directory written ~, into out. */
+static const char *tilde(const char *path, char *out, size_t len)
+{
+	size_t n = strlen(home_real);
+	if (n > 1 && strncmp(path, home_real, n) == 0 && (path[n] == '/' || path[n] == '\0'))
+		snprintf(out, len, "~%s", path + n);
+	else
+		snprintf(out, len, "%s", path);
+	return out;
+}
+
 /*
- * -v: denials on stderr; -vv: every decision.  The agent names the paths:
- * no escape sequence of its reaches the terminal.
+ * The rule that would let a refused call through, as -r would take it
+ * (-r 'allow create ~/.npm/...'), in out; "" when there is none to give
+ * (a name a shell could not take quoted).  Reading, writing or running a
+ * file: that file.  Making or removing one: the directory it is in and
+ * everything below, or, in the home directory, the top directory it lies
+ * in and everything below (~/.npm for ~/.npm/_cacache/tmp/x): a tool
+ * makes more than one; but a file of the home directory itself is named
+ * alone (~/.npmrc), a directory made there with all below it (the rule
+ * ~/.tool followed by slash, star, star: it matches ~/.tool too), never
+ * all of ~.
+ */
+static void paste_rule(const struct log_echo *e, char *out, size_t len)
+{
+	char target[2 * PATH_MAX], q[3 * PATH_MAX], t[PATH_MAX + 8];
+
+	out[0] = '\0';
+	if (e->net) {
+		const char *addr = e->host ? e->host : e->where;
+		snprintf(target, sizeof(target), "%s", addr);
+	} else if (e->where[0] == '/') {
+		bool dirs = strcmp(e->op, "create") == 0 || strcmp(e->op, "delete") == 0;
+		size_t hn = strlen(home_real);
+		char dir[PATH_MAX];
+		snprintf(dir, sizeof(dir), "%s", e->where);
+		if (dirs && hn > 1 && strncmp(dir, home_real, hn) == 0 && dir[hn] == '/') {
+			char *top = strchr(dir + hn + 1, '/');
+			if (top != NULL)
+				*top = '\0'; /* ~/TOP */
+			else
+				dirs = e->mkdir; /* the directory and below, or the file alone */
+		} else if (dirs) {
+			char *slash = strrchr(dir, '/');
+			if (slash == NULL || slash == dir)
+				return;
+			*slash = '\0';
+		}
+		if (policy_quote(q, sizeof(q), tilde(dir, t, sizeof(t)), false) < 0)
+			return;
+		/* policy_quote escapes for a quoted word; ~ must stay first, unquoted. */
+		bool plain = strpbrk(q, " \t#\"\\") == NULL;
+		snprintf(target, sizeof(target), "%s%s%s%s", plain ? "" : "\"", q, dirs ? "/**" : "",
+			 plain ? "" : "\"");
+	} else {
+		return;
+	}
+	if (strchr(target, '\'') != NULL)
+		return;
+	snprintf(out, len, "-r 'allow %s %s'", e->op, target);
+}
+
+/* Whether path's notice was given already (once a path); remembers it. */
+static bool told_already(const char *path)
+{
+	static char told[64][256];
+	static int ntold;
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	bool seen = false;
+
+	pthread_mutex_lock(&lock);
+	for (int i = 0; i < ntold && !seen; i++)
+		seen = strncmp(told[i], path, sizeof(told[i]) - 1) == 0;
+	if (!seen && ntold < 64)
+		snprintf(told[ntold++], sizeof(told[0]), "%s", path);
+	pthread_mutex_unlock(&lock);
+	return seen;
+}
+
+/*
+ * What the terminal is told of a decision.  -v: each refusal, and each
+ * ask answered without a person, apart from them (not a call that failed
+ * as it would natively: mkdir of a directory that is there), with the rule
+ * that decided and the -r line that would allow it; -vv: every decision.
+ * Without -v: once a file, a file a rule answers "no such file" (a
+ * credential, ~/.npmrc), since the program then runs without it unsaid.
+ * The agent names the paths: no escape sequence of its reaches the
+ * terminal.
  */
 static void tell_decision(const struct log_echo *e)
 {
-	char where[4 * (160 + 16)], to[4 * 4096], name[4 * 256 + 32] = "", via[64] = "";
+	char where[4 * (160 + 16)], to[4 * 4096], from[4 * 4096], rule[4 * 4096], t[2 * PATH_MAX];
+	char name[4 * 256 + 32] = "", via[64] = "";
+	bool refused = strcmp(e->decision, "deny") == 0;
 
-	/* -v: denials (in shadow mode, what would be denied); -vv: every decision. */
-	if (S->verbose < 2 && strcmp(e->decision, "deny") != 0 && !e->would_deny)
+	if (S->verbose == 0) {
+		if (refused && !S->quiet && e->errnum == ENOENT && e->rule_errnum == ENOENT &&
+		    !e->asked && !e->net && !told_already(e->where)) {
+			paste_rule(e, rule, sizeof(rule));
+			char exe[256];
+			const char *base = strrchr(e->exe, '/') ? strrchr(e->exe, '/') + 1 : e->exe;
+			warnx_("%s was kept from %s, which it sees as no such file (%s)%s%s",
+			       term_safe(base[0] ? base : "the agent", exe, sizeof(exe)),
+			       term_safe(tilde(e->where, t, sizeof(t)), where, sizeof(where)),
+			       e->rule ? e->rule : "undecided", rule[0] ? ": " : "",
+			       term_safe(rule, to, sizeof(to)));
+		}
 		return;
+	}
+	/* In shadow mode, what would be denied is told as a refusal is. */
+	refused |= e->would_deny;
+	if (S->verbose < 2 && (!refused || e->native))
+		return;
+	const char *word = e->would_deny ? "would deny" : e->asked ? "ask" : e->decision;
+	rule[0] = '\0';
+	if (refused && !e->native) {
+		if (e->hard)
+			snprintf(rule, sizeof(rule), ": a hard deny, no rule allows it");
+		else if (e->reason != NULL)
+			snprintf(rule, sizeof(rule), ": ward's own refusal, no rule allows it");
+		else {
+			char r[4 * 4096];
+			paste_rule(e, r, sizeof(r));
+			if (r[0] != '\0')
+				snprintf(rule, sizeof(rule), ": %s", term_safe(r, to, sizeof(to)));
+		}
+	}
+	from[0] = '\0';
+	if (e->from != NULL) {
+		char f[4 * 4096];
+		snprintf(from, sizeof(from), " (rename of %s)",
+			 term_safe(tilde(e->from, t, sizeof(t)), f, sizeof(f)));
+	}
 	/* What the preload library adds: the host's name, the libc function. */
 	if (e->host != NULL)
 		snprintf(name, sizeof(name), " %s", term_safe(e->host, to, sizeof(to)));
@@ -158,11 +304,13 @@ static void tell_decision(const struct log_echo *e)
 			 term_safe(e->hint_host, to, sizeof(to)));
 	if (e->via != NULL)
 		snprintf(via, sizeof(via), ", via %s", e->via);
-	fprintf(stderr, "ward: %s %s %s%s %s%s%s (%s, pid %d%s)\n",
-		e->would_deny ? "would deny" : e->decision, e->op,
-		term_safe(e->where, where, sizeof(where)), name, e->err, e->to ? " -> " : "",
-		e->to ? term_safe(e->to, to, sizeof(to)) : "", e->rule ? e->rule : "no rule", e->tid,
-		via);
+	/* Who decided: a rule, set undecided, or ward itself, with its reason. */
+	const char *by = e->rule ? e->rule : e->reason ? e->reason : "undecided";
+	fprintf(stderr, "ward: %s %s %s%s%s%s%s%s%s (%s%s, pid %d%s)%s\n", word, e->op,
+		term_safe(e->net ? e->where : tilde(e->where, t, sizeof(t)), where, sizeof(where)),
+		name, from, e->err[0] ? " " : "", e->err, e->to ? " -> " : "",
+		e->to ? term_safe(e->to, to, sizeof(to)) : "", by,
+		e->asked ? ", no one to answer" : "", e->tid, via, rule);
 }
 
 static void tell_repo(const char *path, void *arg)
@@ -187,6 +335,75 @@ static void tell_repos(void)
 			".git/config and .git/hooks of:\n",
 		n, n == 1 ? "repository" : "repositories", more ? " (and more)" : "");
 	repos_each(tell_repo, NULL, &more);
+}
+
+/* One `env` statement of the policy: set for the command, and noted for the log. */
+static int set_env(const char *name, const char *value, const char *loc, void *arg)
+{
+	(void)loc;
+	if (setenv(name, value, 1) < 0)
+		die(WARD_EXIT_FAILURE, "cannot set %s for the command: %m", name);
+	json_object_set_new(arg, name, jpath(value));
+	return 0;
+}
+
+/*
+ * The variables the policy sets for the command (`env`: a session's own
+ * cache directory): in ward's environment, which the command inherits;
+ * ward reads none of them.  For session-start, as an object.
+ */
+static json_t *command_env(void)
+{
+	json_t *jenv = json_object();
+	ward_policy_env(S->policy, set_env, jenv);
+	return jenv;
+}
+
+/*
+ * The profile made for a program, by the name it is run by, and what it
+ * lets through: suggested when no profile is named (suggest_profile),
+ * never applied unasked.
+ */
+static const struct {
+	const char *cmd, *profile, *what;
+} suggestions[] = {
+	{ "claude", "claude-code", "its own state" },
+	{ "codex", "codex", "its own state" },
+	{ "aider", "aider", "its own state" },
+	{ "opencode", "opencode", "its own state" },
+	{ "npm", "npm", "its cache and the registry" },
+	{ "npx", "npm", "its cache and the registry" },
+	{ "pnpm", "npm", "its store and the registry" },
+	{ "yarn", "npm", "its cache and the registry" },
+	{ "pip", "pip", "the package index, with a cache of the session's own" },
+	{ "pip3", "pip", "the package index, with a cache of the session's own" },
+	{ "uv", "pip", "the package index, with a cache of the session's own" },
+	{ "cargo", "cargo", "its registry cache and crates.io" },
+	{ "go", "go", "the module proxy, with caches of the session's own" },
+};
+
+/*
+ * ward: running claude: --profile claude-code lets its own state through.
+ * With a profile named instead: the profiles it stood for.
+ */
+static void tell_profiles(const struct policy_opts *o, const char *cmd, const char *profiles)
+{
+	const char *base = strrchr(cmd, '/') ? strrchr(cmd, '/') + 1 : cmd;
+	char safe[256];
+
+	if (S->quiet)
+		return;
+	if (o->profile != NULL) {
+		warnx_("profiles %s", profiles);
+		return;
+	}
+	for (size_t i = 0; i < sizeof(suggestions) / sizeof(suggestions[0]); i++)
+		if (strcmp(base, suggestions[i].cmd) == 0) {
+			warnx_("running %s: --profile %s lets %s through",
+			       term_safe(base, safe, sizeof(safe)), suggestions[i].profile,
+			       suggestions[i].what);
+			return;
+		}
 }
 
 /* What ward run was told, besides the policy options. */
@@ -270,7 +487,7 @@ static int run_options(int argc, char **argv, struct run_opts *ro)
  * and exec key, the policy, the cache, the filter and the notification
  * sizes, in S.
  */
-static void session_setup(const struct policy_opts *o)
+static void session_setup(struct policy_opts *o)
 {
 	struct ward_error err;
 	char why[256] = "";
@@ -290,6 +507,11 @@ static void session_setup(const struct policy_opts *o)
 	if (S->policy == NULL)
 		die(WARD_EXIT_FAILURE, "%s", err.msg);
 	ward_policy_set_session(S->policy, session_pred, NULL);
+	if (!S->quiet) {
+		char safe[2 * PATH_MAX];
+		warnx_("project %s: %s", term_safe(S->vars.project, safe, sizeof(safe)),
+		       o->project_why);
+	}
 	warn_wide_project(&S->vars);
 	tty_init();
 	shm_init();
@@ -411,8 +633,10 @@ static const char *open_log(const char *log, bool backtrace, char path[PATH_MAX]
 		snprintf(path, PATH_MAX, "%s/ward/sessions/%s.jsonl", S->vars.xdg_state_home, S->id);
 		log = path;
 	}
-	if (S->verbose > 0)
-		log_set_echo(tell_decision);
+	/* -v's lines, and the notices given without it. */
+	if (realpath(S->vars.home, home_real) == NULL)
+		snprintf(home_real, sizeof(home_real), "%s", S->vars.home);
+	log_set_echo(tell_decision);
 	if ((rc = log_open(log)) < 0)
 		die(WARD_EXIT_FAILURE, "cannot open the log %s: %s", log, strerror(-rc));
 	if (realpath(log, real) == NULL)
@@ -427,8 +651,9 @@ static const char *open_log(const char *log, bool backtrace, char path[PATH_MAX]
 	return log;
 }
 
-/* session-start: the command, where, the policy, the kernel. */
-static void log_session_start(char **cmd, int n, const struct policy_opts *o)
+/* session-start: the command, where, the policy (profiles as loaded), the kernel, env. */
+static void log_session_start(char **cmd, int n, const struct policy_opts *o,
+			      const char *profiles, json_t *jenv)
 {
 	json_t *jargv = json_array();
 	for (int i = 0; i < n; i++)
@@ -445,18 +670,24 @@ static void log_session_start(char **cmd, int n, const struct policy_opts *o)
 	json_t *jcut = cut == NULL ? NULL
 				   : json_pack("{s:I, s:o}", "rules", (json_int_t)ncut, "first",
 					       jpath(cut));
+	if (json_object_size(jenv) == 0) {
+		json_decref(jenv);
+		jenv = NULL;
+	}
 	log_event(EV_SESSION_START, 0,
-		  "{s:o, s:s, s:s, s:s, s:o, s:s, s:s, s:{s:s, s:b, s:b, s:b}, s:o*, s:o, s:b}", "argv",
-		  jargv, "cwd", cwd, "project", S->vars.project, "profile",
-		  o->profile ? o->profile : "default", "policy", jpol, "mode",
-		  S->shadow ? "shadow" : "enforce", "version", WARD_VERSION, "kernel", "release",
-		  S->feat.kernel, "addfd_send", S->feat.addfd_send, "wait_killable_recv",
+		  "{s:o, s:s, s:s, s:s, s:o, s:s, s:s, s:{s:s, s:b, s:b, s:b}, s:o*, s:o*, s:o, s:b}", "argv",
+		  jargv, "cwd", cwd, "project", S->vars.project, "profile", profiles, "policy", jpol,
+		  "mode", S->shadow ? "shadow" : "enforce", "version", WARD_VERSION, "kernel",
+		  "release", S->feat.kernel, "addfd_send", S->feat.addfd_send, "wait_killable_recv",
 		  S->feat.wait_killable, "sync_wake_up", S->feat.sync_wake_up, "links_not_followed",
-		  jcut, "preload", S->preload.base != 0 ? jpath(S->preload.lib) : json_false(),
+		  jcut, "env", jenv, "preload", S->preload.base != 0 ? jpath(S->preload.lib) : json_false(),
 		  "backtrace", S->preload.base != 0 && S->preload.backtrace);
 }
 
-/* session-end: the status, how long, and the lines lost and repositories touched, if any. */
+/*
+ * session-end: the status, how long, and the lines lost, repositories
+ * touched and what was put back, if any.
+ */
 static void log_session_end(int status, double secs)
 {
 	unsigned long lost = log_lost();
@@ -466,13 +697,36 @@ static void log_session_end(int status, double secs)
 		json_decref(repos);
 		repos = NULL;
 	}
-	/* The counts save ward sessions reading the whole log. */
+	/* What the session left that runs code (git config and hooks, ~/.claude.json): put back. */
+	json_t *put_back = guard_end(repos);
+	/* The counts save ward sessions reading the whole log; refused: not those that failed natively. */
 	unsigned long c[3];
 	log_counts(c);
-	log_event(EV_SESSION_END, 0, "{s:i, s:f, s:{s:I, s:I, s:I}, s:o*, s:o*}", "status", status,
-		  "duration", secs, "counts", "allowed", (json_int_t)c[0], "denied",
-		  (json_int_t)c[1], "asked", (json_int_t)c[2], "lost",
-		  lost > 0 ? json_integer((json_int_t)lost) : NULL, "repos", repos);
+	log_event(EV_SESSION_END, 0, "{s:i, s:f, s:{s:I, s:I, s:I, s:I}, s:o*, s:o*, s:o*}",
+		  "status", status, "duration", secs, "counts", "allowed", (json_int_t)c[0], "denied",
+		  (json_int_t)c[1], "refused", (json_int_t)log_refused(), "asked", (json_int_t)c[2],
+		  "lost", lost > 0 ? json_integer((json_int_t)lost) : NULL, "repos", repos, "put_back",
+		  put_back);
+}
+
+/*
+ * The session's last line: ward: 3 refused, 2 asked (ward report 1a2b3c4d
+ * for details): the calls refused (not those that failed as they would
+ * natively anyway) and those put to a person.  The log by the session's id
+ * where it is the default one, else by its name.
+ */
+static void tell_summary(const char *log, bool named)
+{
+	unsigned long c[3], refused = log_refused();
+	char safe[2 * PATH_MAX];
+
+	log_counts(c);
+	if (refused == 0 && c[2] == 0)
+		fprintf(stderr, "ward: nothing refused or asked");
+	else
+		fprintf(stderr, "ward: %lu refused, %lu asked", refused, c[2]);
+	fprintf(stderr, " (ward report %s for details)\n",
+		named ? term_safe(log, safe, sizeof(safe)) : S->id);
 }
 
 int cmd_run(int argc, char **argv)
@@ -489,11 +743,16 @@ int cmd_run(int argc, char **argv)
 	session_setup(&ro.policy);
 	preload_prepare(&ro);
 	scratch_dir();
+	char profiles[512];
+	if (policy_profiles(&ro.policy, profiles, sizeof(profiles)) < 0)
+		snprintf(profiles, sizeof(profiles), "%s", ro.policy.profile ? ro.policy.profile : "default");
+	tell_profiles(&ro.policy, argv[optind], profiles);
 	const char *log = open_log(ro.log, ro.backtrace, path);
-	log_session_start(argv + optind, argc - optind, &ro.policy);
+	log_session_start(argv + optind, argc - optind, &ro.policy, profiles, command_env());
 	free(ro.policy.files);
 	free(ro.policy.rules);
 
+	guard_start(&S->vars, profiles);
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	/* The agent's environment: the library first in LD_PRELOAD, and the channel. */
@@ -513,10 +772,17 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "ward: session %s: %lu events could not be written to the log %s\n",
 			S->id, lost, log);
 	if (!S->quiet)
-		fprintf(stderr, "ward: session %s: log %s\n", S->id, log);
-	if (ro.ephemeral)
+		tell_summary(log, ro.log != NULL);
+	if (ro.ephemeral) {
 		remove_tree(S->vars.session);
-	else
+	} else {
+		/* The caches the profiles keep the session's own (`env`): theirs only. */
+		char cache[PATH_MAX + 8];
+		struct stat cst;
+		snprintf(cache, sizeof(cache), "%s/cache", S->vars.session);
+		if (lstat(cache, &cst) == 0)
+			remove_tree(cache);
 		rmdir(S->vars.session); /* only if the session left nothing there */
+	}
 	return status;
 }

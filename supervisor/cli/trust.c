@@ -15,7 +15,11 @@ static const char help[] =
 	"its SHA-256 in $XDG_CONFIG_HOME/ward/trusted (~/.config/ward/trusted).\n"
 	"'ward run' loads a project's policy only while its content is the one\n"
 	"trusted; any change untrusts it.  A project policy may not include other\n"
-	"files, since the trust covers one file.\n";
+	"files, since the trust covers one file.\n"
+	"\n"
+	"examples:\n"
+	"  ward trust                 # this project's .ward/policy, as it is now\n"
+	"  ward trust ~/src/app\n";
 
 struct validation {
 	const struct ward_vars *vars;

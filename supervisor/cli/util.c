@@ -76,3 +76,11 @@ const char *term_safe(const char *s, char *buf, size_t len)
 	buf[o] = '\0';
 	return buf;
 }
+
+bool path_below(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+	if (n == 1 && dir[0] == '/')
+		return true;
+	return strncmp(path, dir, n) == 0 && (path[n] == '/' || path[n] == '\0');
+}

@@ -7,6 +7,7 @@
 #ifndef WARD_CLI_UTIL_H
 #define WARD_CLI_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdnoreturn.h>
 
@@ -22,5 +23,7 @@ void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const char *term_safe(const char *s, char *buf, size_t len);
 /* The length of the UTF-8 sequence at c, or 0 when it is not one. */
 size_t utf8_len(const unsigned char *c);
+/* path is dir or below it (both absolute and lexically normal). */
+bool path_below(const char *path, const char *dir);
 
 #endif

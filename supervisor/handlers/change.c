@@ -274,9 +274,27 @@ static int foreign_socket(struct req *r, const struct stat *st, const char *real
 				: "cannot tell whether a program outside the session listens on a unix socket there");
 }
 
+/* Whether name in dir is a directory with entries (not a symlink to one). */
+static bool dir_not_empty(int dir, const char *name)
+{
+	int fd = openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	bool found = false;
+
+	if (d == NULL) {
+		if (fd >= 0)
+			close(fd);
+		return false;
+	}
+	for (struct dirent *e; !found && (e = readdir(d)) != NULL;)
+		found = strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+	closedir(d);
+	return found;
+}
+
 static int do_unlink(struct req *r, int dirfd, uint64_t path, int flags)
 {
-	struct target t;
+	struct target t = { .parent = -1 };
 	int rc;
 
 	if (flags & ~AT_REMOVEDIR)
@@ -285,6 +303,14 @@ static int do_unlink(struct req *r, int dirfd, uint64_t path, int flags)
 		return rc;
 	req_path(r, r->path);
 	rc = name_target(r, dirfd, r->path, WARD_OP_DELETE, &t, r->real, r->real2, NULL);
+	/*
+	 * A refused rmdir of a directory that is not empty would fail natively
+	 * too (ENOTEMPTY): the refusal answers first, as a permission does in
+	 * the kernel, but it is no refusal to tell of (-v, the session's count).
+	 */
+	if (rc < 0 && (flags & AT_REMOVEDIR) && t.parent >= 0 && t.name != NULL &&
+	    dir_not_empty(t.parent, t.name))
+		r->dec.moot = true;
 	if (rc == 0)
 		rc = check_trailing(r, &t, flags & AT_REMOVEDIR);
 	struct stat st;
@@ -614,7 +640,9 @@ static int do_rename(struct req *r, int olddir, uint64_t oldp, int newdir, uint6
 	}
 	if ((rc = rename_source(r, olddir, flags, &from, from_real, from_dir, &sst)) < 0)
 		goto out;
-	/* The source's decisions are logged; what follows is about the target. */
+	/* The source's decisions are logged; what follows is about the target (from it, for -v). */
+	snprintf(r->other, sizeof(r->other), "%s", from_real);
+	r->dec.from = r->other;
 	if ((rc = decide_next_object(r, WARD_OP_CREATE, r->path2)) < 0 ||
 	    (rc = rename_target(r, newdir, flags, &to, &tst, &exists)) < 0)
 		goto out;

@@ -463,10 +463,12 @@ static void name_dest(struct req *r, const char *decided, const char *claimed,
 		}
 	if (name == NULL && nh > 0)
 		name = hosts[0];
-	if (name == NULL && ne > 0)
+	bool label = name == NULL && ne > 0;
+	if (label)
 		name = etc[0];
 	if (name != NULL)
 		snprintf(r->net_host, sizeof(r->net_host), "%s", name);
+	r->net_host_label = label;
 }
 
 /*
@@ -484,6 +486,7 @@ static int decide_dest(struct req *r, const struct sock *s, enum call call, stru
 	r->event = call == C_BIND ? EV_BIND : EV_CONNECT;
 	r->net_port = -1;
 	r->net_host[0] = '\0';
+	r->net_host_label = false;
 	switch (d->kind) {
 	case D_NONE:
 	case D_PASS:

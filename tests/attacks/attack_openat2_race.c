@@ -47,6 +47,7 @@ static void *flipper(void *arg)
 int main(void)
 {
 	unsigned long calls = 0, reads = 0, denied = 0, other = 0, windows = 0;
+	int other_errno = 0;
 	pthread_t t;
 
 	int c = open(TARGET, O_RDONLY | O_CLOEXEC);
@@ -64,10 +65,12 @@ int main(void)
 		if (__atomic_load_n(&flips, __ATOMIC_RELAXED) != before)
 			windows++;
 		if (fd < 0) {
-			if (e == EACCES)
+			if (e == EACCES) {
 				denied++;
-			else
+			} else {
 				other++;
+				other_errno = e;
+			}
 			continue;
 		}
 		int fl = fcntl(fd, F_GETFL);
@@ -84,11 +87,13 @@ int main(void)
 	}
 	stop = 1;
 	pthread_join(t, NULL);
-	say("note: %lu calls: %lu read-only fds, %lu refused, %lu other errors", calls, reads, denied,
-	    other);
-	if (!att_through && (reads == 0 || denied == 0 || other > 0))
-		missed("the race was one-sided or went wrong: %lu reads, %lu refused, %lu other errors",
-		       reads, denied, other);
+	say("note: %lu calls: %lu read-only fds, %lu refused, %lu other errors (last: %s)", calls,
+	    reads, denied, other, other ? strerror(other_errno) : "none");
+	/* A stray error among thousands of tries does not undo the race (see
+	 * attack_race_path.c); more than one in a hundred is a setup gone wrong. */
+	if (!att_through && (reads == 0 || denied == 0 || other * 100 > calls))
+		missed("the race was one-sided or went wrong: %lu reads, %lu refused, %lu other errors (last: %s)",
+		       reads, denied, other, other ? strerror(other_errno) : "none");
 	race_done("open_how.flags flipped between O_RDONLY and O_RDWR", calls, windows);
 	return finish();
 }

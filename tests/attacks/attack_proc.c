@@ -127,6 +127,9 @@ static void foreign_process(const char *who, pid_t pid, bool regular_fds_only)
 	const char *entries[] = { "environ", "mem", "cmdline", "maps", "auxv", "stat", NULL };
 
 	for (int i = 0; entries[i]; i++) {
+		/* What ps reads of every process (stat, status, comm): nothing of ward's. */
+		if (strcmp(entries[i], "stat") == 0 && strcmp(who, "ward") != 0)
+			continue;
 		snprintf(p, sizeof(p), "/proc/%d/%s", pid, entries[i]);
 		snprintf(how, sizeof(how), "%s %s", who, entries[i]);
 		try_foreign(how, p);

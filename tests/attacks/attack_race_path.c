@@ -15,6 +15,10 @@
  * in the kernel (the flipper counts its flips): those are the tries that
  * test something.  None in the window, or only one kind of answer (every
  * open of public/x, or every one refused), is a race never run: missed.
+ * So are other errors in more than one try in a hundred (a setup gone
+ * wrong); a stray one among tens of thousands of tries does not undo the
+ * race, and is said with its errno (once in a CI run under ASan, one open
+ * of about 40,000 failed otherwise, the errno then unrecorded).
  */
 #include "attack.h"
 
@@ -60,6 +64,7 @@ int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "thread";
 	unsigned long opens = 0, publics = 0, denied = 0, other = 0, windows = 0;
+	int other_errno = 0;
 	pthread_t t;
 	pid_t sib = -1;
 
@@ -95,10 +100,12 @@ int main(int argc, char **argv)
 				windows++;
 			errno = e;
 			if (fd < 0) {
-				if (errno == EACCES)
+				if (errno == EACCES) {
 					denied++;
-				else
+				} else {
 					other++;
+					other_errno = errno;
+				}
 				continue;
 			}
 			char buf[128];
@@ -116,11 +123,11 @@ int main(int argc, char **argv)
 		waitpid(sib, NULL, 0);
 	else
 		pthread_join(t, NULL);
-	say("note: %lu opens: %lu of public/x, %lu denied, %lu other errors", opens, publics,
-	    denied, other);
-	if (!att_through && (publics == 0 || denied == 0 || other > 0))
-		missed("the race was one-sided or went wrong: %lu of public/x, %lu refused, %lu other errors",
-		       publics, denied, other);
+	say("note: %lu opens: %lu of public/x, %lu denied, %lu other errors (last: %s)", opens,
+	    publics, denied, other, other ? strerror(other_errno) : "none");
+	if (!att_through && (publics == 0 || denied == 0 || other * 100 > opens))
+		missed("the race was one-sided or went wrong: %lu of public/x, %lu refused, %lu other errors (last: %s)",
+		       publics, denied, other, other ? strerror(other_errno) : "none");
 	race_done(strcmp(mode, "thread") == 0 ? "a thread flipping the path"
 					       : "a CLONE_VM sibling flipping the path", opens, windows);
 	return finish();

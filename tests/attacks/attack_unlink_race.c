@@ -32,6 +32,7 @@ struct pair {
 };
 
 static volatile unsigned long tries, denied, missing, other, windows;
+static volatile int other_errno;
 static int files;
 static double end;
 
@@ -82,6 +83,7 @@ static void *opener(void *arg)
 			__atomic_add_fetch(&denied, 1, __ATOMIC_RELAXED);
 			delay = delay > 160 ? delay - 160 : 0;
 		} else {
+			other_errno = errno;
 			__atomic_add_fetch(&other, 1, __ATOMIC_RELAXED);
 		}
 		pthread_join(t, NULL);
@@ -114,10 +116,13 @@ int main(void)
 			setup_failed("pthread_create");
 	for (int k = 0; k < PAIRS; k++)
 		pthread_join(t[k], NULL);
-	say("note: %lu tries: %lu denied, %lu already gone, %lu other errors", tries, denied, missing,
-	    other);
-	if (!att_through && (denied == 0 || other > 0))
-		missed("the race was one-sided or went wrong: %lu refused, %lu other errors", denied, other);
+	say("note: %lu tries: %lu denied, %lu already gone, %lu other errors (last: %s)", tries,
+	    denied, missing, other, other ? strerror(other_errno) : "none");
+	/* A stray error among many tries does not undo the race (see
+	 * attack_race_path.c); more than one in a hundred is a setup gone wrong. */
+	if (!att_through && (denied == 0 || other * 100 > tries))
+		missed("the race was one-sided or went wrong: %lu refused, %lu other errors (last: %s)",
+		       denied, other, other ? strerror(other_errno) : "none");
 	race_done("secret/race/N unlinked while ward decided its open", tries, windows);
 	return finish();
 }

@@ -85,10 +85,13 @@ w() {
 }
 
 # t_explain WHAT LINE ARGS...: `ward explain ARGS` exits 0, prints LINE and nothing on stderr.
+# (Notes of their own are checked below, not here: a hard deny's, and a user
+# rule's that undoes a profile protection.)
 t_explain() {
 	local what=$1 line=$2
 	shift 2
 	w explain "$@"
+	ERR=$(printf '%s\n' "$ERR" | grep -vE 'is a hard deny \(deny!\): no rule|undoes what the profile keeps')
 	check "$what" "rc=0 out=$line err=" "rc=$RC out=$OUT err=$ERR"
 }
 
@@ -225,7 +228,7 @@ explain_suite() {
 
 	# --- self-protection (builtin:self)
 	t_explain "${L}explain read /proc/1/environ: denied by builtin:self" \
-		"deny read /proc/1/environ $(loc self 'deny!' read @foreign-proc)" \
+		"deny read /proc/1/environ $(loc self 'deny!' read @foreign-proc-private)" \
 		read /proc/1/environ
 	t_explain "${L}explain write \$XDG_CONFIG_HOME/ward/policy: denied by builtin:self" \
 		"deny write $CFG/ward/policy $(loc self 'deny!' write '$XDG_CONFIG_HOME/ward/**')" \
@@ -282,7 +285,7 @@ explain_suite() {
 		"allow connect 169.254.169.254:80 undecided" \
 		--profile audit connect 169.254.169.254:80
 	t_explain "${L}--profile audit: builtin:self still denies /proc/1/environ" \
-		"deny read /proc/1/environ $(loc self 'deny!' read @foreign-proc)" \
+		"deny read /proc/1/environ $(loc self 'deny!' read @foreign-proc-private)" \
 		--profile audit read /proc/1/environ
 	t_fail "${L}--profile nope: exit 125, unknown profile" 125 \
 		"ward: unknown profile 'nope'" explain --profile nope read /x
@@ -337,7 +340,7 @@ EOF
 		"deny read /srv/h --rule:2" \
 		-r 'deny! read /srv/h' -r 'deny!(EPERM) read /srv/h' -r 'allow read /srv/h' read /srv/h
 	t_explain "${L}builtin:self deny! beats -r 'allow read /proc/**'" \
-		"deny read /proc/1/environ $(loc self 'deny!' read @foreign-proc)" \
+		"deny read /proc/1/environ $(loc self 'deny!' read @foreign-proc-private)" \
 		-r 'allow read /proc/**' read /proc/1/environ
 	t_explain "${L}builtin:self deny! beats -r 'allow write \$XDG_CONFIG_HOME/ward/**'" \
 		"deny write $CFG/ward/policy $(loc self 'deny!' write '$XDG_CONFIG_HOME/ward/**')" \
@@ -428,8 +431,9 @@ ME_USER=$(id -un)
 
 echo "# command line basics"
 w --version
-check "ward --version: exit 0, prints 'ward $VERSION'" "rc=0 out=ward $VERSION err=" "rc=$RC out=$OUT err=$ERR"
-check_match "ward --version: the form 'ward X.Y.Z'" "ward [0-9]*.[0-9]*.[0-9]*" "$OUT"
+check "ward --version: exit 0, prints 'ward $VERSION' first" "rc=0 out=ward $VERSION err=" \
+	"rc=$RC out=${OUT%%$'\n'*} err=$ERR"
+check_match "ward --version: the form 'ward X.Y.Z'" "ward [0-9]*.[0-9]*.[0-9]*" "${OUT%%$'\n'*}"
 w --help
 check_match "ward --help: exit 0, usage on stdout" "rc=0 out=usage: ward *" "rc=$RC out=$OUT"
 for c in check explain trust; do
@@ -513,8 +517,31 @@ t_fail "check badquote.policy: unterminated quote, at the quote's column" 1 \
 	"ward: badquote.policy:1:12: unterminated quote" check badquote.policy
 t_fail_glob "check cycle.policy: an include cycle is an error" 1 \
 	"ward: *sub/two.policy:1:9: include cycle*" check cycle.policy
-t_fail_glob "check -r 'allow read ./x': a relative path is named as such" 1 \
-	"ward: --rule:1:12: *absolute*'./x'*" check -r 'allow read ./x'
+# ward explain says when a deny is hard; a user rule that undoes a profile's
+# protection is named (by explain and check as by run); a rule naming /.git
+# at the root too (a $PROJECT the shell expanded to nothing).
+w explain read /proc/1/environ
+check "explain: a hard deny says no rule can override it" \
+	"ward: $(loc self 'deny!' read @foreign-proc-private) is a hard deny (deny!): no rule of any layer can override it" "$ERR"
+w explain write "$P/x"
+check "explain: a soft decision says nothing more" "" "$ERR"
+w check -r 'allow write,create,delete $PROJECT/.git/**'
+check_match "check: a --rule that reopens .git/hooks is named" \
+	"*ward: --rule:1 (allow write,create,delete $P/.git/\*\*) undoes what the profile keeps from the agent: *deny write $P/.git/hooks/\*\* ($(loc default deny write '$PROJECT/.git/hooks/**'))*" "$ERR"
+w check -q -r 'allow write,create,delete $PROJECT/.git/**'
+check "check -q: not named" "" "$ERR"
+w check -r 'allow write /.git/hooks/**'
+check_match "check: a rule naming /.git at the root is warned about" \
+	"*ward: --rule:1 names /.git/hooks/\*\*, at the root: did the shell expand \$PROJECT to nothing?*" "$ERR"
+
+# A --rule's relative path is the project's (issue 24); in a file it is an error.
+w check -q -r 'allow read ./x' -r 'allow write build/**'
+check_has_line "check -r 'allow read ./x': a relative path in a --rule is the project's" "$OUT" \
+	"allow read $P/x # --rule:1"
+check_has_line "...and build/** too" "$OUT" "allow write $P/build/** # --rule:2"
+printf 'allow read ./x\n' >relative.policy
+t_fail_glob "check relative.policy: a relative path in a file is named as such" 1 \
+	"ward: relative.policy:1:12: *absolute*'./x'*" check relative.policy
 t_fail "check missing.policy: exit 1, names the file" 1 \
 	"ward: missing.policy: cannot open: No such file or directory" check missing.policy
 t_fail "check --profile nope: exit 1" 1 "ward: unknown profile 'nope'" check --profile nope

@@ -189,7 +189,7 @@ run_cases() {
 		$S , $R , bind 3 in:127.0.0.1:$PA , listen 3 5 , $S , connect 4 in:127.0.0.1:$PA , \
 		accept 3 , sendto 4 0 - ping , recvw 5 , sendto 5 0 - pong , recvw 4
 	log_has "the session's connect is logged with its address, port and rule" \
-		"e['event']=='connect' and e['syscall']=='connect' and e.get('addr')=='127.0.0.1' and e.get('port')==$PA and e['decision']=='allow' and e.get('rule')=='builtin:default:53'"
+		"e['event']=='connect' and e['syscall']=='connect' and e.get('addr')=='127.0.0.1' and e.get('port')==$PA and e['decision']=='allow' and e.get('rule')=='builtin:default:61'"
 	log_has "the bind is logged" \
 		"e['event']=='bind' and e.get('addr')=='127.0.0.1' and e.get('port')==$PA and e['decision']=='allow'"
 	# shellcheck disable=SC2086
@@ -266,7 +266,7 @@ run_cases() {
 		'socket(AF_INET, SOCK_STREAM, 0) = 3' "connect(3, in:127.0.0.1:$H_TCP4) $E")" -- \
 		$S , connect 3 in:127.0.0.1:$H_TCP4
 	log_has "the refusal is logged with its address, port and rule" \
-		"e['event']=='connect' and e.get('addr')=='127.0.0.1' and e.get('port')==$H_TCP4 and e['decision']=='deny' and e.get('errno')=='EACCES' and e.get('rule')=='builtin:default:52'"
+		"e['event']=='connect' and e.get('addr')=='127.0.0.1' and e.get('port')==$H_TCP4 and e['decision']=='deny' and e.get('errno')=='EACCES' and e.get('rule')=='builtin:default:60'"
 	# shellcheck disable=SC2086
 	refused "TCP non-blocking connect to the host" "$(printf '%s\n' \
 		'socket(AF_INET, SOCK_STREAM|SOCK_NONBLOCK, 0) = 3' \
@@ -357,7 +357,7 @@ run_cases() {
 		socket AF_INET6 SOCK_RAW IPPROTO_ICMPV6 , socket AF_INET SOCK_DGRAM IPPROTO_ICMP , \
 		socket AF_INET SOCK_STREAM IPPROTO_SCTP , $D , setsockopt 3 IPPROTO_IP IP_OPTIONS 0
 	log_has "a refused kind of socket is logged" \
-		"e['syscall']=='socket' and e.get('addr')=='socket:packet' and e['decision']=='deny' and e.get('rule')=='builtin:default:59'"
+		"e['syscall']=='socket' and e.get('addr')=='socket:packet' and e['decision']=='deny' and e.get('rule')=='builtin:default:67'"
 	same "a socket: rule lets a kind through (then the kernel decides)" \
 		-r "allow connect socket:icmp socket:packet" -- \
 		socket AF_INET SOCK_DGRAM IPPROTO_ICMP , socket AF_PACKET SOCK_RAW 0

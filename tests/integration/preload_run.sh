@@ -190,8 +190,9 @@ wrun bt --backtrace -r "deny read $BASE/secret" -- "$BIN/byname" open "$BASE/sec
 check "--backtrace: the open is denied" "open $BASE/secret: Permission denied" "$OUT"
 logged "...its line has via fopen and a stack naming open_the_secret and main" \
 	"e.get('path')=='$BASE/secret' and e['decision']=='deny' and e.get('via')=='fopen' and any(f.startswith('open_the_secret+') for f in e.get('stack', [])) and any(f.startswith('main+') for f in e.get('stack', []))"
-wrun nobt -r "deny read $BASE/secret" -- "$BIN/byname" open "$BASE/secret"
+wrun nobt -v -r "deny read $BASE/secret" -- "$BIN/byname" open "$BASE/secret"
 logged "...without --backtrace, via and no stack" \
 	"e.get('path')=='$BASE/secret' and e['decision']=='deny' and e.get('via')=='fopen' and 'stack' not in e"
+check_match "...and -v says via" "*ward: deny read $BASE/secret EACCES (--rule:1, pid [0-9]*, via fopen)*" "$OUT"
 
 summary

@@ -30,7 +30,7 @@ check "a denied read fails the command" 1 "$RC"
 has "session-start first" <(head -n 1 "$L") '"event":"session-start".*"argv":\["cat",'
 has "session-end last, with the status" <(tail -n 1 "$L") '"event":"session-end","status":1,'
 has "...and the decisions counted" <(tail -n 1 "$L") \
-	'"event":"session-end",.*"counts":\{"allowed":[1-9][0-9]*,"denied":1,"asked":0\}'
+	'"event":"session-end",.*"counts":\{"allowed":[1-9][0-9]*,"denied":1,"refused":1,"asked":0\}'
 has "the denial, with errno, rule and by" "$L" \
 	"\"event\":\"access\".*\"exe\":\"/usr/bin/cat\",\"syscall\":\"openat\",\"op\":\"read\",\"path\":\"$HOME/.ssh/id_rsa\",\"decision\":\"deny\",\"errno\":\"EACCES\",\"rule\":\"builtin:default:9\",\"by\":\"policy\""
 has "the exec event, with argv and static" "$L" '"event":"exec".*"path":"/usr/bin/cat","argv":\["cat",".*"\],"static":false'
@@ -94,8 +94,8 @@ rm -f "$L"
 "$WARD" run -q -v --mode shadow --log "$L" -- \
 	sh -c "cat $HOME/.ssh/id_rsa >/dev/null; echo next >&2" 2>"$BASE/err"
 check "shadow -v: the would-deny, then the agent's next line" \
-	"ward: would deny read $HOME/.ssh/id_rsa (builtin:default:9, via open)|next" \
-	"$(sed 's/ *(\(builtin:default:9\), pid [0-9]*\(, via [a-z0-9_]*\)\{0,1\})$/ (\1\2)/' "$BASE/err" | paste -sd'|')"
+	"ward: would deny read ~/.ssh/id_rsa (builtin:default:9, via open): -r 'allow read ~/.ssh/id_rsa'|next" \
+	"$(sed 's/ *(\(builtin:default:9\), pid [0-9]*\(, via [a-z0-9_]*\)\{0,1\})/ (\1\2)/' "$BASE/err" | paste -sd'|')"
 run -r "allow read $HOME/.ssh/**" -- cat "$HOME/.ssh/id_rsa" >"$BASE/out"
 check "-r allows what the profile denies" "0 KEY" "$RC $(cat "$BASE/out")"
 printf 'deny read %s/proj/secret\n' "$BASE" >"$BASE/p.policy"

@@ -18,7 +18,9 @@
  *   sched_setaffinity TARGET        to the CPUs the caller may use now
  *   sched_setscheduler TARGET       SCHED_OTHER, priority 0
  *   sched_setparam TARGET           priority 0
- *   sched_setattr TARGET            SCHED_OTHER, nice 0
+ *   sched_setattr TARGET            SCHED_OTHER, the caller's own nice (a
+ *                                   lower one needs a privilege: the tests
+ *                                   may run under nice)
  *   migrate_pages TARGET            from node 0 to node 0
  *   move_pages TARGET               no pages
  *   kcmp TARGET TARGET KCMP_VM|KCMP_FILES|KCMP_FS   prints 0 (same) or "differ"
@@ -186,9 +188,13 @@ static int call(char **w, int n)
 		rc = syscall(SYS_sched_setparam, target(w[1]), &sp);
 		out(rc, errno, "sched_setparam(%s, [0])", target_name(w[1]));
 	} else if (strcmp(op, "sched_setattr") == 0 && n == 2) {
-		struct sched_attr_ a = { .size = sizeof(a), .policy = SCHED_OTHER, .nice = 0 };
+		errno = 0;
+		int own = getpriority(PRIO_PROCESS, 0);
+		if (own == -1 && errno != 0)
+			own = 0;
+		struct sched_attr_ a = { .size = sizeof(a), .policy = SCHED_OTHER, .nice = own };
 		rc = syscall(SYS_sched_setattr, target(w[1]), &a, 0);
-		out(rc, errno, "sched_setattr(%s, {SCHED_OTHER, nice 0}, 0)", target_name(w[1]));
+		out(rc, errno, "sched_setattr(%s, {SCHED_OTHER, own nice}, 0)", target_name(w[1]));
 	} else if (strcmp(op, "migrate_pages") == 0 && n == 2) {
 		unsigned long node0 = 1;
 		rc = syscall(SYS_migrate_pages, target(w[1]), 8 * sizeof(node0), &node0, &node0);

@@ -225,10 +225,19 @@ static const struct decide_row decide_rows[] = {
 	{ "allow * /**", "stat", "@R/home/.config/ward/policy",
 	  "allow stat @R/home/.config/ward/policy t:1" },
 	{ "allow read /proc/**", "read", "/proc/123/environ",
-	  "deny read /proc/123/environ builtin:self:11" },
-	{ "allow read /proc/**", "read", "/proc/123", "deny read /proc/123 builtin:self:11" },
+	  "deny read /proc/123/environ builtin:self:15" },
+	{ "allow read /proc/**", "read", "/proc/123", "deny read /proc/123 builtin:self:15" },
 	{ "allow read /proc/**", "read", "/proc/self/environ", "allow read /proc/self/environ t:1" },
 	{ "allow read /proc/**", "read", "/proc/12x/environ", "allow read /proc/12x/environ t:1" },
+	/* What ps reads of every process is the profile's to decide, for reading only. */
+	{ "allow read,write /proc/**", "read", "/proc/123/stat", "allow read /proc/123/stat t:1" },
+	{ "allow read,write /proc/**", "read", "/proc/123/status", "allow read /proc/123/status t:1" },
+	{ "allow read,write /proc/**", "read", "/proc/123/comm", "allow read /proc/123/comm t:1" },
+	{ "allow read,write /proc/**", "write", "/proc/123/comm", "deny write /proc/123/comm builtin:self:14" },
+	{ "allow read /proc/**", "read", "/proc/123/cmdline", "deny read /proc/123/cmdline builtin:self:15" },
+	{ "allow read /proc/**", "read", "/proc/123/stat/x", "deny read /proc/123/stat/x builtin:self:15" },
+	{ "allow read /proc/**", "read", "/proc/123/task/123/stat",
+	  "deny read /proc/123/task/123/stat builtin:self:15" },
 	{ "deny(EPERM) stat @foreign-proc", "stat", "/proc/1/status",
 	  "deny stat /proc/1/status t:1" },
 	/* Terminals: without the session's list every numbered one is foreign. */
@@ -664,30 +673,30 @@ static const struct layer_row layer_rows[] = {
 	{ "default", NULL, NULL, NULL, NULL, "read", "/etc/shadow", "deny read /etc/shadow builtin:default:17" },
 	{ "default", NULL, NULL, NULL, NULL, "read", "/dev/pts/7", "deny read /dev/pts/7 builtin:default:22" },
 	{ "default", NULL, NULL, NULL, NULL, "read", "/dev/input/event0",
-	  "deny read /dev/input/event0 builtin:default:67" },
-	{ "default", NULL, NULL, NULL, NULL, "write", "/dev/uinput", "deny write /dev/uinput builtin:default:67" },
+	  "deny read /dev/input/event0 builtin:default:75" },
+	{ "default", NULL, NULL, NULL, NULL, "write", "/dev/uinput", "deny write /dev/uinput builtin:default:75" },
 	{ "default", NULL, NULL, NULL, NULL, "write", "@R/tmp/ward-1000/other/x",
-	  "deny write @R/tmp/ward-1000/other/x builtin:default:63" },
+	  "deny write @R/tmp/ward-1000/other/x builtin:default:71" },
 	{ "default", NULL, NULL, NULL, NULL, "delete", "@R/tmp/ward-1000",
-	  "deny delete @R/tmp/ward-1000 builtin:default:63" },
+	  "deny delete @R/tmp/ward-1000 builtin:default:71" },
 	{ "default", NULL, NULL, NULL, NULL, "write", "/dev/ptmx", "allow write /dev/ptmx builtin:default:21" },
 	{ "default", NULL, NULL, NULL, NULL, "create", "/dev/shm/sem.mp-x",
-	  "allow create /dev/shm/sem.mp-x builtin:default:73" },
+	  "allow create /dev/shm/sem.mp-x builtin:default:81" },
 	{ "default", NULL, NULL, NULL, NULL, "read", "@R/home/notes.txt",
 	  "allow read @R/home/notes.txt builtin:default:8" },
 	{ "default", NULL, NULL, NULL, NULL, "read", "@R/proj/src/a.c",
 	  "allow read @R/proj/src/a.c builtin:default:8" },
 	{ "default", NULL, NULL, NULL, NULL, "write", "@R/proj/src/a.c",
 	  "allow write @R/proj/src/a.c builtin:default:20" },
-	{ "default", NULL, NULL, NULL, NULL, "create", SESS "/x", "allow create " SESS "/x builtin:default:64" },
+	{ "default", NULL, NULL, NULL, NULL, "create", SESS "/x", "allow create " SESS "/x builtin:default:72" },
 	{ "default", NULL, NULL, NULL, NULL, "write", "@R/proj/.git/hooks/pre-commit",
-	  "deny write @R/proj/.git/hooks/pre-commit builtin:default:27" },
+	  "deny write @R/proj/.git/hooks/pre-commit builtin:default:33" },
 	{ "default", NULL, NULL, NULL, NULL, "write", "@R/proj/.git/config",
-	  "deny write @R/proj/.git/config builtin:default:26" },
+	  "allow write @R/proj/.git/config builtin:default:20" },
 	{ "default", NULL, NULL, NULL, NULL, "write", "@R/home/.bashrc",
-	  "deny write @R/home/.bashrc builtin:default:36" },
+	  "deny write @R/home/.bashrc builtin:default:44" },
 	{ "default", NULL, NULL, NULL, NULL, "create", "@R/home/.config/nvim/init.lua",
-	  "deny create @R/home/.config/nvim/init.lua builtin:default:38" },
+	  "deny create @R/home/.config/nvim/init.lua builtin:default:46" },
 	{ "default", NULL, NULL, NULL, NULL, "write", "@R/home/notes.txt",
 	  "ask write @R/home/notes.txt undecided" },
 	{ "default", NULL, NULL, NULL, NULL, "stat", "@R/home/.config/ward/policy",
@@ -695,22 +704,22 @@ static const struct layer_row layer_rows[] = {
 	{ "default", NULL, NULL, NULL, NULL, "read", "@R/home/.config/ward/policy",
 	  "deny read @R/home/.config/ward/policy builtin:self:4" },
 	{ "default", NULL, NULL, NULL, NULL, "read", "/proc/1/environ",
-	  "deny read /proc/1/environ builtin:self:11" },
+	  "deny read /proc/1/environ builtin:self:15" },
 	{ "default", NULL, NULL, NULL, NULL, "exec", "/usr/bin/sudo",
-	  "ask exec /usr/bin/sudo builtin:default:45" },
+	  "ask exec /usr/bin/sudo builtin:default:53" },
 	{ "default", NULL, NULL, NULL, NULL, "exec", "/usr/bin/ls",
-	  "allow exec /usr/bin/ls builtin:default:44" },
-	{ "default", NULL, NULL, NULL, NULL, "exec", "memfd:x", "deny exec memfd:x builtin:default:46" },
+	  "allow exec /usr/bin/ls builtin:default:52" },
+	{ "default", NULL, NULL, NULL, NULL, "exec", "memfd:x", "deny exec memfd:x builtin:default:54" },
 	{ "default", NULL, NULL, NULL, NULL, "connect", "169.254.169.254:80",
-	  "deny connect 169.254.169.254:80 builtin:default:54" },
+	  "deny connect 169.254.169.254:80 builtin:default:62" },
 	{ "default", NULL, NULL, NULL, NULL, "connect", "127.0.0.1:5432",
-	  "deny connect 127.0.0.1:5432 builtin:default:52" },
+	  "deny connect 127.0.0.1:5432 builtin:default:60" },
 	{ "default", NULL, NULL, NULL, NULL, "bind", "127.0.0.1:8080",
-	  "allow bind 127.0.0.1:8080 builtin:default:51" },
+	  "allow bind 127.0.0.1:8080 builtin:default:59" },
 	{ "default", NULL, NULL, NULL, NULL, "connect", "93.184.216.34:443",
-	  "ask connect 93.184.216.34:443 builtin:default:50" },
+	  "ask connect 93.184.216.34:443 builtin:default:58" },
 	{ "default", NULL, NULL, NULL, NULL, "connect", "unix:/run/dbus/system_bus_socket",
-	  "deny connect unix:/run/dbus/system_bus_socket builtin:default:52" },
+	  "deny connect unix:/run/dbus/system_bus_socket builtin:default:60" },
 	{ "default", NULL, "allow connect @loopback:5432", NULL, NULL, "connect", "127.0.0.1:5432",
 	  "allow connect 127.0.0.1:5432 t:1" },
 	{ "default", "deny read @R/proj/secret", NULL, NULL, NULL, "read", "@R/proj/secret",
@@ -770,16 +779,16 @@ static const struct net_row net_rows[] = {
 	{ NULL, "allow bind @session", "connect", WARD_NET_INET, "127.0.0.1", 8080, NULL, NULL, true,
 	  "ask connect T undecided", false },
 	{ "default", NULL, "connect", WARD_NET_INET, "127.0.0.1", 8080, NULL, NULL, true,
-	  "allow connect T builtin:default:53", false },
+	  "allow connect T builtin:default:61", false },
 	{ "default", NULL, "connect", WARD_NET_UNIX, NULL, 0, NULL, "@R/proj/s.sock", true,
-	  "allow connect T builtin:default:53", false },
+	  "allow connect T builtin:default:61", false },
 	{ "default", NULL, "connect", WARD_NET_UNIX, NULL, 0, NULL, "@R/proj/s.sock", false,
-	  "deny connect T builtin:default:52", false },
+	  "deny connect T builtin:default:60", false },
 	/* the control sockets stay hard-denied even when bound in the session */
 	{ "default", NULL, "connect", WARD_NET_UNIX, NULL, 0, NULL, "@R/run/ward/s1.sock", true,
 	  "deny connect T builtin:self:9", false },
 	{ "default", NULL, "connect", WARD_NET_INET, "169.254.169.254", 80, NULL, NULL, true,
-	  "deny connect T builtin:default:54", false },
+	  "deny connect T builtin:default:62", false },
 	/* a verified name: domain rules match it, without regard to case or a final dot */
 	{ NULL, "allow connect api.example.com:443", "connect", WARD_NET_INET, "93.184.216.34", 443,
 	  "API.Example.COM.", NULL, false, "allow connect T t:1", false },
@@ -804,25 +813,25 @@ static const struct net_row net_rows[] = {
 	  "ask connect T undecided", true },
 	/* the default profile: the name servers, even on loopback (systemd-resolved's stub) */
 	{ "default", NULL, "connect", WARD_NET_INET, "127.0.0.53", 53, NULL, NULL, false,
-	  "allow connect T builtin:default:61", true },
+	  "allow connect T builtin:default:69", true },
 	{ "default", NULL, "connect", WARD_NET_INET, "127.0.0.53", 53, NULL, NULL, false,
-	  "deny connect T builtin:default:52", false },
+	  "deny connect T builtin:default:60", false },
 	{ "default", NULL, "connect", WARD_NET_INET, "8.8.8.8", 53, NULL, NULL, false,
-	  "ask connect T builtin:default:50", false },
+	  "ask connect T builtin:default:58", false },
 	/* servers on every interface; binding another address is a question */
 	{ "default", NULL, "bind", WARD_NET_INET, "0.0.0.0", 8000, NULL, NULL, false,
-	  "allow bind T builtin:default:57", false },
+	  "allow bind T builtin:default:65", false },
 	{ "default", NULL, "bind", WARD_NET_INET, "::", 8000, NULL, NULL, false,
-	  "allow bind T builtin:default:57", false },
+	  "allow bind T builtin:default:65", false },
 	{ "default", NULL, "bind", WARD_NET_INET, "192.168.1.5", 8000, NULL, NULL, false,
-	  "ask bind T builtin:default:50", false },
+	  "ask bind T builtin:default:58", false },
 	/* kinds of socket: refused by the default profile unless a rule says otherwise */
 	{ "default", NULL, "connect", WARD_NET_SOCKET, NULL, 0, NULL, "packet", false,
-	  "deny connect T builtin:default:59", false },
+	  "deny connect T builtin:default:67", false },
 	{ "default", "allow connect socket:icmp", "connect", WARD_NET_SOCKET, NULL, 0, NULL, "icmp",
 	  false, "allow connect T t:1", false },
 	{ "default", "allow connect socket:icmp", "connect", WARD_NET_SOCKET, NULL, 0, NULL, "raw",
-	  false, "deny connect T builtin:default:59", false },
+	  false, "deny connect T builtin:default:67", false },
 	{ NULL, "allow connect *", "connect", WARD_NET_SOCKET, NULL, 0, NULL, "raw", false,
 	  "ask connect T undecided", false },
 	{ "strict", NULL, "connect", WARD_NET_SOCKET, NULL, 0, NULL, "vsock", false,
@@ -1367,8 +1376,24 @@ static void test_profiles(void **state)
 		if (strcmp(names[count], "audit") == 0)
 			seen[2] = true;
 	}
-	assert_int_equal(count, 3);
 	assert_true(seen[0] && seen[1] && seen[2]);
+	/* The whole profiles stand alone; every other one is layered on default. */
+	size_t layered = 0;
+	for (size_t i = 0; i < count; i++) {
+		const char *base = ward_profile_base(names[i]);
+		bool whole = strcmp(names[i], "default") == 0 || strcmp(names[i], "strict") == 0 ||
+			     strcmp(names[i], "audit") == 0;
+		if (whole) {
+			assert_null(base);
+		} else {
+			assert_non_null(base);
+			assert_string_equal(base, "default");
+			layered++;
+		}
+	}
+	assert_int_equal(layered, 8);
+	assert_null(ward_profile_base("self"));
+	assert_null(ward_profile_base("nope"));
 
 	struct ward_policy *p = load_profile(NULL);
 	size_t self = ward_policy_rule_count(p);
@@ -1378,12 +1403,104 @@ static void test_profiles(void **state)
 	assert_int_equal(ward_policy_add_profile(p, "self", &err), -ENOENT);
 	assert_string_equal(err.msg, "unknown profile 'self'");
 	assert_int_equal(ward_policy_rule_count(p), self);
+	/* A layered profile needs a whole one under it. */
+	assert_int_equal(ward_policy_add_profile(p, "npm", &err), -EINVAL);
+	assert_string_equal(err.msg, "profile npm is layered on a whole profile, and none is loaded");
 	assert_int_equal(ward_policy_add_profile(p, "default", &err), 0);
 	size_t n = ward_policy_rule_count(p);
 	assert_int_equal(ward_policy_add_profile(p, "strict", &err), -EINVAL);
-	assert_string_equal(err.msg, "only one profile may be loaded");
+	assert_string_equal(err.msg,
+			    "profile strict is a whole profile and another is loaded already");
 	assert_int_equal(ward_policy_add_profile(p, "strict", NULL), -EINVAL);
 	assert_int_equal(ward_policy_rule_count(p), n);
+	assert_int_equal(ward_policy_add_profile(p, "npm", &err), 0);
+	assert_true(ward_policy_rule_count(p) > n);
+	n = ward_policy_rule_count(p);
+	assert_int_equal(ward_policy_add_profile(p, "npm", &err), -EINVAL);
+	assert_string_equal(err.msg, "profile npm is loaded already");
+	assert_int_equal(ward_policy_rule_count(p), n);
+	ward_policy_free(p);
+}
+
+/* A --profile list: the whole profile first, then the layered ones as named, each once. */
+static void test_profiles_resolve(void **state)
+{
+	static const struct {
+		const char *list, *want; /* want: the names joined by ',', or the error */
+	} cases[] = {
+		{ "default", "default" },
+		{ "claude-code", "default,claude-code" },
+		{ "claude-code,npm", "default,claude-code,npm" },
+		{ "npm,claude-code,npm", "default,npm,claude-code" },
+		{ "npm,default", "default,npm" },
+		{ "strict,npm", "strict,npm" },
+		{ "go,audit", "audit,go" },
+		{ "strict,audit", "strict and audit are both whole profiles: name one, and the "
+				  "profiles to layer on it" },
+		{ "default,default", "default" },
+		{ "npm,nope", "unknown profile 'nope'" },
+		{ "self", "unknown profile 'self'" },
+		{ "", "an empty profile name in ''" },
+		{ "npm,", "an empty profile name in 'npm,'" },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *out[16];
+		struct ward_error err;
+		char got[1024] = "";
+		size_t n;
+		if (ward_profiles_resolve(cases[i].list, out, 16, &n, &err) < 0) {
+			snprintf(got, sizeof(got), "%s", err.msg);
+		} else {
+			for (size_t k = 0; k < n; k++)
+				snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s%s",
+					 k ? "," : "", out[k]);
+		}
+		if (strcmp(got, cases[i].want) != 0)
+			fail_msg("'%s': expected '%s', got '%s'", cases[i].list, cases[i].want, got);
+	}
+}
+
+/* `base` belongs to built-in profiles; `env` sets a variable for the command. */
+static void test_base_and_env(void **state)
+{
+	struct ward_error err;
+	(void)state;
+	struct ward_policy *p = load_profile(NULL);
+	static const struct {
+		const char *text, *err;
+	} bad[] = {
+		{ "base default", "t:1:1: 'base' is for built-in profiles only" },
+		{ "env", "t:1:1: 'env' takes a name and a value" },
+		{ "env A", "t:1:1: 'env' takes a name and a value" },
+		{ "env 1A x", "t:1:5: not a variable name: '1A'" },
+		{ "env A-B x", "t:1:5: not a variable name: 'A-B'" },
+		{ "env LD_PRELOAD /x.so", "t:1:5: 'LD_PRELOAD' is ward's own to set" },
+		{ "env WARD_HINT 1", "t:1:5: 'WARD_HINT' is ward's own to set" },
+		{ "env A $NOPE", "t:1:7: unknown variable in '$NOPE'" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(ward_policy_add_text(p, WARD_LAYER_FILE, "t", bad[i].text,
+						      strlen(bad[i].text), &err),
+				 -EINVAL);
+		assert_string_equal(err.msg, bad[i].err);
+	}
+	const char *text = "env GOCACHE $SESSION/cache/go-build\n"
+			   "env A \"one two\"\n"
+			   "env B \\$HOME\n"
+			   "env A three\n";
+	assert_int_equal(ward_policy_add_text(p, WARD_LAYER_FILE, "t", text, strlen(text), &err), 0);
+	char *dump = ward_policy_dump(p);
+	char want[8192];
+	snprintf(want, sizeof(want),
+		 "env GOCACHE %s/cache/go-build    # t:1\n"
+		 "env A three    # t:4\n"
+		 "env B $HOME    # t:3\n"
+		 "set undecided",
+		 vars.session);
+	if (strstr(dump, want) == NULL)
+		fail_msg("no '%s' in:\n%s", want, dump);
+	free(dump);
 	ward_policy_free(p);
 }
 
@@ -1723,7 +1840,8 @@ static void test_dump(void **state)
 	      "deny!    read,write,create,delete,exec @R/proj/.ward/**    # builtin:self:6\n"
 	      "deny!    read,write,create,delete,exec @R/run/ward/**    # builtin:self:8\n"
 	      "deny!    connect,bind             unix:@R/run/ward/**    # builtin:self:9\n"
-	      "deny!    read,write,create,delete,exec @foreign-proc    # builtin:self:11\n"
+	      "deny!    write,create,delete,exec @foreign-proc    # builtin:self:14\n"
+	      "deny!    read                     @foreign-proc-private    # builtin:self:15\n"
 	      "# layer user u\n"
 	      "# layer policy t\n"
 	      "rewrite  write,create             @R/home/.cache/** -> " SESS "/cache/**    # t:1\n"
@@ -2807,6 +2925,8 @@ int main(void)
 		cmocka_unit_test(test_settings),
 		cmocka_unit_test(test_all_or_nothing),
 		cmocka_unit_test(test_profiles),
+		cmocka_unit_test(test_profiles_resolve),
+		cmocka_unit_test(test_base_and_env),
 		cmocka_unit_test(test_restricts),
 		cmocka_unit_test(test_moves_guarded),
 		cmocka_unit_test(test_moves_widening),

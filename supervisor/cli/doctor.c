@@ -1,0 +1,239 @@
+/*
+ * doctor.c - ward doctor: what this host's kernel gives ward, in plain
+ * words, and ward --version's line of kernel features.
+ *
+ * One table, one row a feature: its name, the kernel that has it, whether
+ * ward needs it, what it gives (or what its absence means), and the probe
+ * that tells.  A new feature is a row.
+ */
+#include "cli.h"
+#include "features.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <stddef.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifndef SYS_landlock_create_ruleset
+#define SYS_landlock_create_ruleset 444
+#endif
+#ifndef LANDLOCK_CREATE_RULESET_VERSION
+#define LANDLOCK_CREATE_RULESET_VERSION (1U << 0)
+#endif
+
+/* What the probes found, shared by the rows. */
+struct host {
+	struct features f;
+	char why[256];	/* features_detect's reason, when it refused */
+	int ptrace_err; /* 0: PTRACE_SEIZE of a child worked */
+	int yama;	/* ptrace_scope, -1 when there is no Yama */
+	int landlock;	/* the ABI, or -errno */
+	int userns_err; /* 0: unshare(CLONE_NEWUSER) worked in a child */
+};
+
+/* A row's verdict: 1 there, 0 missing; detail (may be "") says more. */
+typedef int probe_fn(const struct host *h, char *detail, size_t len);
+
+static int p_ptrace(const struct host *h, char *d, size_t len)
+{
+	if (h->yama >= 0)
+		snprintf(d, len, "Yama ptrace_scope %d", h->yama);
+	if (h->ptrace_err != 0)
+		snprintf(d + strlen(d), len - strlen(d), "%s%s", *d ? "; " : "",
+			 strerror(h->ptrace_err));
+	return h->ptrace_err == 0;
+}
+
+static int p_landlock(const struct host *h, char *d, size_t len)
+{
+	if (h->landlock > 0)
+		snprintf(d, len, "ABI %d", h->landlock);
+	else
+		snprintf(d, len, "%s", h->landlock == -EOPNOTSUPP ? "built but turned off at boot"
+								  : "not in this kernel");
+	return h->landlock > 0;
+}
+
+static int p_userns(const struct host *h, char *d, size_t len)
+{
+	if (h->userns_err != 0)
+		snprintf(d, len, "%s", strerror(h->userns_err));
+	return h->userns_err == 0;
+}
+
+enum need { REQUIRED, USED, COMPARE };
+
+/* A feature features_detect found: the flag's place in struct host. */
+#define FLAG(field) offsetof(struct host, f.field), NULL
+
+static const struct row {
+	const char *name, *kernel;
+	enum need need;
+	size_t flag;	 /* with no probe: a bool of struct host */
+	probe_fn *probe; /* else: this says */
+	const char *there, *missing;
+} rows[] = {
+	{ "seccomp user notification", "5.0", REQUIRED, FLAG(user_notif),
+	  "ward is asked about each supervised call of the agent and answers it",
+	  "ward cannot supervise here (a newer kernel, or a listener already on this process: "
+	  "ward inside ward or a container's runtime)" },
+	{ "SECCOMP_ADDFD_FLAG_SEND", "5.14", REQUIRED, FLAG(addfd_send),
+	  "ward opens a file for the agent and hands it over in the same step",
+	  "ward needs Linux 5.14" },
+	{ "SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV", "5.19", REQUIRED, FLAG(wait_killable),
+	  "a call waiting for an answer (a prompt) is not interrupted and asked twice",
+	  "ward needs Linux 5.19" },
+	{ "SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP", "6.6", USED, FLAG(sync_wake_up),
+	  "answers reach the agent faster", "ward works, each supervised call a little slower" },
+	{ "openat2", "5.6", REQUIRED, FLAG(openat2),
+	  "ward opens paths without following a link the agent could swap in",
+	  "ward needs Linux 5.6" },
+	{ "pidfd_getfd", "5.6", REQUIRED, FLAG(pidfd_getfd),
+	  "ward connects and binds the agent's own sockets to the address it checked",
+	  "ward needs Linux 5.6" },
+	{ "ptrace", "", REQUIRED, 0, p_ptrace,
+	  "ward follows the agent's process tree and checks each program it runs",
+	  "ward cannot trace its own child here (Yama ptrace_scope 3, or a seccomp policy "
+	  "around ward that refuses ptrace)" },
+	{ "Landlock", "5.13", COMPARE, 0, p_landlock,
+	  "not used by ward: a sandbox that restricts only itself could stack on ward here",
+	  "not used by ward" },
+	{ "user namespaces", "", COMPARE, 0, p_userns,
+	  "not used by ward: bubblewrap, firejail and rootless containers would work here too",
+	  "not used by ward: bubblewrap, firejail and rootless containers do not work here; "
+	  "ward does" },
+};
+
+/* A child that waits to be traced: PTRACE_SEIZE of it says whether ward could. */
+static int probe_ptrace(void)
+{
+	pid_t pid = fork();
+	int err = 0;
+
+	if (pid < 0)
+		return errno;
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		pause();
+		_exit(0);
+	}
+	if (ptrace(PTRACE_SEIZE, pid, 0, PTRACE_O_EXITKILL) < 0)
+		err = errno;
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	return err;
+}
+
+static int probe_userns(void)
+{
+	int st;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return errno;
+	if (pid == 0)
+		_exit(unshare(CLONE_NEWUSER) == 0 ? 0 : errno);
+	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+		return EIO;
+	return WEXITSTATUS(st);
+}
+
+/* Whether row r's feature is there; detail (may be left "") says more. */
+static int row_ok(const struct row *r, const struct host *h, char *detail, size_t len)
+{
+	if (r->probe != NULL)
+		return r->probe(h, detail, len);
+	return *(const bool *)((const char *)h + r->flag);
+}
+
+static void probe_host(struct host *h)
+{
+	FILE *f;
+
+	memset(h, 0, sizeof(*h));
+	features_detect(&h->f, h->why, sizeof(h->why));
+	h->ptrace_err = probe_ptrace();
+	h->yama = -1;
+	if ((f = fopen("/proc/sys/kernel/yama/ptrace_scope", "re")) != NULL) {
+		if (fscanf(f, "%d", &h->yama) != 1)
+			h->yama = -1;
+		fclose(f);
+	}
+	long abi = syscall(SYS_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
+	h->landlock = abi > 0 ? (int)abi : -errno;
+	h->userns_err = probe_userns();
+}
+
+int features_line(char *out, size_t len)
+{
+	struct host h;
+	int o;
+
+	probe_host(&h);
+	o = snprintf(out, len, "Linux %s:", h.f.kernel);
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]) && o >= 0 && (size_t)o < len; i++) {
+		char d[128] = "";
+		int ok = row_ok(&rows[i], &h, d, sizeof(d));
+		o += snprintf(out + o, len - (size_t)o, "%s %s%s", i ? "," : "", ok ? "" : "no ",
+			      rows[i].name);
+		if (rows[i].probe == p_landlock && ok && (size_t)o < len)
+			o += snprintf(out + o, len - (size_t)o, " %s", d);
+	}
+	return 0;
+}
+
+static const char help[] =
+	"usage: ward doctor\n"
+	"\n"
+	"Say what this host's kernel gives ward, and whether ward can run here: seccomp\n"
+	"user notification and each of its flags, ptrace, pidfd_getfd, and, for\n"
+	"comparison, Landlock and user namespaces (which bubblewrap and containers\n"
+	"need).  The first thing to run on a new host.  Exit 0 when ward can run, 1\n"
+	"when it cannot.\n"
+	"\n"
+	"example:\n"
+	"  ward doctor\n";
+
+int cmd_doctor(int argc, char **argv)
+{
+	struct host h;
+	bool can = true;
+
+	(void)argv;
+	if (argc > 1) {
+		if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+			fputs(help, stdout);
+			return 0;
+		}
+		fputs(help, stderr);
+		return WARD_EXIT_USAGE;
+	}
+	probe_host(&h);
+	printf("ward %s on Linux %s, as uid %d\n\n", WARD_VERSION, h.f.kernel, (int)getuid());
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const struct row *r = &rows[i];
+		char d[160] = "", name[96];
+		int ok = row_ok(r, &h, d, sizeof(d));
+		if (!ok && r->need == REQUIRED)
+			can = false;
+		snprintf(name, sizeof(name), "%s%s%s%s", r->name, r->kernel[0] ? " (" : "",
+			 r->kernel[0] ? r->kernel : "", r->kernel[0] ? ")" : "");
+		printf("  %-7s %s%s%s%s\n", ok ? "yes" : r->need == REQUIRED ? "MISSING" : "no", name,
+		       d[0] ? ": " : "", d, "");
+		printf("          %s\n", ok ? r->there : r->missing);
+	}
+	putchar('\n');
+	if (can)
+		printf("ward can run here.\n");
+	else
+		printf("ward cannot run here%s%s.\n", h.why[0] ? ": " : "", h.why);
+	return can ? 0 : 1;
+}
