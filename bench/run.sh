@@ -32,7 +32,9 @@ T=$BASE/template
 # crosses CPUs: what cross-CPU wakeups cost this machine shows in the gap.
 # ptrace, notify: the floor taken apart (ptrace stops alone; every notified
 # call answered CONTINUE, no ADDFD).
-modes=(native ptrace notify floor ward strace proot bwrap native1 floor1 ward1)
+# wardnp: ward --no-preload, so that ward - wardnp is what the preload library
+# and ward's reading of its hints add.
+modes=(native ptrace notify floor ward wardnp strace proot bwrap native1 floor1 ward1)
 have() { command -v "$1" >/dev/null 2>&1; }
 runner() { # MODE: the command prefix
 	case $1 in
@@ -41,6 +43,7 @@ runner() { # MODE: the command prefix
 	ptrace) echo "$BUILD/bench/bench_floor_sup --ptrace-only" ;;
 	notify) echo "$BUILD/bench/bench_floor_sup --continue" ;;
 	ward) echo "$WARD run -q --log $BASE/ward.jsonl --" ;;
+	wardnp) echo "$WARD run -q --no-preload --log $BASE/ward.jsonl --" ;;
 	strace) echo "strace -f -qq --seccomp-bpf -e trace=%file,%process -o /dev/null" ;;
 	proot) echo "proot -w ." ;;
 	bwrap) echo "bwrap --dev-bind / / --" ;;
@@ -50,7 +53,7 @@ runner() { # MODE: the command prefix
 avail=()
 for m in "${modes[@]}"; do
 	case $m in
-	native | ptrace | notify | floor | ward) avail+=("$m") ;;
+	native | ptrace | notify | floor | ward | wardnp) avail+=("$m") ;;
 	*1) have taskset && avail+=("$m") ;;
 	*)
 		bin=$m
@@ -109,7 +112,7 @@ echo "== per-call latency (median ns; open/stat of /etc/passwd, exec of /bin/tru
 #         open costs when the supervisor performs it (DESIGN.md law 1).
 rtt=$("$BUILD/bench/bench_notify_rtt" 20000 | awk '{print $2}')
 ofloor=$("$BUILD/bench/bench_notify_rtt" 20000 open | awk '{print $2}')
-printf '%-6s %10s %10s %10s %10s %12s\n' call native ward x_native floor ward-floor
+printf '%-6s %10s %10s %10s %10s %12s %10s\n' call native ward x_native floor ward-floor no-preload
 for c in open stat exec; do
 	n=20000
 	[ "$c" = exec ] && n=200
@@ -117,6 +120,8 @@ for c in open stat exec; do
 	[ "$c" = exec ] && f=/bin/true
 	a=$("$BUILD/bench/bench_calls" "$c" "$n" "$f" | awk '{print $2}')
 	b=$("$WARD" run -q --log "$BASE/lat.jsonl" -- "$BUILD/bench/bench_calls" "$c" "$n" "$f" | awk '{print $2}')
+	np=$("$WARD" run -q --no-preload --log "$BASE/lat.jsonl" -- "$BUILD/bench/bench_calls" "$c" "$n" "$f" |
+		awk '{print $2}')
 	case $c in
 	open) floor=$ofloor ;; # the open is made by the notifier
 	stat) floor=$a ;;      # not notified (see below)
@@ -124,15 +129,16 @@ for c in open stat exec; do
 		floor=$("$BUILD/bench/bench_floor_sup" "$BUILD/bench/bench_calls" "$c" "$n" "$f" |
 			awk '{print $2}') ;;
 	esac
-	printf '%-6s %10s %10s %10.2f %10s %12s\n' "$c" "$a" "$b" "$(echo "$b / $a" | bc -l)" \
-		"$floor" "$((b - floor))"
+	printf '%-6s %10s %10s %10.2f %10s %12s %10s\n' "$c" "$a" "$b" "$(echo "$b / $a" | bc -l)" \
+		"$floor" "$((b - floor))" "$np"
 done
 echo "bare notification round trip (notify + CONTINUE): $rtt ns"
 echo "bare emulated open (notify + open + ADDFD|SEND):  $ofloor ns"
 echo "(floor: what the call costs under a bare notifier; ward-floor: ward's own cost."
 echo " stat is not notified while the policy allows stat everywhere.  exec's floor is"
 echo " fork, exec and wait under bench/floor_sup.c: the ptrace stops, the notified"
-echo " execve and the loader's emulated opens, nothing decided or logged)"
+echo " execve and the loader's emulated opens, nothing decided or logged.  no-preload:"
+echo " ward --no-preload; ward minus it is the library's wrapper and ward's read of its hint)"
 
 echo
 echo "== many workers: open of /etc/passwd (median ns) with the pool of a 16-CPU machine"

@@ -73,11 +73,14 @@ enum {
 	ID_END
 };
 
+#define OLD_DFL false
+#define OLD_OLD true
 static const struct real {
 	const char *sym, *ver;
+	bool old; /* an older version than the default: only dlvsym reaches it */
 	void **ptr;
 } reals[] = {
-#define RES(cname, sym, ver, ...) { #sym, ver, (void **)&r_##cname },
+#define RES(cname, sym, ver, vk, ...) { #sym, ver, OLD_##vk, (void **)&r_##cname },
 	WARD_PRELOAD_TABLE(RES)
 };
 
@@ -85,8 +88,13 @@ static bool booted;
 static TLS bool in_boot;
 
 /*
- * Resolve every real function with dlvsym, so that each wrapper reaches
- * exactly the version of the symbol it stands for.  Any thread may do it,
+ * Resolve every real function: the next definition of the symbol, as the
+ * program itself would have bound it.  A default version is looked up with
+ * dlsym: an interposer of the program's own after this library in
+ * LD_PRELOAD (fakeroot, libfaketime), whose symbols carry no version, is
+ * then still called; dlvsym would skip it and reach glibc's directly
+ * (dlvsym takes no unversioned definition).  An older version (realpath@
+ * GLIBC_2.2.5) only dlvsym can name.  Any thread may do it,
  * more than once: the results are the same.  A wrapper called from inside
  * dlvsym (a malloc that opens a file, say) finds in_boot set and goes on
  * with what is resolved so far; the open wrappers then make the syscall
@@ -100,7 +108,9 @@ static void boot(void)
 	in_boot = true;
 	for (size_t i = 0; i < sizeof(reals) / sizeof(reals[0]); i++)
 		if (__atomic_load_n(reals[i].ptr, __ATOMIC_RELAXED) == NULL)
-			__atomic_store_n(reals[i].ptr, dlvsym(RTLD_NEXT, reals[i].sym, reals[i].ver),
+			__atomic_store_n(reals[i].ptr,
+					 reals[i].old ? dlvsym(RTLD_NEXT, reals[i].sym, reals[i].ver)
+						      : dlsym(RTLD_NEXT, reals[i].sym),
 					 __ATOMIC_RELAXED);
 	in_boot = false;
 	__atomic_store_n(&booted, true, __ATOMIC_RELEASE);
@@ -849,6 +859,14 @@ static void chan_init(void)
 	have_slot_key = pthread_key_create(&slot_key, release) == 0;
 	pthread_atfork(NULL, NULL, fork_child);
 	__atomic_store_n(&chan, p, __ATOMIC_RELEASE);
+	/*
+	 * The thread that loads the library claims its slot now, not at its
+	 * first wrapped call: a vfork child runs on its parent's thread-local
+	 * state, and one that claimed first would leave its own thread id
+	 * there, in whose name the parent would write every later hint (ward,
+	 * reading the parent's slot, would find none).
+	 */
+	claim();
 }
 
 __attribute__((constructor)) static void init(void)

@@ -304,6 +304,31 @@ json_t *jpath(const char *s)
 	return json_string(buf);
 }
 
+/*
+ * "stack": the frames the preload library took in the caller (with
+ * --backtrace), named by ward from the files mapped in the process
+ * (hint_symbolise), innermost first.
+ */
+static void log_stack(struct jline *l, struct req *r)
+{
+	static __thread struct hint_frame *frames;
+	char one[1024];
+
+	if (!S->preload.backtrace || !req_hint(r, NULL) || r->hint.nframes <= 0)
+		return;
+	if (frames == NULL && (frames = malloc(WARD_HINT_FRAMES * sizeof(*frames))) == NULL)
+		return;
+	int n = hint_symbolise(r->tgid, r->hint.frames, r->hint.nframes, frames, WARD_HINT_FRAMES);
+	if (n <= 0)
+		return;
+	jl_open(l, "stack", '[');
+	for (int i = 0; i < n; i++) {
+		hint_frame_format(&frames[i], one, sizeof(one));
+		jl_str(l, NULL, one);
+	}
+	jl_close(l, ']');
+}
+
 /* The op of a line: a policy op's name, or the log's own. */
 static const char *op_name(unsigned op)
 {
@@ -335,7 +360,10 @@ int log_request(struct req *r, int err)
 			jl_int(&l, "port", r->net_port);
 		if (r->net_host[0] != '\0')
 			jl_str(&l, "host", r->net_host);
+		if (r->hint_host[0] != '\0')
+			jl_str(&l, "hint_host", r->hint_host);
 	}
+
 	/*
 	 * The decision is the policy's when one was taken.  A call that failed
 	 * before any decision is an "error" when the failure is the caller's
@@ -372,6 +400,13 @@ int log_request(struct req *r, int err)
 		jl_str(&l, "reason", d->reason);
 	if (d->to != NULL)
 		jl_str(&l, "to", d->to);
+	/* The preload's word on the call: the libc function (a label from ward's own table). */
+	bool hinted = (r->event == EV_ACCESS || net) && req_hint(r, NULL) && r->hint.via != NULL;
+	if (hinted)
+		jl_str(&l, "via", r->hint.via);
+	/* --backtrace: the caller's stack, for a denial (naming frames reads files: not for every call). */
+	if ((decision[0] == 'd' || d->would_deny) && (r->event == EV_ACCESS || net))
+		log_stack(&l, r);
 	/*
 	 * An ask answered without a person (set undecided), or a refusal
 	 * whose error is not the refusing rule's but the call's own (mkdir of
@@ -398,6 +433,8 @@ int log_request(struct req *r, int err)
 		else
 			snprintf(where, sizeof(where), "%s", net ? r->net_addr : d->path ? d->path : "-");
 		struct log_echo e = {
+			.via = hinted ? r->hint.via : NULL,
+			.hint_host = net && r->hint_host[0] != '\0' ? r->hint_host : NULL,
 			.decision = decision,
 			.op = d->op != 0 ? op_name(d->op) : r->sysname,
 			.where = where,
@@ -414,7 +451,8 @@ int log_request(struct req *r, int err)
 			.hard = v != NULL && ward_rule_hard(v->rule),
 			.native = native,
 			.net = net,
-			.host = net && r->net_host[0] != '\0' ? r->net_host : NULL,
+			/* -v names what a rule could match: not a label from /etc/hosts. */
+			.host = net && r->net_host[0] != '\0' && !r->net_host_label ? r->net_host : NULL,
 			.reason = v == NULL ? d->reason : NULL,
 			.mkdir = strncmp(r->sysname, "mkdir", 5) == 0,
 		};

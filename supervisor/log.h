@@ -53,6 +53,8 @@ struct log_echo {
 	const char *rule; /* the deciding rule's location, or NULL */
 	const char *from; /* a rename's source, when the decision is about its target, or NULL */
 	const char *exe;  /* the program that made the call */
+	const char *via;       /* the libc function the preload library saw called, or NULL */
+	const char *hint_host; /* a network call: a name the caller claimed, not verified, or NULL */
 	pid_t tid;
 	bool would_deny; /* shadow mode: the call went through, but would be denied */
 	int errnum;	 /* the call's errno (0: none) */

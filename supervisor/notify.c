@@ -24,6 +24,7 @@
 #include <assert.h>
 #include <linux/audit.h>
 #include <linux/futex.h>
+#include <linux/kcmp.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -256,6 +257,57 @@ static void replay(struct req *r, const struct replay *a)
 	}
 }
 
+/*
+ * A vfork or posix_spawn child's exec can reach ward before the tracer saw
+ * its creator's event (the child's own first stop came first), so that
+ * whose memory it runs in, and whether the library is there, is not known
+ * yet: its parent's, when the kernel says they share one memory.  Only
+ * for an exec, which is what such a child is for.  0 when not so.
+ */
+static pid_t vm_parent(pid_t tid)
+{
+	pid_t tgid, ppid, owner;
+
+	if (!proc_info(tid, &tgid, &ppid, NULL, 0) || tgid != tid || ppid <= 0)
+		return 0;
+	if (syscall(SYS_kcmp, tid, ppid, KCMP_VM, 0, 0) != 0 || !proc_preload(ppid, &owner))
+		return 0;
+	return ppid;
+}
+
+int req_hint(struct req *r, const uint8_t *addr)
+{
+	pid_t owner = 0, parent;
+	int fam = hint_family_of(r->n->data.nr), rc = 0;
+
+	if (r->hint_state != 0 &&
+	    (addr == NULL || (r->hint_has_addr && memcmp(addr, r->hint_addr, 16) == 0)))
+		return r->hint_state > 0;
+	r->hint_state = -1;
+	/* Nothing to read: no library in the session, or a call it does not describe. */
+	if (S->preload.base == 0 || fam == 0)
+		return 0;
+	bool loaded = proc_preload(r->tid, &owner);
+	if (!loaded && fam != WARD_HF_EXEC)
+		return 0; /* a program without the library */
+	r->hint_has_addr = addr != NULL;
+	if (addr != NULL)
+		memcpy(r->hint_addr, addr, 16);
+	uint64_t args[6];
+	for (int i = 0; i < 6; i++)
+		args[i] = r->n->data.args[i];
+	if (loaded)
+		rc = hint_read(r->tid, owner, S->preload.base, r->n->data.nr, args, addr,
+			       S->preload.backtrace, &r->hint);
+	if (rc == 0 && fam == WARD_HF_EXEC && (!loaded || owner == r->tid) && (parent = vm_parent(r->tid)) > 0)
+		rc = hint_read(r->tid, parent, S->preload.base, r->n->data.nr, args, addr,
+			       S->preload.backtrace, &r->hint);
+	/* The thread could be gone and its id another's: what was read is then no hint of its. */
+	if (rc > 0 && req_valid(r))
+		r->hint_state = 1;
+	return r->hint_state > 0;
+}
+
 static void serve(struct req *r)
 {
 	int nr = r->n->data.nr, rc;
@@ -280,6 +332,8 @@ static void serve(struct req *r)
 	r->gone = false;
 	r->nreads = 0;
 	r->installed = -1;
+	r->hint_state = 0;
+	r->hint_host[0] = '\0';
 
 	struct replay again;
 	switch (restart_begin(r, &again)) {

@@ -7,6 +7,7 @@
 #ifndef WARD_NOTIFY_H
 #define WARD_NOTIFY_H
 
+#include "hint.h"
 #include "log.h"
 #include "session.h"
 #include "ward_rules.h"
@@ -80,7 +81,14 @@ struct req {
 	/* a network decision (EV_CONNECT, EV_BIND) */
 	char net_addr[160]; /* "127.0.0.1", "::1", "unix:/real/path", "unix-abstract:NAME" */
 	int net_port;	    /* -1: none */
-	char net_host[256]; /* the verified name that took part, "" when none */
+	char net_host[256]; /* a name ward verified for the address ("host"), "" when none */
+	bool net_host_label; /* ...only a name /etc/hosts gives the address: it decided nothing */
+	char hint_host[256]; /* a name the process claimed that ward did not verify ("hint_host") */
+	/* what the preload library says of this call (req_hint) */
+	int hint_state; /* 0: not read yet; 1: read (hint says what matched); -1: none to be had */
+	bool hint_has_addr;
+	uint8_t hint_addr[16]; /* the address whose name was read with it */
+	struct hint hint;
 	/* the answer */
 	int64_t result; /* the value returned when > 0 is returned by a handler */
 	bool replied;	/* the answer is sent already (ADDFD_FLAG_SEND), or nobody waits */
@@ -183,6 +191,17 @@ int req_answer_fd(struct req *r, int fd, bool cloexec, bool writable);
  * 0, or -errno (ENOENT: nobody waits).
  */
 int notif_answer_fd(uint64_t id, int fd, bool cloexec);
+
+/*
+ * What the preload library in the caller says of this call (hint.h): the
+ * libc function, the stack (with --backtrace) and, with addr (ward's own
+ * decoding of the call's address), the name its resolver gave that
+ * address.  Read once a call, with one process_vm_readv, and only for a
+ * process that loads the library and a call of a family it describes:
+ * 1 with r->hint filled, 0 when there is nothing.  The agent wrote it:
+ * it labels, it never allows (hint.h).
+ */
+int req_hint(struct req *r, const uint8_t *addr);
 
 /* Answer the call with the value v (what a handler returns for it). */
 static inline int req_answer_value(struct req *r, int64_t v)

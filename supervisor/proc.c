@@ -27,6 +27,16 @@ struct proc {
 	struct exec_grant grant;
 	struct exec_grant loader; /* .loader: ld.so, yet to open its PROG */
 	struct fs_group *fs; /* its fs_struct's group; NULL: not known */
+	/*
+	 * The preload library: whether the program loads it (judged at its
+	 * exec, inherited from the creator), and the task whose hint slot
+	 * describes this one's calls when not its own: the creator of a
+	 * vfork or posix_spawn child, which runs in its memory until it
+	 * execs (0: its own).
+	 */
+	bool preload;
+	pid_t vm_owner;
+	bool own_mm; /* it has exec'd since ward met it: no creator's memory any more */
 };
 
 /*
@@ -118,8 +128,10 @@ int proc_add(pid_t tid, pid_t tgid, pid_t ppid, pid_t from)
 	p->ppid = ppid;
 	/* A new task runs its creator's executable (from: 0 when none is known). */
 	HASH_FIND_INT(table, &from, leader);
-	if (leader != NULL && !p->execed)
+	if (leader != NULL && !p->execed) {
 		memcpy(p->exe, leader->exe, sizeof(p->exe));
+		p->preload = leader->preload;
+	}
 	pthread_rwlock_unlock(&lock);
 	return 0;
 }
@@ -292,6 +304,46 @@ void proc_set_exe(pid_t tgid, const char *exe)
 			p->execed = true;
 		}
 	pthread_rwlock_unlock(&lock);
+}
+
+void proc_set_preload(pid_t tgid, bool loaded)
+{
+	struct proc *p, *tmp;
+
+	pthread_rwlock_wrlock(&lock);
+	HASH_ITER(hh, table, p, tmp)
+		if (p->tgid == tgid) {
+			p->preload = loaded;
+			p->vm_owner = 0; /* a new program has memory of its own */
+			p->own_mm = true;
+		}
+	pthread_rwlock_unlock(&lock);
+}
+
+void proc_set_vm_owner(pid_t tid, pid_t owner)
+{
+	struct proc *p;
+
+	pthread_rwlock_wrlock(&lock);
+	HASH_FIND_INT(table, &tid, p);
+	if (p != NULL && !p->own_mm)
+		p->vm_owner = owner;
+	pthread_rwlock_unlock(&lock);
+}
+
+bool proc_preload(pid_t tid, pid_t *owner)
+{
+	struct proc *p;
+	bool loaded = false;
+
+	pthread_rwlock_rdlock(&lock);
+	HASH_FIND_INT(table, &tid, p);
+	if (p != NULL) {
+		loaded = p->preload;
+		*owner = p->vm_owner != 0 ? p->vm_owner : tid;
+	}
+	pthread_rwlock_unlock(&lock);
+	return loaded;
 }
 
 void proc_set_task_exe(pid_t tid, const char *exe)

@@ -46,6 +46,16 @@ bool proc_in_session(pid_t pid);
 bool proc_info(pid_t tid, pid_t *tgid, pid_t *ppid, char *exe, size_t len);
 /* Every task of tgid runs exe now (an exec). */
 void proc_set_exe(pid_t tgid, const char *exe);
+/*
+ * The preload library (docs/preload.md): tgid's new program loads it or
+ * not (set at its exec; a new task has its creator's); tid runs in
+ * owner's memory (a vfork or posix_spawn child, until it execs), whose
+ * hint slot tells of its calls.  proc_preload: whether tid's program
+ * loads it, and in *owner whose slot to read (tid's own, or its owner's).
+ */
+void proc_set_preload(pid_t tgid, bool loaded);
+void proc_set_vm_owner(pid_t tid, pid_t owner);
+bool proc_preload(pid_t tid, pid_t *owner);
 /* One task's executable, read from the kernel. */
 void proc_set_task_exe(pid_t tid, const char *exe);
 /*

@@ -18,7 +18,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include <stdlib.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 
 static void v4_mapped(const void *in4, uint8_t out[16])
 {
@@ -233,32 +235,82 @@ static int hosts_each(const char *path, int (*fn)(const uint8_t addr[16], const 
 	return rc;
 }
 
-struct names_of {
-	const uint8_t *addr;
-	char (*names)[256];
-	int n, max;
+/*
+ * The hosts file as last read, for resolver_hosts_names (asked at each
+ * connect): its pairs, and its name and identity then (read again when
+ * another file is asked for or it changed).
+ */
+struct hosts_pair {
+	uint8_t addr[16];
+	char name[256];
 };
+static struct {
+	bool read;
+	char path[256];
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	struct timespec mtime;
+	struct hosts_pair *pairs;
+	size_t n, cap;
+} etc_hosts;
+#define HOSTS_PAIRS_MAX 65536
 
-static int add_name_of(const uint8_t addr[16], const char *name, void *arg)
+static int keep_pair(const uint8_t addr[16], const char *name, void *arg)
 {
-	struct names_of *o = arg;
-	if (memcmp(addr, o->addr, 16) != 0)
-		return 0;
-	lower(name, o->names[o->n], sizeof(o->names[o->n]));
-	bool dup = false;
-	for (int i = 0; i < o->n && !dup; i++)
-		dup = strcmp(o->names[i], o->names[o->n]) == 0;
-	o->n += !dup;
-	return o->n >= o->max;
+	(void)arg;
+	if (etc_hosts.n == etc_hosts.cap) {
+		size_t cap = etc_hosts.cap ? 2 * etc_hosts.cap : 64;
+		if (cap > HOSTS_PAIRS_MAX)
+			return 1; /* a hosts file beyond this is known by its start */
+		struct hosts_pair *p = realloc(etc_hosts.pairs, cap * sizeof(*p));
+		if (p == NULL)
+			return 1;
+		etc_hosts.pairs = p;
+		etc_hosts.cap = cap;
+	}
+	struct hosts_pair *p = &etc_hosts.pairs[etc_hosts.n++];
+	memcpy(p->addr, addr, 16);
+	lower(name, p->name, sizeof(p->name));
+	return 0;
 }
 
 int resolver_hosts_names(const char *path, const uint8_t addr[16], char (*names)[256], int max)
 {
-	struct names_of o = { addr, names, 0, max };
-	if (max <= 0)
-		return 0;
-	int rc = hosts_each(path, add_name_of, &o);
-	return rc < 0 ? rc : o.n;
+	struct stat st;
+	int n = 0;
+
+	if (path == NULL)
+		path = "/etc/hosts";
+	if (strlen(path) >= sizeof(etc_hosts.path))
+		return -ENAMETOOLONG;
+	if (stat(path, &st) < 0)
+		return -errno;
+	pthread_mutex_lock(&lock);
+	if (!etc_hosts.read || strcmp(path, etc_hosts.path) != 0 || st.st_dev != etc_hosts.dev ||
+	    st.st_ino != etc_hosts.ino || st.st_size != etc_hosts.size ||
+	    st.st_mtim.tv_sec != etc_hosts.mtime.tv_sec || st.st_mtim.tv_nsec != etc_hosts.mtime.tv_nsec) {
+		etc_hosts.n = 0;
+		etc_hosts.read = hosts_each(path, keep_pair, NULL) >= 0;
+		snprintf(etc_hosts.path, sizeof(etc_hosts.path), "%s", path);
+		etc_hosts.dev = st.st_dev;
+		etc_hosts.ino = st.st_ino;
+		etc_hosts.size = st.st_size;
+		etc_hosts.mtime = st.st_mtim;
+	}
+	for (size_t i = 0; i < etc_hosts.n && n < max; i++) {
+		if (memcmp(etc_hosts.pairs[i].addr, addr, 16) != 0)
+			continue;
+		bool dup = false;
+		for (int k = 0; k < n && !dup; k++)
+			dup = strcmp(names[k], etc_hosts.pairs[i].name) == 0;
+		if (!dup)
+			memcpy(names[n++], etc_hosts.pairs[i].name, 256);
+	}
+	if (!etc_hosts.read)
+		n = -EIO;
+	pthread_mutex_unlock(&lock);
+	return n;
 }
 
 static int is_name(const uint8_t addr[16], const char *name, void *arg)

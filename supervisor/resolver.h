@@ -53,7 +53,11 @@ int resolver_lookup(const char *name, uint8_t (*addrs)[16], int max, long *ttl);
  */
 long resolver_ttl(const char *name);
 
-/* The names the hosts file gives addr, lower case (at most max).  NULL path: /etc/hosts. */
+/*
+ * The names the hosts file gives addr, lower case (at most max).  NULL
+ * path: /etc/hosts.  Asked at each connect, so the file is kept while it
+ * is the same (its name, identity, size and mtime).
+ */
 int resolver_hosts_names(const char *path, const uint8_t addr[16], char (*names)[256], int max);
 
 /* Forget every cached answer (for the tests). */

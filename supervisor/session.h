@@ -7,6 +7,7 @@
 #define WARD_SESSION_H
 
 #include "features.h"
+#include "preload_env.h"
 #include "ward_rules.h"
 
 #include <stdbool.h>
@@ -27,6 +28,12 @@ struct session {
 	pid_t own_pgrp;
 	int notify_size, resp_size;
 	uint8_t exec_key[32]; /* for argv_mac */
+	/*
+	 * libward-preload.so in the agent (preload_env.h); preload.base is 0
+	 * when the session runs without it (--no-preload, not found, or
+	 * reading it hard-denied): then no hint is ever read.
+	 */
+	struct preload_setup preload;
 };
 extern struct session *S;
 

@@ -110,7 +110,8 @@ static int drop_net_admin(bool drop_bounding)
 }
 
 /* The child: become the agent, under the filter, once the parent says go. */
-static noreturn void child(int sock, struct sock_fprog *prog, char **argv, mode_t umask_)
+static noreturn void child(int sock, struct sock_fprog *prog, char **argv, char **envp,
+			   mode_t umask_)
 {
 	char go;
 	int listener;
@@ -161,7 +162,7 @@ static noreturn void child(int sock, struct sock_fprog *prog, char **argv, mode_
 		_exit(WARD_EXIT_FAILURE);
 	close(sock);
 	close(listener);
-	execvp(argv[0], argv);
+	execvpe(argv[0], argv, envp);
 	int e = errno;
 	dprintf(STDERR_FILENO, "ward: %s: %s\n", argv[0], strerror(e));
 	_exit(e == ENOENT ? WARD_EXIT_NOTFOUND : WARD_EXIT_NOEXEC);
@@ -249,6 +250,8 @@ static void add_child(pid_t parent, pid_t child)
 		if (proc_info(child, &tgid, &ppid, NULL, 0))
 			proc_add(child, tgid, ppid, parent);
 		note_fs(parent, child, have_flags, flags);
+		if (have_flags && (flags & CLONE_VM) && !(flags & CLONE_THREAD))
+			proc_set_vm_owner(child, parent);
 		return;
 	}
 	if (!proc_info(parent, &ptgid, &pppid, NULL, 0) || !have_flags) {
@@ -259,6 +262,9 @@ static void add_child(pid_t parent, pid_t child)
 	pid_t ppid = (flags & (CLONE_THREAD | CLONE_PARENT)) ? pppid : ptgid;
 	proc_add(child, tgid, ppid, parent);
 	note_fs(parent, child, true, flags);
+	/* A vfork or posix_spawn child runs in its creator's memory, with its hint slot. */
+	if ((flags & CLONE_VM) && !(flags & CLONE_THREAD))
+		proc_set_vm_owner(child, parent);
 	if (child == tgid)
 		log_spawn(child);
 }
@@ -307,6 +313,33 @@ static void log_argv(struct jline *l, const char *cmd, size_t n)
 		jl_bool(l, "argv_cut", true);
 }
 
+/*
+ * Will the program pid has just exec'd load the preload library?  The
+ * loader has not run yet at the exec event, so /proc/PID/maps cannot
+ * tell: it is judged from what the loader will do.  A program without an
+ * ELF interpreter (static, Go) loads nothing; a dynamic one, or ld.so
+ * running a program, loads what its environment's LD_PRELOAD names.
+ * Only a label and a hint to read or not: a wrong guess costs a log field.
+ */
+static bool loads_preload(pid_t pid, const struct exec_grant *g)
+{
+	/* An environment beyond this is judged on its start (the variables usually come first). */
+	static char env[1 << 20];
+	char path[64];
+	ssize_t n, got = 0;
+
+	if (S->preload.base == 0 || !(g->interp || g->loader))
+		return false;
+	snprintf(path, sizeof(path), "/proc/%d/environ", pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	while ((size_t)got < sizeof(env) && (n = read(fd, env + got, sizeof(env) - (size_t)got)) > 0)
+		got += n;
+	close(fd);
+	return preload_in_environ(&S->preload, env, (size_t)got);
+}
+
 static void on_exec(pid_t pid)
 {
 	/* argv and envp may take 6 MiB (3/4 of the 8 MiB _STK_LIM) with a large stack limit. */
@@ -337,10 +370,14 @@ static void on_exec(pid_t pid)
 	}
 	proc_set_exe(pid, exe);
 	proc_set_loader(pid, &g); /* ld.so PROG: its open of PROG is checked; else nothing pending */
+	bool preload = loads_preload(pid, &g);
+	proc_set_preload(pid, preload);
 	struct jline *l = log_begin(EV_EXEC, pid);
 	jl_str(l, "path", exe);
 	log_argv(l, cmd, (size_t)n);
 	jl_bool(l, "static", g.is_static);
+	if (S->preload.base != 0 && !preload)
+		jl_bool(l, "preload", false);
 	/* An exec that cannot be logged does not run: fail closed. */
 	if (log_finish(l) < 0)
 		kill(pid, SIGKILL);
@@ -412,7 +449,7 @@ static void end_session(void)
  * take its listener and PTRACE_SEIZE it.  Its pid, or -errno with the
  * reason in why.
  */
-static pid_t spawn(char **argv, mode_t umask_, int *sock, char *why, size_t len)
+static pid_t spawn(char **argv, char **envp, mode_t umask_, int *sock, char *why, size_t len)
 {
 	int sv[2];
 	pid_t pid;
@@ -424,7 +461,7 @@ static pid_t spawn(char **argv, mode_t umask_, int *sock, char *why, size_t len)
 		return fail(why, len, -errno, "fork: %s", strerror(errno));
 	if (pid == 0) {
 		close(sv[0]);
-		child(sv[1], &ward_filter, argv, umask_);
+		child(sv[1], &ward_filter, argv, envp, umask_);
 	}
 	close(sv[1]);
 	*sock = sv[0];
@@ -618,7 +655,7 @@ static void trace(pid_t pid, int *status)
 	}
 }
 
-int tracer_run(char **argv, int *status, char *why, size_t len)
+int tracer_run(char **argv, char **envp, int *status, char *why, size_t len)
 {
 	int sock = -1, rc;
 	mode_t umask_ = umask(0);
@@ -641,7 +678,7 @@ int tracer_run(char **argv, int *status, char *why, size_t len)
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
 		return fail(why, len, -errno, "cannot become the session's subreaper: %s",
 			    strerror(errno));
-	if ((pid = spawn(argv, umask_, &sock, why, len)) < 0)
+	if ((pid = spawn(argv, envp, umask_, &sock, why, len)) < 0)
 		return pid;
 	/* From here on ward serves the agent; its own files stay its own. */
 	prctl(PR_SET_DUMPABLE, 0);

@@ -7,9 +7,10 @@
 #include <stddef.h>
 
 /*
- * Run argv under the filter and trace it until it exits; *status is its
- * exit status.  -errno, with the reason in why, when it cannot start.
+ * Run argv, with the environment envp, under the filter and trace it
+ * until it exits; *status is its exit status.  -errno, with the reason in
+ * why, when it cannot start.
  */
-int tracer_run(char **argv, int *status, char *why, size_t len);
+int tracer_run(char **argv, char **envp, int *status, char *why, size_t len);
 
 #endif

@@ -99,6 +99,7 @@ struct protect_ctx {
 	const char *profile;	      /* after the profile: its name */
 	const struct ward_vars *vars; /* ...and the variables */
 	const char *log;	      /* after the policy: the log's real path (NULL: none of its own) */
+	const char *preload;	      /* ...and libward-preload.so's (NULL: not loaded) */
 	/* protect_prepare's: the project's repository, and git's answer on its way */
 	bool repo;
 	char dotgit[4096];

@@ -5,7 +5,8 @@
  * that the user's rules may still allow what they guard): git's hooks and
  * config where git finds them, the home directory's dot files, $PATH's
  * directories.  After every layer, deny! in the self layer (no rule can
- * lift them): the log, ward's own program, the policy files read.
+ * lift them): the log, ward's own program, the policy files read, the
+ * preload library (whose reading a rule there allows, over every layer).
  * `ward run` adds them all; `ward check` lists them too (the log's only
  * with a session).
  */
@@ -430,8 +431,8 @@ static int protect_bin_dirs(struct ward_policy *p, struct protect_ctx *c, const 
  * by a glob on its last character, "[c]" (or "?" where a class cannot
  * hold it, which protects a few more names, never fewer).
  */
-static int protect(struct ward_policy *p, const char *path, const char *ops, const char *loc,
-		   bool link, struct ward_error *err)
+static int self_rule(struct ward_policy *p, const char *action, const char *path, const char *ops,
+		     const char *loc, bool link, struct ward_error *err)
 {
 	char q[3 * PATH_MAX], rule[3 * PATH_MAX + 64];
 	struct ward_error e;
@@ -440,11 +441,17 @@ static int protect(struct ward_policy *p, const char *path, const char *ops, con
 		snprintf(err->msg, sizeof(err->msg), "cannot protect %s: path too long", path);
 		return -ENAMETOOLONG;
 	}
-	snprintf(rule, sizeof(rule), "deny! %s \"%s\"", ops, q);
+	snprintf(rule, sizeof(rule), "%s %s \"%s\"", action, ops, q);
 	int rc = ward_policy_add_text(p, WARD_LAYER_SELF, loc, rule, strlen(rule), &e);
 	if (rc < 0)
 		snprintf(err->msg, sizeof(err->msg), "cannot protect %s: %s", path, e.msg);
 	return rc;
+}
+
+static int protect(struct ward_policy *p, const char *path, const char *ops, const char *loc,
+		   bool link, struct ward_error *err)
+{
+	return self_rule(p, "deny!", path, ops, loc, link, err);
 }
 
 /*
@@ -478,6 +485,26 @@ static int protect_exe(struct ward_policy *p, struct protect_ctx *c, const char 
 	}
 	exe[n] = '\0';
 	return protect(p, exe, "write,create,delete", loc, false, err);
+}
+
+/*
+ * libward-preload.so, which the loader of every dynamic program of the
+ * session opens (c->preload; NULL: the session runs without it).  Reading
+ * it is allowed by a rule of ward's own, added after every layer, so that
+ * no ordinary rule keeps the agent's programs from loading it (a strict
+ * policy, a build directory the policy does not list): the loader would
+ * otherwise print an error in every process.  Reading ward's own code
+ * tells the agent nothing.  A deny! of the user's still wins (ward then
+ * runs without the library: run.c).  Like ward's program, the agent may
+ * not change it for the next session to load.
+ */
+static int protect_preload(struct ward_policy *p, struct protect_ctx *c, const char *loc,
+			   struct ward_error *err)
+{
+	if (c->preload == NULL)
+		return 0;
+	int rc = self_rule(p, "allow", c->preload, "read,stat", loc, false, err);
+	return rc < 0 ? rc : protect(p, c->preload, "write,create,delete", loc, false, err);
 }
 
 /*
@@ -542,6 +569,7 @@ static const struct protection {
 	{ "builtin:path", PROTECT_AFTER_PROFILE, protect_bin_dirs },
 	{ "builtin:log", PROTECT_AFTER_POLICY, protect_log },
 	{ "builtin:exe", PROTECT_AFTER_POLICY, protect_exe },
+	{ "builtin:preload", PROTECT_AFTER_POLICY, protect_preload },
 	{ "builtin:policy", PROTECT_AFTER_POLICY, protect_policy },
 };
 

@@ -48,7 +48,9 @@ static const char help[] =
 	"  --project DIR         the project directory (default: the top of the git\n"
 	"                        repository holding the current one, else the current one)\n"
 	"  --ephemeral           remove the session's scratch directory at the end\n"
-	"  --no-preload          do not load libward-preload.so (ward does not load it yet)\n"
+	"  --no-preload          do not load libward-preload.so into the command's programs\n"
+	"                        (it adds host names, the libc function and stacks to the log)\n"
+	"  --backtrace           log the caller's stack with each denial (from the preload)\n"
 	"  -q                    no messages from ward\n"
 	"  -v                    say each refusal and ask, with the -r rule that would\n"
 	"                        allow it (shadow mode: each would-deny; -vv: every decision)\n"
@@ -254,6 +256,7 @@ static bool told_already(const char *path)
 static void tell_decision(const struct log_echo *e)
 {
 	char where[4 * (160 + 16)], to[4 * 4096], from[4 * 4096], rule[4 * 4096], t[2 * PATH_MAX];
+	char name[4 * 256 + 32] = "", via[64] = "";
 	bool refused = strcmp(e->decision, "deny") == 0;
 
 	if (S->verbose == 0) {
@@ -294,13 +297,21 @@ static void tell_decision(const struct log_echo *e)
 		snprintf(from, sizeof(from), " (rename of %s)",
 			 term_safe(tilde(e->from, t, sizeof(t)), f, sizeof(f)));
 	}
+	/* What the preload library adds: the host's name, the libc function. */
+	if (e->host != NULL)
+		snprintf(name, sizeof(name), " %s", term_safe(e->host, to, sizeof(to)));
+	else if (e->hint_host != NULL)
+		snprintf(name, sizeof(name), " (said to be %s, not verified)",
+			 term_safe(e->hint_host, to, sizeof(to)));
+	if (e->via != NULL)
+		snprintf(via, sizeof(via), ", via %s", e->via);
 	/* Who decided: a rule, set undecided, or ward itself, with its reason. */
 	const char *by = e->rule ? e->rule : e->reason ? e->reason : "undecided";
-	fprintf(stderr, "ward: %s %s %s%s%s%s%s%s (%s%s, pid %d)%s\n", word, e->op,
+	fprintf(stderr, "ward: %s %s %s%s%s%s%s%s%s (%s%s, pid %d%s)%s\n", word, e->op,
 		term_safe(e->net ? e->where : tilde(e->where, t, sizeof(t)), where, sizeof(where)),
-		from, e->err[0] ? " " : "", e->err, e->to ? " -> " : "",
+		name, from, e->err[0] ? " " : "", e->err, e->to ? " -> " : "",
 		e->to ? term_safe(e->to, to, sizeof(to)) : "", by,
-		e->asked ? ", no one to answer" : "", e->tid, rule);
+		e->asked ? ", no one to answer" : "", e->tid, via, rule);
 }
 
 static void tell_repo(const char *path, void *arg)
@@ -401,6 +412,7 @@ struct run_opts {
 	struct policy_opts policy;
 	const char *log; /* --log FILE, NULL: the default */
 	bool ephemeral;
+	bool no_preload, backtrace;
 };
 
 /*
@@ -421,7 +433,6 @@ static int run_options(int argc, char **argv, struct run_opts *ro)
 		{ 0, 0, 0, 0 },
 	};
 	int opt;
-	bool no_preload = false, backtrace = false;
 
 	argv[0] = "ward";
 	while ((opt = getopt_long(argc, argv, "+p:r:hqv", longopts, NULL)) != -1) {
@@ -450,12 +461,12 @@ static int run_options(int argc, char **argv, struct run_opts *ro)
 			ro->ephemeral = true;
 			break;
 		case OPT_NO_PRELOAD:
-			no_preload = true; /* ward run does not load the library yet: nothing else to leave out */
+			ro->no_preload = true;
 			break;
 		case OPT_DEGRADED:
 			die(WARD_EXIT_FAILURE, "--degraded needs the preload library, which this version lacks");
 		case OPT_BACKTRACE:
-			backtrace = true;
+			ro->backtrace = true;
 			break;
 		default:
 			fputs(help, stderr);
@@ -463,10 +474,8 @@ static int run_options(int argc, char **argv, struct run_opts *ro)
 		}
 	}
 	/* Stacks are taken by the preload library in the agent: without it there are none. */
-	if (backtrace && no_preload)
+	if (ro->backtrace && ro->no_preload)
 		die(WARD_EXIT_FAILURE, "--backtrace needs the preload library, which --no-preload leaves out");
-	if (backtrace)
-		die(WARD_EXIT_FAILURE, "--backtrace is not available in this version");
 	if (optind >= argc) {
 		fprintf(stderr, "ward: run needs a command\n%s", help);
 		return WARD_EXIT_USAGE;
@@ -523,6 +532,66 @@ static void session_setup(struct policy_opts *o)
 			       ? sizes.seccomp_notif_resp : (int)sizeof(struct seccomp_notif_resp);
 }
 
+/*
+ * libward-preload.so for the agent's programs, unless --no-preload: beside
+ * ward's own program, or in ../lib/ward/ of an install.  A session without
+ * it loses only the hints (names, the libc function, stacks), so a missing
+ * library is said and the session goes on; --backtrace, which needs it,
+ * fails.
+ */
+static void preload_prepare(const struct run_opts *ro)
+{
+	char exe[PATH_MAX], lib[PATH_MAX];
+	ssize_t n;
+	int rc;
+
+	S->preload.base = 0;
+	if (ro->no_preload)
+		return;
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	rc = n > 0 ? 0 : -ENOENT;
+	if (n > 0) {
+		exe[n] = '\0';
+		rc = preload_find(exe, lib, sizeof(lib));
+	}
+	if (rc == 0)
+		rc = preload_setup(&S->preload, lib, ro->backtrace);
+	if (rc == 0)
+		return;
+	S->preload.base = 0;
+	if (ro->backtrace)
+		die(WARD_EXIT_FAILURE, "--backtrace needs the preload library: %s", rc == -EINVAL
+			? "its path cannot be named in LD_PRELOAD (a blank or a colon in it)"
+			: "no " PRELOAD_LIB_NAME " beside ward or in ../lib/ward/");
+	if (!S->quiet)
+		warnx_("running without the preload library (%s): the log has no host names from "
+		       "it, no libc function, no stacks",
+		       rc == -EINVAL ? "its path has a blank or a colon, which LD_PRELOAD cannot name"
+				     : "no " PRELOAD_LIB_NAME " beside ward or in ../lib/ward/");
+}
+
+/*
+ * The rule ward added lets every program read the library, but a deny! of
+ * the user's still wins; then the loader could not open it, and would say
+ * so in every process: the session runs without it.
+ */
+static void preload_check(bool backtrace)
+{
+	struct ward_verdict v;
+
+	if (S->preload.base == 0)
+		return;
+	if (ward_decide_path(S->policy, WARD_OP_READ, S->preload.lib, &v) == 0 && v.action == WARD_ALLOW)
+		return;
+	S->preload.base = 0;
+	if (backtrace)
+		die(WARD_EXIT_FAILURE, "--backtrace needs the preload library, and the policy denies "
+		    "reading %s (%s)", S->preload.lib, ward_rule_location(v.rule));
+	if (!S->quiet)
+		warnx_("running without the preload library: the policy denies reading %s (%s)",
+		       S->preload.lib, ward_rule_location(v.rule));
+}
+
 /* The session's scratch directory, private to the user. */
 static void scratch_dir(void)
 {
@@ -539,10 +608,11 @@ static void scratch_dir(void)
 
 /*
  * Open the log (log, or the default in path) and add ward's own rules for
- * the session: the log, ward's program, the policy files (protect.c).
+ * the session: the log, ward's program, the policy files, the preload
+ * library (protect.c).
  * Returns the log's name.
  */
-static const char *open_log(const char *log, char path[PATH_MAX])
+static const char *open_log(const char *log, bool backtrace, char path[PATH_MAX])
 {
 	struct ward_error err;
 	char real[PATH_MAX];
@@ -572,9 +642,13 @@ static const char *open_log(const char *log, char path[PATH_MAX])
 		die(WARD_EXIT_FAILURE, "cannot open the log %s: %s", log, strerror(-rc));
 	if (realpath(log, real) == NULL)
 		die(WARD_EXIT_FAILURE, "cannot resolve the log %s: %m", log);
-	struct protect_ctx pc = { .log = log_is_device() ? NULL : real };
+	struct protect_ctx pc = {
+		.log = log_is_device() ? NULL : real,
+		.preload = S->preload.base != 0 ? S->preload.lib : NULL,
+	};
 	if (protect_add(S->policy, PROTECT_AFTER_POLICY, &pc, &err) < 0)
 		die(WARD_EXIT_FAILURE, "%s", err.msg);
+	preload_check(backtrace);
 	return log;
 }
 
@@ -602,13 +676,15 @@ static void log_session_start(char **cmd, int n, const struct policy_opts *o,
 		jenv = NULL;
 	}
 	log_event(EV_SESSION_START, 0,
-		  "{s:o, s:s, s:s, s:s, s:o, s:s, s:s, s:{s:s, s:b, s:b, s:b, s:b, s:s*}, s:o*, s:o*}",
+		  "{s:o, s:s, s:s, s:s, s:o, s:s, s:s, s:{s:s, s:b, s:b, s:b, s:b, s:s*}, s:o*, s:o*, s:o, s:b}",
 		  "argv", jargv, "cwd", cwd, "project", S->vars.project, "profile", profiles, "policy",
 		  jpol, "mode", S->shadow ? "shadow" : "enforce", "version", WARD_VERSION, "kernel",
 		  "release", S->feat.kernel, "addfd_send", S->feat.addfd_send, "wait_killable_recv",
 		  S->feat.wait_killable, "sync_wake_up", S->feat.sync_wake_up, "pidfd_thread",
 		  S->feat.pidfd_thread, "masked", S->feat.masked[0] ? S->feat.masked : NULL,
-		  "links_not_followed", jcut, "env", jenv);
+		  "links_not_followed", jcut, "env", jenv, "preload",
+		  S->preload.base != 0 ? jpath(S->preload.lib) : json_false(), "backtrace",
+		  S->preload.base != 0 && S->preload.backtrace);
 }
 
 /*
@@ -670,12 +746,13 @@ int cmd_run(int argc, char **argv)
 	if ((rc = run_options(argc, argv, &ro)) >= 0)
 		return rc;
 	session_setup(&ro.policy);
+	preload_prepare(&ro);
 	scratch_dir();
 	char profiles[512];
 	if (policy_profiles(&ro.policy, profiles, sizeof(profiles)) < 0)
 		snprintf(profiles, sizeof(profiles), "%s", ro.policy.profile ? ro.policy.profile : "default");
 	tell_profiles(&ro.policy, argv[optind], profiles);
-	const char *log = open_log(ro.log, path);
+	const char *log = open_log(ro.log, ro.backtrace, path);
 	log_session_start(argv + optind, argc - optind, &ro.policy, profiles, command_env());
 	free(ro.policy.files);
 	free(ro.policy.rules);
@@ -683,7 +760,11 @@ int cmd_run(int argc, char **argv)
 	guard_start(&S->vars, profiles);
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (tracer_run(argv + optind, &status, why, sizeof(why)) < 0)
+	/* The agent's environment: the library first in LD_PRELOAD, and the channel. */
+	char **envp = S->preload.base != 0 ? preload_envp(&S->preload, environ) : environ;
+	if (envp == NULL)
+		die(WARD_EXIT_FAILURE, "out of memory");
+	if (tracer_run(argv + optind, envp, &status, why, sizeof(why)) < 0)
 		die(WARD_EXIT_FAILURE, "%s", why);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	log_session_end(status, (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);

@@ -20,6 +20,7 @@
 #include "../netstate.h"
 #include "../notify.h"
 #include "../resolve.h"
+#include "../resolver.h"
 #include "../session.h"
 
 #include <arpa/inet.h>
@@ -456,6 +457,82 @@ static bool sender_address(const struct sock *s, const struct dest *d, uint8_t s
 }
 
 /*
+ * Could name decide op on t (a domain rule of the policy would match it,
+ * and win)?  Only such a name is worth ward's own lookup.
+ */
+static bool name_could_decide(enum ward_op op, struct ward_net_target *t, const char *name)
+{
+	struct ward_verdict v;
+
+	t->host = name;
+	bool could = ward_decide_net(S->policy, op, t, &v) == 0 && ward_rule_names_host(v.rule);
+	t->host = NULL;
+	return could;
+}
+
+/*
+ * The name the caller's resolver gave addr, as the preload library
+ * recorded it (req_hint): a claim of the agent's.  It joins the verified
+ * names in hosts (one more; *nh counts them) only when it is one of them
+ * already (the policy's names, resolved by ward), or when ward's own
+ * lookup of it finds addr (resolver_verify).  ward looks up only a name
+ * that a domain rule of the policy would decide, so that an agent the
+ * policy keeps off the network cannot make ward send DNS queries of its
+ * choosing.  A name that is not verified goes to the log as hint_host and
+ * decides nothing.  Returns the claimed name, or NULL.
+ */
+static const char *hinted_name(struct req *r, enum ward_op op, struct ward_net_target *t,
+			       const uint8_t addr[16], char hosts[][256], int *nh)
+{
+	if (!req_hint(r, addr) || r->hint.host[0] == '\0')
+		return NULL;
+	const char *name = r->hint.host;
+	for (int i = 0; i < *nh; i++)
+		if (strcmp(hosts[i], name) == 0)
+			return name;
+	if (name_could_decide(op, t, name) && resolver_verify(name, addr) == 1) {
+		snprintf(hosts[*nh], sizeof(hosts[*nh]), "%s", name);
+		(*nh)++;
+		return name;
+	}
+	snprintf(r->hint_host, sizeof(r->hint_host), "%s", name);
+	return name;
+}
+
+/*
+ * The log's "host" for addr: the name whose rule decided, else the one the
+ * caller used if ward verified it, else another name ward verified (the
+ * policy's), else one /etc/hosts gives the address (a label only: a
+ * reverse lookup decides no rule).  A claimed name that /etc/hosts gives
+ * the address is no longer unverified.
+ */
+static void name_dest(struct req *r, const char *decided, const char *claimed,
+		      const uint8_t addr[16], char hosts[][256], int nh)
+{
+	const char *name = decided;
+	char etc[8][256];
+	int ne = 0;
+
+	if (name == NULL && claimed != NULL && r->hint_host[0] == '\0')
+		name = claimed;
+	if (name == NULL)
+		ne = resolver_hosts_names(NULL, addr, etc, 8);
+	for (int i = 0; i < ne && claimed != NULL && name == NULL; i++)
+		if (strcmp(etc[i], claimed) == 0) {
+			name = etc[i];
+			r->hint_host[0] = '\0';
+		}
+	if (name == NULL && nh > 0)
+		name = hosts[0];
+	bool label = name == NULL && ne > 0;
+	if (label)
+		name = etc[0];
+	if (name != NULL)
+		snprintf(r->net_host, sizeof(r->net_host), "%s", name);
+	r->net_host_label = label;
+}
+
+/*
  * Decide call's destination d for socket s.  Returns 0 to go on, or the
  * errno for the agent.  An allowed decision is logged here, before ward
  * acts on it; a call with nothing to decide is not logged at all.
@@ -470,6 +547,7 @@ static int decide_dest(struct req *r, const struct sock *s, enum call call, stru
 	r->event = call == C_BIND ? EV_BIND : EV_CONNECT;
 	r->net_port = -1;
 	r->net_host[0] = '\0';
+	r->net_host_label = false;
 	switch (d->kind) {
 	case D_NONE:
 	case D_PASS:
@@ -485,7 +563,7 @@ static int decide_dest(struct req *r, const struct sock *s, enum call call, stru
 		rc = decide_net(r, op, &t);
 		break;
 	case D_INET: {
-		char hosts[16][256];
+		char hosts[17][256];
 		int nh = call == C_BIND ? 0 : net_host_of(d->addr, hosts, 16);
 		t.kind = WARD_NET_INET;
 		memcpy(t.addr, d->addr, 16);
@@ -518,12 +596,14 @@ static int decide_dest(struct req *r, const struct sock *s, enum call call, stru
 		}
 		net_format(d->addr, r->net_addr, sizeof(r->net_addr));
 		r->net_port = d->port;
+		/* A bind takes an address of this host: no name to look for. */
+		const char *claimed = call == C_BIND ? NULL : hinted_name(r, op, &t, d->addr, hosts, &nh);
 		t.host = pick_host(op, &t, hosts, nh);
 		rc = decide_net(r, op, &t);
 		if (rc == -EACCES && (k = kernel_answer(s, call, &t)) < 0)
 			rc = k;
-		if (t.host != NULL && ward_rule_names_host(r->dec.verdict ? r->dec.verdict->rule : NULL))
-			snprintf(r->net_host, sizeof(r->net_host), "%s", t.host);
+		if (call != C_BIND)
+			name_dest(r, t.host, claimed, d->addr, hosts, nh);
 		break;
 	}
 	case D_UNIX: {

@@ -62,7 +62,8 @@
 # race and the bind swap), ATTACKS_ONLY (an extended regex: run only the
 # tests whose name matches; one that matches nothing fails), ATTACKS_VERBOSE
 # (show what each passing run printed too), WARD_TESTS_WARD_ONLY (make asan:
-# only the runs under ward).
+# only the runs under ward), WARD_TESTS_OPTS (options, split at spaces, for
+# every `ward run`: the ctest attacks-no-preload gives --no-preload).
 
 . "$(dirname "$0")/lib.sh"
 umask 022
@@ -83,6 +84,7 @@ for tool in setsid timeout sha256sum; do
 	command -v "$tool" >/dev/null || bail "$tool is needed"
 done
 
+read -ra WARD_OPTS <<<"${WARD_TESTS_OPTS:-}"
 UNLINK_SECONDS=${ATTACK_SECONDS:-4}
 ONLY=${ATTACKS_ONLY:-}
 
@@ -105,6 +107,7 @@ nobody)
 		${ATTACKS_VERBOSE:+ATTACKS_VERBOSE="$ATTACKS_VERBOSE"} \
 		${WARD_TESTS_WARD_ONLY:+WARD_TESTS_WARD_ONLY="$WARD_TESTS_WARD_ONLY"} \
 		${WARD_KERNEL_FEATURES:+WARD_KERNEL_FEATURES="$WARD_KERNEL_FEATURES"} \
+		${WARD_TESTS_OPTS:+WARD_TESTS_OPTS="$WARD_TESTS_OPTS"} \
 		${ATTACK_SECONDS:+ATTACK_SECONDS="$ATTACK_SECONDS"} ATTACKS_DEFAULT_SECONDS=1 \
 		bash "$S/attacks.sh" "$S/build" nobody-inner
 	exit $?
@@ -249,7 +252,7 @@ run_in_project() { # WARDED BIN MODE [ward options...]
 	local wrap=("${ARGS[@]}")
 	local runner
 	if [ -n "$warded" ]; then
-		runner=("$WARD" run -q --log "$LOG" -r "deny read $P/secret/**" "${wargs[@]}" --)
+		runner=("$WARD" run -q "${WARD_OPTS[@]}" --log "$LOG" -r "deny read $P/secret/**" "${wargs[@]}" --)
 	else
 		# The stand-in for ward: a shell that waits for the attack, kept
 		# going by a helper of its own should the attack stop or trace it,
@@ -463,7 +466,7 @@ net_attack_tmp() { # attack's arguments
 
 # ------------------------------------------------------------------ tests
 
-echo "# pass: $PASS_NAME (uid $(id -u)), ward $WARD, kernel $(uname -r)"
+echo "# pass: $PASS_NAME (uid $(id -u)), ward $WARD ${WARD_OPTS[*]}, kernel $(uname -r)"
 
 # 1. TOCTOU on the path buffer.
 attack race_path thread "a thread flips the path between public/x and secret/x"

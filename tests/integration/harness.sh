@@ -66,6 +66,10 @@ nobody_part() {
 	at_exit "rm -rf '$u'"
 	mkdir -p "$u/build" "$u/tests/integration" "$u/tmp"
 	cp "$build/ward" "$u/build/ward" || bail "cannot stage ward"
+	# ...with the preload library beside it, as the build has it.
+	if [ -e "$build/libward-preload.so" ]; then
+		cp "$build/libward-preload.so" "$u/build/" || bail "cannot stage the preload library"
+	fi
 	cp "$script" "$SRC/tests/integration/lib.sh" "$SRC/tests/integration/harness.sh" \
 		"$u/tests/integration/" || bail "cannot stage $script"
 	for f in "$@"; do

@@ -208,12 +208,17 @@ as_nobody() {
 # stage DIR FILE...: copies of FILEs in DIR, which anyone may enter and
 # run.  The build tree may lie where only its owner may go (a clone in a
 # private home, a mktemp -d directory): what nobody runs is staged here.
+# A staged ward takes the preload library beside it, as the build has it:
+# ward loads it into the programs it runs from there.
 stage() {
 	local d=$1 f
 	shift
 	mkdir -p "$d" || bail "mkdir $d"
 	for f in "$@"; do
 		cp -p "$f" "$d/" || bail "cannot stage $f"
+		if [ "${f##*/}" = ward ] && [ -e "${f%/*}/libward-preload.so" ]; then
+			cp -p "${f%/*}/libward-preload.so" "$d/" || bail "cannot stage the preload library"
+		fi
 	done
 	chmod -R a+rX "$d"
 }

@@ -3,9 +3,9 @@
 # exec or spawn (even with the variables taken away), it leaves the
 # program's own backtrace() alone, and it changes no result (return values
 # and errno the same with and without it).  Then a few of the same under
-# `ward run`, with the library loaded by the command's environment (ward
-# does not load it itself yet): it works inside ward's filter.  Run as
-# root, then again as the unprivileged user nobody.
+# `ward run`, which loads the library itself: it works inside ward's
+# filter, and changes no result there either (against --no-preload).  Run
+# as root, then again as the unprivileged user nobody.
 #
 #   preload.sh BUILD_DIR
 set -u
@@ -23,8 +23,8 @@ not_ok() { N=$((N + 1)); FAIL=$((FAIL + 1)); echo "not ok $N - $1"; }
 
 # A copy of the build's programs that nobody can reach, whatever the
 # mode of the checkout's directories.
-cp "$LIB" "$PROG" "$BUILD/ward" "$BASE/"
-chmod 755 "$BASE/libward-preload.so" "$BASE/exec_forms" "$BASE/ward"
+cp "$LIB" "$PROG" "$BUILD/ward" "$BUILD/tests/preload/byname" "$BUILD/tests/preload/libliar.so" "$BASE/"
+chmod 755 "$BASE/libward-preload.so" "$BASE/exec_forms" "$BASE/ward" "$BASE/byname" "$BASE/libliar.so"
 LIB=$BASE/libward-preload.so PROG=$BASE/exec_forms WARD=$BASE/ward
 
 # as USER CMD...: CMD as USER (empty: as we are), in a clean environment.
@@ -86,6 +86,15 @@ for user in "" nobody; do
 	# Without ward's channel the library changes no environment.
 	expect "$who: without WARD_HINT the library puts nothing back" \
 		$'not-mapped\nhint=\nstatus=0' as "$user" LD_PRELOAD="$LIB" "$PROG" execve
+	# An interposer of the program's own after the library is still called
+	# (fakeroot, libfaketime): the liar answers a name no DNS has.
+	liar=(LIAR_NAME=nowhere.invalid LIAR_ADDR=127.0.0.1 "$BASE/byname" connect nowhere.invalid 9)
+	expect "$who: the program's own interposer, alone" \
+		$'connect nowhere.invalid: Connection refused\nstatus=1' \
+		as "$user" LD_PRELOAD="$BASE/libliar.so" "${liar[@]}"
+	expect "$who: ...and after the library, still called" \
+		$'connect nowhere.invalid: Connection refused\nstatus=1' \
+		"${under[@]}" LD_PRELOAD="$LIB:$BASE/libliar.so" "${liar[@]}"
 	# Threads beyond a slot window, exiting and starting, with signal handlers.
 	expect "$who: threads and signal handlers get their results" $'threads: 0 wrong results\nstatus=0' \
 		"${under[@]}" "$PROG" threads
@@ -128,16 +137,19 @@ for user in "" nobody; do
 	logs=$BASE/logs-$who
 	mkdir -p "$logs"
 	[ -n "$user" ] && chown "$user" "$logs"
-	bare=(as "$user" "$WARD" run -q --log "$logs/ward.jsonl" -- env)
-	run=("${bare[@]}" LD_PRELOAD="$LIB")
+	run=(as "$user" "$WARD" run -q --log "$logs/ward.jsonl")
 	for form in execve posix_spawn vfork system fork-threads; do
-		expect "$who: under ward, $form keeps the library" $'mapped\nhint=1:3a5e00000000:1\nstatus=0' \
-			"${run[@]}" WARD_HINT=1:3a5e00000000:1 "$PROG" "$form"
+		expect "$who: under ward, $form keeps the library" $'mapped\nhint=1:3a5e00000000:0\nstatus=0' \
+			"${run[@]}" -- "$PROG" "$form"
+		expect "$who: under ward --backtrace, $form keeps the library" \
+			$'mapped\nhint=1:3a5e00000000:1\nstatus=0' "${run[@]}" --backtrace -- "$PROG" "$form"
 	done
+	expect "$who: under ward --no-preload, no library" $'not-mapped\nhint=\nstatus=0' \
+		"${run[@]}" --no-preload -- "$PROG" execve
 	expect "$who: under ward, threads and signal handlers get their results" \
-		$'threads: 0 wrong results\nstatus=0' "${run[@]}" WARD_HINT=1:3a5e00000000:1 "$PROG" threads
-	"${run[@]}" WARD_HINT=1:3a5e00000000:1 "$PROG" errors >"$BASE/errors.ward" 2>&1
-	"${bare[@]}" "$PROG" errors >"$BASE/errors.ward-native" 2>&1
+		$'threads: 0 wrong results\nstatus=0' "${run[@]}" --backtrace -- "$PROG" threads
+	"${run[@]}" --backtrace -- "$PROG" errors >"$BASE/errors.ward" 2>&1
+	"${run[@]}" --no-preload -- "$PROG" errors >"$BASE/errors.ward-native" 2>&1
 	if [ -s "$BASE/errors.ward" ] && cmp -s "$BASE/errors.ward" "$BASE/errors.ward-native"; then
 		ok "$who: under ward, results and errno unchanged by the library"
 	else

@@ -100,7 +100,7 @@ fi
 if nobody_ready; then
 	U=$BASE/nobody
 	mkdir -p "$U/home/tmp"
-	cp "$WARD" "$U/ward"
+	cp "$WARD" "$(dirname "$WARD")/libward-preload.so" "$U/"
 	cp /bin/echo "$U/echo"
 	chown -R "$NB_UID:$NB_GID" "$U"
 	chown root:root "$U/echo"

@@ -94,8 +94,8 @@ rm -f "$L"
 "$WARD" run -q -v --mode shadow --log "$L" -- \
 	sh -c "cat $HOME/.ssh/id_rsa >/dev/null; echo next >&2" 2>"$BASE/err"
 check "shadow -v: the would-deny, then the agent's next line" \
-	"ward: would deny read ~/.ssh/id_rsa (builtin:default:9): -r 'allow read ~/.ssh/id_rsa'|next" \
-	"$(sed 's/ *(\(builtin:default:9\), pid [0-9]*)/ (\1)/' "$BASE/err" | paste -sd'|')"
+	"ward: would deny read ~/.ssh/id_rsa (builtin:default:9, via open): -r 'allow read ~/.ssh/id_rsa'|next" \
+	"$(sed 's/ *(\(builtin:default:9\), pid [0-9]*\(, via [a-z0-9_]*\)\{0,1\})/ (\1\2)/' "$BASE/err" | paste -sd'|')"
 run -r "allow read $HOME/.ssh/**" -- cat "$HOME/.ssh/id_rsa" >"$BASE/out"
 check "-r allows what the profile denies" "0 KEY" "$RC $(cat "$BASE/out")"
 printf 'deny read %s/proj/secret\n' "$BASE" >"$BASE/p.policy"
@@ -228,13 +228,18 @@ check "an exited child, not reaped: /proc/PID/stat reads, kill(PID, 0) works" "Z
 kill 0" "$(cat "$BASE/out")"
 
 # ward's own program cannot be changed from inside a session (here a copy
-# in the project, run from there).
+# in the project, run from there), nor the preload library beside it.
 cp "$WARD" "$BASE/proj/wardcopy"
+cp "$(dirname "$WARD")/libward-preload.so" "$BASE/proj/"
 sum=$(sha256sum <"$BASE/proj/wardcopy")
-"$BASE/proj/wardcopy" run -q --log "$L" -- sh -c 'echo x >>wardcopy; cp /bin/true wardcopy; mv wardcopy w2; rm -f wardcopy' 2>/dev/null
+lsum=$(sha256sum <"$BASE/proj/libward-preload.so")
+"$BASE/proj/wardcopy" run -q --log "$L" -- sh -c 'echo x >>wardcopy; cp /bin/true wardcopy; mv wardcopy w2; rm -f wardcopy
+	echo x >>libward-preload.so; mv libward-preload.so l2; rm -f libward-preload.so' 2>/dev/null
 check "ward's program is write-protected in its session" "$sum" "$(sha256sum <"$BASE/proj/wardcopy")"
 has "...by a rule of its own" "$L" "\"path\":\"$BASE/proj/wardcopy\".*\"decision\":\"deny\".*\"rule\":\"builtin:exe:1\""
-rm -f "$BASE/proj/wardcopy"
+check "the preload library beside it too" "$lsum" "$(sha256sum <"$BASE/proj/libward-preload.so")"
+has "...by a rule of its own" "$L" "\"path\":\"$BASE/proj/libward-preload.so\".*\"decision\":\"deny\".*\"rule\":\"builtin:preload:[0-9]+\""
+rm -f "$BASE/proj/wardcopy" "$BASE/proj/libward-preload.so"
 
 # A FIFO's open waits for the other end in ward: a signal still interrupts
 # it (EINTR for a handled one), and SIGTERM to ward still ends the session.

@@ -75,6 +75,13 @@ static void test_hosts_file(void **state)
 	assert_string_equal(names[0], "ip6-localhost");
 	static const uint8_t none[16] = { [10] = 0xff, [11] = 0xff, [12] = 10 };
 	assert_int_equal(resolver_hosts_names(path, none, names, 8), 0);
+	/* The file is kept while it is the same: a changed one is read again. */
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("127.0.0.1 changed.example\n", f);
+	fclose(f);
+	assert_int_equal(resolver_hosts_names(path, lo4, names, 8), 1);
+	assert_string_equal(names[0], "changed.example");
 	unlink(path);
 	assert_int_equal(resolver_hosts_names(path, lo4, names, 8), -ENOENT);
 }

@@ -1,0 +1,198 @@
+#!/bin/bash
+# preload_run.sh BUILD_DIR - what the preload library adds to `ward run`,
+# end to end, and that nothing it says allows what the address alone would
+# not (DESIGN.md §2, issue 22):
+#   - a C, a Python and a shell program connecting by name get "host" in
+#     the log, and a `*.domain` rule allows them; without the library
+#     (--no-preload, a static program: logged "preload":false) the same
+#     connection is judged by its address alone and denied;
+#   - the name survives dlopen, posix_spawn, vfork + execv, fork in a
+#     threaded program, and `env -i sh -c`;
+#   - a hint forged by the agent (a program writing its own channel, an
+#     LD_PRELOAD of its own whose getaddrinfo lies) allows nothing: denied,
+#     logged "hint_host", and the service heard nothing;
+#   - ward looks up no name that no domain rule of the policy could decide
+#     (an agent kept off the network cannot make ward send DNS queries);
+#   - --backtrace names the program's own functions for a denied open.
+# Names resolve deterministically and offline: inside `unshare -m`, a hosts
+# file and a resolv.conf of the test's own are bind-mounted over /etc's,
+# and nameserve.py answers the zone dns.ward-test.example on 127.0.9.53.
+# ward and the programs run as nobody; the services run as root (port 53).
+# Needs root.  Output: TAP (lib.sh).
+. "$(dirname "$0")/lib.sh"
+exec </dev/null
+umask 022
+close_fds
+[ $# -ge 1 ] && [ -x "$1/ward" ] && [ -x "$1/tests/preload/byname" ] ||
+	bail "usage: $0 BUILD_DIR (built)"
+BUILD=$(cd "$1" && pwd -P)
+SRC=$(cd "$(dirname "$0")" && pwd -P)
+nobody_ready || skip_all "$NB_WHY"
+unshare -m true 2>/dev/null || skip_all "no private mount namespace (unshare -m)"
+command -v python3 >/dev/null || skip_all "needs python3"
+make_base preload-run
+
+BIN=$BASE/bin
+P=$BUILD/tests/preload
+stage "$BIN" "$BUILD/ward" "$P/byname" "$P/byname-static" "$P/libbyname_lib.so" "$P/libliar.so"
+WARD=$BIN/ward
+stage_check "preload_run" "$BIN"
+
+# The names: api.ward-test.example from the hosts file, NAME.dns.ward-test.example
+# from nameserve.py's DNS; 127.0.0.6 is a service no name leads to.
+printf '127.0.0.1 localhost\n127.0.0.3 api.ward-test.example\n' >"$BASE/hosts"
+printf 'nameserver 127.0.9.53\noptions timeout:2 attempts:1\n' >"$BASE/resolv.conf"
+mkdir -p "$BASE/srv" "$BASE/home" "$BASE/logs"
+echo secret >"$BASE/secret"
+chmod 644 "$BASE/secret"
+chmod 644 "$BASE/hosts" "$BASE/resolv.conf"
+chown "$NB_UID:$NB_GID" "$BASE/home" "$BASE/logs"
+python3 "$SRC/nameserve.py" "$BASE/srv" 127.0.9.53 127.0.0.3 127.0.0.4 127.0.0.6 \
+	>"$BASE/srv/out" 2>&1 &
+SERVER_PID=$!
+at_exit 'kill "$SERVER_PID" 2>/dev/null'
+wait_for 10 test -s "$BASE/srv/port" || bail "nameserve.py did not start: $(cat "$BASE/srv/out")"
+PORT=$(cat "$BASE/srv/port")
+EVENTS=$BASE/srv/events
+DOMAIN="allow connect *.ward-test.example:$PORT"
+
+# wrun NAME WARD-OPTION... -- COMMAND...: COMMAND under ward as nobody, with
+# the test's names; its output (stdout and stderr) in OUT, its log in
+# $BASE/logs/NAME.jsonl (LOG).  The services' events start afresh.
+wrun() {
+	local name=$1
+	shift
+	LOG=$BASE/logs/$name.jsonl
+	: >"$EVENTS"
+	OUT=$(cd "$BASE/home" && unshare -m sh -c 'mount --bind "$1" /etc/hosts &&
+		mount --bind "$2" /etc/resolv.conf && shift 2 && exec "$@"' sh \
+		"$BASE/hosts" "$BASE/resolv.conf" \
+		setpriv --reuid="$NB_UID" --regid="$NB_GID" --clear-groups -- \
+		env -i HOME="$BASE/home" TMPDIR="$BASE/home" PATH=/usr/bin:/bin LC_ALL=C \
+		timeout 60 "$WARD" run -q --log "$LOG" "$@" 2>&1)
+}
+
+# logged WHAT PYTHON-EXPR: a line of LOG (as e) makes the expression true.
+logged() {
+	if python3 -c 'import json, sys
+sys.exit(0 if any(eval(sys.argv[2], {"e": json.loads(l)}) for l in open(sys.argv[1])) else 1)' \
+		"$LOG" "$2" 2>/dev/null; then
+		pass "$1"
+	else
+		fail "$1" "no line of $LOG where: $2" \
+			"$(grep -E '"event":"(connect|exec)"|"decision":"deny"' "$LOG" 2>&1 | tail -n 6)"
+	fi
+}
+
+heard() { # ADDRESS: the lines of the services' events for a connection to it
+	grep -c "^tcp $1\$" "$EVENTS"
+}
+
+# The connection by name, allowed by the domain rule; where the name came
+# from, in the log; and what the service heard.
+connected() { # WHAT EXPECTED-OUTPUT NAME ADDRESS
+	check "$1: connects" "$2" "$OUT"
+	logged "$1: the log has the name, and the domain rule decided" \
+		"e['event']=='connect' and e.get('port')==$PORT and e.get('addr')=='$4' and e.get('host')=='$3' and e['decision']=='allow' and e.get('rule')=='--rule:1' and 'hint_host' not in e"
+	check "$1: the service heard it" 1 "$(heard "$4")"
+}
+
+# --- by name, each kind of program
+API=api.ward-test.example
+wrun c -r "$DOMAIN" -- "$BIN/byname" connect "$API" "$PORT"
+connected "C, getaddrinfo (hosts file)" "connected $API" "$API" 127.0.0.3
+logged "C: via connect" "e['event']=='connect' and e.get('addr')=='127.0.0.3' and e.get('via')=='connect'"
+logged "C: its exec is not logged preload false" \
+	"e['event']=='exec' and e.get('path')=='$BIN/byname' and 'preload' not in e"
+
+wrun dns -r "$DOMAIN" -r "allow connect @dns" -- "$BIN/byname" connect x.dns.ward-test.example "$PORT"
+connected "C, getaddrinfo (DNS)" "connected x.dns.ward-test.example" x.dns.ward-test.example 127.0.0.4
+
+wrun py -r "$DOMAIN" -- python3 -c 'import socket, sys
+socket.create_connection((sys.argv[1], int(sys.argv[2])), 10).close()
+print("connected", sys.argv[1])' "$API" "$PORT"
+connected "Python, socket.create_connection" "connected $API" "$API" 127.0.0.3
+
+wrun sh -r "$DOMAIN" -- bash -c 'exec 3<>"/dev/tcp/$0/$1" && echo "connected $0"' "$API" "$PORT"
+connected "bash, /dev/tcp" "connected $API" "$API" 127.0.0.3
+
+wrun dlopen -r "$DOMAIN" -- "$BIN/byname" dlopen "$BIN/libbyname_lib.so" "$API" "$PORT"
+connected "a library the program dlopens" "connected $API from $BIN/libbyname_lib.so" "$API" 127.0.0.3
+
+for how in spawn vfork threads; do
+	wrun "$how" -r "$DOMAIN" -- "$BIN/byname" "$how" "$BIN/byname" connect "$API" "$PORT"
+	connected "the child of $how" "connected $API"$'\nchild exit 0' "$API" 127.0.0.3
+done
+
+wrun vfork-connect -r "$DOMAIN" -- "$BIN/byname" vfork-connect "$API" "$PORT"
+connected "a program whose vfork child made the first wrapped call" "child exit 0"$'\n'"connected $API" \
+	"$API" 127.0.0.3
+logged "...its own calls after it are via connect" \
+	"e['event']=='connect' and e.get('addr')=='127.0.0.3' and e.get('via')=='connect'"
+
+# Not the shell's last command, so that dash runs it in a vfork child.
+wrun envi -r "$DOMAIN" -- env -i sh -c '"$0" connect "$1" "$2"; exit $?' "$BIN/byname" "$API" "$PORT"
+connected "env -i sh -c keeps the library" "connected $API" "$API" 127.0.0.3
+logged "...and the shell's exec from its vfork child is via execve" \
+	"e['event']=='access' and e.get('op')=='exec' and e.get('path')=='$BIN/byname' and e.get('via')=='execve'"
+
+# --- without the library: the address alone decides (the hosts file names it, a label)
+denied() { # WHAT EXPECTED-OUTPUT ADDRESS
+	check "$1: refused" "$2" "$OUT"
+	logged "$1: denied by the address rules, not the domain rule" \
+		"e['event']=='connect' and e.get('addr')=='$3' and e['decision']=='deny' and e.get('errno')=='EACCES' and e.get('rule')!='--rule:1'"
+	check "$1: the service heard nothing" 0 "$(heard "$3")"
+}
+
+wrun nopreload -r "$DOMAIN" --no-preload -- "$BIN/byname" connect "$API" "$PORT"
+denied "--no-preload" "connect $API: Permission denied" 127.0.0.3
+logged "--no-preload: the hosts file names the address, no via" \
+	"e['event']=='connect' and e.get('addr')=='127.0.0.3' and e.get('host')=='$API' and 'via' not in e"
+
+wrun static -r "$DOMAIN" -- "$BIN/byname-static" connect "$API" "$PORT"
+denied "a static program" "connect $API: Permission denied" 127.0.0.3
+logged "a static program: its exec is logged preload false" \
+	"e['event']=='exec' and e.get('path')=='$BIN/byname-static' and e.get('preload') is False"
+
+# --- forged hints
+wrun forge -r "$DOMAIN" -- "$BIN/byname" forge "$API" 127.0.0.6 "$PORT"
+denied "a program writing its own channel (a name that resolves elsewhere)" \
+	"connect 127.0.0.6: Permission denied" 127.0.0.6
+logged "...logged hint_host" \
+	"e['event']=='connect' and e.get('addr')=='127.0.0.6' and e.get('hint_host')=='$API' and 'host' not in e"
+
+wrun forge-nx -r "$DOMAIN" -- "$BIN/byname" forge nx.ward-test.example 127.0.0.6 "$PORT"
+denied "a program writing its own channel (a name that does not resolve)" \
+	"connect 127.0.0.6: Permission denied" 127.0.0.6
+logged "...logged hint_host" \
+	"e['event']=='connect' and e.get('addr')=='127.0.0.6' and e.get('hint_host')=='nx.ward-test.example'"
+
+wrun liar -r "$DOMAIN" -- env LD_PRELOAD="$BIN/libliar.so" LIAR_NAME="$API" LIAR_ADDR=127.0.0.6 \
+	"$BIN/byname" connect "$API" "$PORT"
+denied "an LD_PRELOAD of the agent's own whose getaddrinfo lies" \
+	"connect $API: Permission denied" 127.0.0.6
+logged "...logged hint_host" \
+	"e['event']=='connect' and e.get('addr')=='127.0.0.6' and e.get('hint_host')=='$API'"
+
+# --- no DNS query of the agent's choosing: no domain rule could decide the
+# name (none at all, or none for that port), so ward does not look it up.
+for rule in "" "allow connect *.dns.ward-test.example:1"; do
+	wrun leak ${rule:+-r "$rule"} -- "$BIN/byname" forge leak.dns.ward-test.example 127.0.0.6 "$PORT"
+	check "forged name, policy ${rule:-without domain rules}: refused" \
+		"connect 127.0.0.6: Permission denied" "$OUT"
+	check "...and ward sent no DNS query for it" 0 "$(grep -c leak "$EVENTS")"
+	logged "...logged hint_host" \
+		"e['event']=='connect' and e.get('hint_host')=='leak.dns.ward-test.example' and e['decision']=='deny'"
+done
+
+# --- --backtrace: a denied open names the program's own functions
+wrun bt --backtrace -r "deny read $BASE/secret" -- "$BIN/byname" open "$BASE/secret"
+check "--backtrace: the open is denied" "open $BASE/secret: Permission denied" "$OUT"
+logged "...its line has via fopen and a stack naming open_the_secret and main" \
+	"e.get('path')=='$BASE/secret' and e['decision']=='deny' and e.get('via')=='fopen' and any(f.startswith('open_the_secret+') for f in e.get('stack', [])) and any(f.startswith('main+') for f in e.get('stack', []))"
+wrun nobt -v -r "deny read $BASE/secret" -- "$BIN/byname" open "$BASE/secret"
+logged "...without --backtrace, via and no stack" \
+	"e.get('path')=='$BASE/secret' and e['decision']=='deny' and e.get('via')=='fopen' and 'stack' not in e"
+check_match "...and -v says via" "*ward: deny read $BASE/secret EACCES (--rule:1, pid [0-9]*, via fopen)*" "$OUT"
+
+summary
