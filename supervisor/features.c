@@ -1,5 +1,7 @@
 /*
- * features.c - which seccomp and process features this kernel has.
+ * features.c - which seccomp and process features this kernel has, and
+ * WARD_KERNEL_FEATURES, which masks them so that every path ward takes on
+ * an older kernel runs on this one too.
  *
  * Each is probed, not inferred from the version: a child installs a
  * notifier filter with the flags ward needs and tries the ioctls.
@@ -9,6 +11,7 @@
 
 #include <errno.h>
 #include <linux/filter.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,39 +41,130 @@ static int probe_filter(unsigned long flags)
 			    SECCOMP_FILTER_FLAG_NEW_LISTENER | flags, &prog);
 }
 
+/* What the probe child's exit status says. */
+enum {
+	P_WAIT_KILLABLE = 1,
+	P_SYNC_WAKE_UP = 2,
+	P_ADDFD_SEND = 4,
+	P_ADDFD = 8,
+	P_NONE = 0x80,	/* no user notification at all */
+	P_TAKEN = 0x40, /* with P_NONE: a listener supervises this process already */
+};
+
 /*
  * In a child (a filter cannot be removed): install the filter with
- * WAIT_KILLABLE_RECV and try SET_FLAGS.  Exit status bits say what worked.
+ * WAIT_KILLABLE_RECV and try SET_FLAGS and ADDFD.  Exit status bits say
+ * what worked.
  */
 static int probe_child(void)
 {
 	int st = 0, fd;
 
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
-		return 0x80;
+		return P_NONE;
 	fd = probe_filter(SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV);
 	if (fd >= 0)
-		st |= 1;
+		st |= P_WAIT_KILLABLE;
 	else
 		fd = probe_filter(0);
-	if (fd < 0)
-		return 0x80;
-	if (ioctl(fd, SECCOMP_IOCTL_NOTIF_SET_FLAGS, SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP) == 0)
-		st |= 2;
 	/*
-	 * ADDFD with FLAG_SEND on a notification id that does not exist
-	 * fails with ENOENT when the flag is known, EINVAL when it is not.
+	 * EBUSY: a filter of this process has a listener already (ward inside
+	 * ward, a container runtime's); EPERM: a filter refuses a new one, as
+	 * ward's own does.
 	 */
-	struct seccomp_notif_addfd a = { .id = 1, .flags = SECCOMP_ADDFD_FLAG_SEND, .srcfd = 0 };
+	if (fd < 0)
+		return P_NONE | (errno == EBUSY || errno == EPERM ? P_TAKEN : 0);
+	if (ioctl(fd, SECCOMP_IOCTL_NOTIF_SET_FLAGS, SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP) == 0)
+		st |= P_SYNC_WAKE_UP;
+	/*
+	 * ADDFD on a notification id that does not exist fails with ENOENT
+	 * when the kernel knows the ioctl and its flags, EINVAL when it does
+	 * not: first without a flag (5.9), then with FLAG_SEND (5.14).  The
+	 * fd to pass is the listener itself: fd 0 may be closed.
+	 */
+	struct seccomp_notif_addfd a = { .id = 1, .flags = 0, .srcfd = (uint32_t)fd };
 	if (ioctl(fd, SECCOMP_IOCTL_NOTIF_ADDFD, &a) < 0 && errno == ENOENT)
-		st |= 4;
+		st |= P_ADDFD;
+	a.flags = SECCOMP_ADDFD_FLAG_SEND;
+	if (ioctl(fd, SECCOMP_IOCTL_NOTIF_ADDFD, &a) < 0 && errno == ENOENT)
+		st |= P_ADDFD_SEND;
 	return st;
+}
+
+/* The features WARD_KERNEL_FEATURES may mask, by the names it uses. */
+static const struct maskable {
+	const char *name;
+	size_t flag; /* a bool of struct features */
+} maskable[] = {
+	{ "user_notif", offsetof(struct features, user_notif) },
+	{ "addfd", offsetof(struct features, addfd) },
+	{ "addfd_send", offsetof(struct features, addfd_send) },
+	{ "wait_killable_recv", offsetof(struct features, wait_killable) },
+	{ "sync_wake_up", offsetof(struct features, sync_wake_up) },
+	{ "pidfd_thread", offsetof(struct features, pidfd_thread) },
+};
+#define NMASKABLE (sizeof(maskable) / sizeof(maskable[0]))
+
+const char *features_maskable(void)
+{
+	static char names[160];
+	if (names[0] == '\0')
+		for (size_t i = 0, o = 0; i < NMASKABLE && o < sizeof(names); i++)
+			o += (size_t)snprintf(names + o, sizeof(names) - o, "%s%s", i ? ", " : "",
+					      maskable[i].name);
+	return names;
+}
+
+/*
+ * WARD_KERNEL_FEATURES=-NAME,...: ward behaves as on a kernel without
+ * each NAME.  Every flag it masks is one ward asks the kernel for (the
+ * kernel's behaviour without it is the old kernel's), so the masked run
+ * meets what an older kernel does.  Features can only be taken away.
+ */
+static int apply_mask(struct features *f, const char *spec, char *why, size_t len)
+{
+	char word[64];
+	size_t o = 0;
+
+	f->masked[0] = '\0';
+	while (*spec != '\0') {
+		size_t n = strcspn(spec, ", \t");
+		if (n == 0) {
+			spec++;
+			continue;
+		}
+		if (n >= sizeof(word)) {
+			snprintf(why, len, "WARD_KERNEL_FEATURES: '%.40s...' is too long", spec);
+			return -EINVAL;
+		}
+		memcpy(word, spec, n);
+		word[n] = '\0';
+		spec += n;
+		if (word[0] != '-') {
+			snprintf(why, len, "WARD_KERNEL_FEATURES: '%s': features can only be masked "
+					   "(-%s)", word, word);
+			return -EINVAL;
+		}
+		size_t i;
+		for (i = 0; i < NMASKABLE && strcmp(word + 1, maskable[i].name) != 0; i++)
+			;
+		if (i == NMASKABLE) {
+			snprintf(why, len, "WARD_KERNEL_FEATURES: '%s' is no feature ward can mask "
+					   "(%s)", word + 1, features_maskable());
+			return -EINVAL;
+		}
+		*(bool *)((char *)f + maskable[i].flag) = false;
+		if (strstr(f->masked, word + 1) == NULL && o < sizeof(f->masked))
+			o += (size_t)snprintf(f->masked + o, sizeof(f->masked) - o, "%s%s",
+					      o ? "," : "", word + 1);
+	}
+	return 0;
 }
 
 int features_detect(struct features *f, char *why, size_t len)
 {
 	struct utsname u;
-	int status;
+	int status = 0, pfd;
 	pid_t pid;
 
 	memset(f, 0, sizeof(*f));
@@ -78,6 +172,11 @@ int features_detect(struct features *f, char *why, size_t len)
 		snprintf(f->kernel, sizeof(f->kernel), "%s", u.release);
 	f->openat2 = syscall(SYS_openat2, -1, "", NULL, 0) < 0 && errno != ENOSYS;
 	f->pidfd_getfd = syscall(SYS_pidfd_getfd, -1, 0, 0) < 0 && errno != ENOSYS;
+	/* This thread is its process's leader: PIDFD_THREAD is known or EINVAL. */
+	pfd = (int)syscall(SYS_pidfd_open, (pid_t)syscall(SYS_gettid), PIDFD_THREAD);
+	f->pidfd_thread = pfd >= 0;
+	if (pfd >= 0)
+		close(pfd);
 
 	pid = fork();
 	if (pid < 0) {
@@ -86,24 +185,43 @@ int features_detect(struct features *f, char *why, size_t len)
 	}
 	if (pid == 0)
 		_exit(probe_child());
-	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || (WEXITSTATUS(status) & 0x80)) {
-		snprintf(why, len,
-			 "seccomp user notification is not available (Linux 5.0 or later, "
-			 "with CONFIG_SECCOMP_FILTER)");
-		return -ENOSYS;
+	bool taken = false;
+	if (waitpid(pid, &status, 0) == pid && WIFEXITED(status) && !(WEXITSTATUS(status) & P_NONE)) {
+		f->user_notif = true;
+		f->wait_killable = WEXITSTATUS(status) & P_WAIT_KILLABLE;
+		f->sync_wake_up = WEXITSTATUS(status) & P_SYNC_WAKE_UP;
+		f->addfd_send = WEXITSTATUS(status) & P_ADDFD_SEND;
+		f->addfd = WEXITSTATUS(status) & P_ADDFD;
+	} else {
+		taken = WIFEXITED(status) && (WEXITSTATUS(status) & P_TAKEN);
 	}
-	f->user_notif = true;
-	f->wait_killable = WEXITSTATUS(status) & 1;
-	f->sync_wake_up = WEXITSTATUS(status) & 2;
-	f->addfd_send = WEXITSTATUS(status) & 4;
 
-	if (!f->addfd_send) {
-		snprintf(why, len, "the kernel lacks SECCOMP_ADDFD_FLAG_SEND (Linux 5.14)");
+	const char *spec = getenv("WARD_KERNEL_FEATURES");
+	int rc = spec != NULL ? apply_mask(f, spec, why, len) : 0;
+	if (rc < 0)
+		return rc;
+	/*
+	 * Where user notification is missing or taken, or has no ADDFD, ward
+	 * would need --degraded (enforcement through ptrace: DESIGN.md 2),
+	 * which this version does not have: it refuses, and says so.
+	 */
+	if (!f->user_notif && taken) {
+		snprintf(why, len,
+			 "seccomp user notification is taken: another listener already supervises "
+			 "this process (ward inside ward, or a container runtime); --degraded "
+			 "(enforcement by ptrace) is not in this version");
+		return -EBUSY;
+	}
+	if (!f->user_notif) {
+		snprintf(why, len,
+			 "seccomp user notification is not available (Linux 5.0 or later, with "
+			 "CONFIG_SECCOMP_FILTER); --degraded (enforcement by ptrace) is not in this "
+			 "version");
 		return -ENOSYS;
 	}
-	if (!f->wait_killable) {
-		snprintf(why, len,
-			 "the kernel lacks SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV (Linux 5.19)");
+	if (!f->addfd) {
+		snprintf(why, len, "the kernel lacks SECCOMP_IOCTL_NOTIF_ADDFD (Linux 5.9); --degraded "
+				   "(enforcement by ptrace) is not in this version");
 		return -ENOSYS;
 	}
 	if (!f->openat2) {

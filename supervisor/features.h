@@ -19,18 +19,37 @@
 #define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (1UL << 0)
 #endif
 
-/* Kernel features, detected at start. */
+/*
+ * Kernel features, detected at start.  From 5.9 on (ADDFD) ward keeps
+ * every guarantee; the newer ones make it faster or simpler, and each
+ * has its replacement, named where it is used:
+ *   addfd_send     ADDFD, then SEND with the new fd's number (notify.c)
+ *   wait_killable  a call the kernel restarts is answered once (restart.c)
+ *   sync_wake_up   the ordinary wake-up: a slower round trip (tracer.c)
+ *   pidfd_thread   the process's pidfd, and kcmp to check that the fd
+ *                  taken is the calling thread's (mem.c, agent_getfd)
+ */
 struct features {
-	bool user_notif;      /* 5.0: seccomp user notification at all, required */
-	bool addfd_send;      /* 5.14, required */
-	bool wait_killable;   /* 5.19, required */
-	bool sync_wake_up;    /* 6.6, used when present */
-	bool openat2;	      /* 5.6, required */
-	bool pidfd_getfd;     /* 5.6 */
+	bool user_notif;    /* 5.0: seccomp user notification at all, required */
+	bool addfd;	    /* 5.9: SECCOMP_IOCTL_NOTIF_ADDFD, required */
+	bool addfd_send;    /* 5.14: SECCOMP_ADDFD_FLAG_SEND */
+	bool wait_killable; /* 5.19: SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV */
+	bool sync_wake_up;  /* 6.6: SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP */
+	bool pidfd_thread;  /* 6.9: pidfd_open(tid, PIDFD_THREAD) */
+	bool openat2;	    /* 5.6, required */
+	bool pidfd_getfd;   /* 5.6, required */
+	char masked[128];   /* what WARD_KERNEL_FEATURES masked, "a,b" ("" none) */
 	char kernel[128];
 };
-/* Probe the kernel; -errno with the reason in why when a required feature is missing. */
+
+/*
+ * Probe the kernel, then mask what WARD_KERNEL_FEATURES names
+ * ("-addfd_send,-wait_killable_recv,..."): -errno with the reason in why
+ * when a required feature is missing or the variable is not understood.
+ */
 int features_detect(struct features *f, char *why, size_t len);
+/* The names WARD_KERNEL_FEATURES takes, in one line ("addfd_send, ..."). */
+const char *features_maskable(void);
 /* Whether ward's own effective capabilities hold capability cap (read once). */
 bool ward_capable(int cap);
 

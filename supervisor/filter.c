@@ -525,12 +525,16 @@ out:
 	return rc;
 }
 
-/* In the child: load the filter and return the listener fd. */
-int filter_install(struct sock_fprog *prog)
+/*
+ * In the child: load the filter and return the listener fd.  Without
+ * wait_killable (before 5.19, or masked) a signal may end a notification
+ * that ward has received: restart.c answers the restarted call.
+ */
+int filter_install(struct sock_fprog *prog, bool wait_killable)
 {
 	return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
 			    SECCOMP_FILTER_FLAG_NEW_LISTENER |
-				    SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV,
+				    (wait_killable ? SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV : 0),
 			    prog);
 }
 

@@ -37,8 +37,8 @@ int filter_build(const struct ward_policy *p, struct sock_fprog *prog, char *why
  * sighold.c, which asks about calls the kernel may have restarted).
  */
 bool filter_notifies(int nr, const uint64_t args[6]);
-/* In the child: load the filter and return the listener fd. */
-int filter_install(struct sock_fprog *prog);
+/* In the child: load the filter (WAIT_KILLABLE_RECV if wait_killable) and return the listener fd. */
+int filter_install(struct sock_fprog *prog, bool wait_killable);
 /* The program filter_build made for this session, which the child loads. */
 extern struct sock_fprog ward_filter;
 

@@ -2,14 +2,13 @@
  * mem.c - the agent's memory and descriptors, as ward reaches them (mem.h).
  */
 #include "mem.h"
-#include "mem.h"
 #include "notify.h"
 #include "proc.h"
 #include "procfs.h"
 #include "session.h"
-#include "session.h"
 
 #include <errno.h>
+#include <linux/kcmp.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -24,10 +23,67 @@ int agent_copy_fd(struct req *r, int agentfd)
 
 	if (self < 0)
 		return -ESRCH;
-	fd = (int)syscall(SYS_pidfd_getfd, self, agentfd, 0);
+	fd = agent_getfd(r, self, agentfd);
 	close(self);
-	if (fd < 0)
-		return -EBADF;
+	/* Refused with the reason (agent_getfd), or gone; else any failure is a bad fd. */
+	return fd < 0 && fd != -EACCES && fd != -ESRCH ? -EBADF : fd;
+}
+
+int agent_pidfd(struct req *r)
+{
+	/*
+	 * Before 6.9 (or with pidfd_thread masked) there are pidfds of
+	 * processes only: agent_getfd then checks each fd it takes.
+	 */
+	int pfd = S->feat.pidfd_thread ? (int)syscall(SYS_pidfd_open, r->tid, PIDFD_THREAD)
+				       : (int)syscall(SYS_pidfd_open, r->tgid, 0);
+	return pfd < 0 ? -errno : pfd;
+}
+
+/*
+ * Whether ward's fd mine is the open file the thread tid has as fd n:
+ * kcmp says so exactly; where the kernel has no kcmp (CONFIG_KCMP off),
+ * what /proc says of both (inode, mount, flags).  A socket's inode is
+ * its own, so for the sockets this is asked about that is exact too.
+ */
+static bool same_file(pid_t tid, int n, int mine)
+{
+	long rc = syscall(SYS_kcmp, getpid(), tid, KCMP_FILE, mine, n);
+	if (rc >= 0 || errno != ENOSYS)
+		return rc == 0;
+	struct fdinfo a, b;
+	return agent_fdinfo(getpid(), mine, &a) == 0 && agent_fdinfo(tid, n, &b) == 0 &&
+	       a.ino == b.ino && a.mnt_id == b.mnt_id && a.flags == b.flags;
+}
+
+int agent_getfd(struct req *r, int pidfd, int agentfd)
+{
+	int fd = (int)syscall(SYS_pidfd_getfd, pidfd, agentfd, 0), e = errno;
+
+	if (S->feat.pidfd_thread || r->tid == r->tgid) {
+		if (fd < 0)
+			return e == EBADF ? -EBADF : -e;
+	} else {
+		/*
+		 * The replacement of PIDFD_THREAD: pidfd_getfd read the leader's
+		 * table.  A thread made without CLONE_FILES has a table of its
+		 * own, and one whose leader has exited has no leader's table to
+		 * read: what ward took must be the thread's own fd agentfd, or
+		 * nothing is done with it.
+		 */
+		struct fdinfo fi;
+		if (fd < 0 && e != EBADF)
+			return -e;
+		if (fd >= 0 && same_file(r->tid, agentfd, fd))
+			goto valid;
+		if (fd >= 0)
+			close(fd);
+		if (agent_fdinfo(r->tid, agentfd, &fi) < 0)
+			return req_valid(r) ? -EBADF : -ESRCH;
+		return refuse(r, EACCES, "before Linux 6.9 (PIDFD_THREAD) ward reaches only the "
+					 "descriptors of a thread that shares its leader's");
+	}
+valid:
 	/* The thread id could name another thread by now: check it is still ours. */
 	if (!req_valid(r)) {
 		close(fd);
@@ -36,17 +92,66 @@ int agent_copy_fd(struct req *r, int agentfd)
 	return fd;
 }
 
-int agent_pidfd(struct req *r)
-{
-	int pfd = (int)syscall(SYS_pidfd_open, r->tid, PIDFD_THREAD);
-	if (pfd < 0 && errno == EINVAL)
-		pfd = (int)syscall(SYS_pidfd_open, r->tgid, 0);
-	return pfd < 0 ? -errno : pfd;
-}
-
 bool req_valid(struct req *r)
 {
-	return ioctl(S->listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &r->n->id) == 0;
+	if (ioctl(S->listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &r->n->id) == 0)
+		return true;
+	r->gone = true;
+	return false;
+}
+
+static inline uint64_t mix(uint64_t h, uint64_t w)
+{
+	h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+	return h ^ (h >> 29);
+}
+
+void mhash_add(struct mhash *m, const void *p, size_t len)
+{
+	const unsigned char *b = p;
+
+	m->total += len;
+	/* A word begun by the bytes before, then whole words, then the start of the next. */
+	while (len > 0 && m->n > 0) {
+		m->carry |= (uint64_t)*b++ << (8 * m->n++);
+		len--;
+		if (m->n == 8) {
+			m->h = mix(m->h, m->carry);
+			m->carry = 0;
+			m->n = 0;
+		}
+	}
+	for (; len >= 8; len -= 8, b += 8) {
+		uint64_t w;
+		memcpy(&w, b, sizeof(w));
+		m->h = mix(m->h, w);
+	}
+	while (len > 0) {
+		m->carry |= (uint64_t)*b++ << (8 * m->n++);
+		len--;
+	}
+}
+
+uint64_t mhash_end(const struct mhash *m)
+{
+	return mix(mix(m->h, m->carry), m->total);
+}
+
+/*
+ * What a call read, for restart.c to tell its restart from another call
+ * (only where the kernel may restart a call ward has received).
+ */
+static void note_read(struct req *r, uint64_t addr, const void *buf, size_t len)
+{
+	if (S->feat.wait_killable || r->nreads > READS_MAX)
+		return;
+	if (r->nreads == READS_MAX) {
+		r->nreads++; /* more than it keeps: no restart is answered from it */
+		return;
+	}
+	struct mhash m = { 0, 0, 0, 0 };
+	mhash_add(&m, buf, len);
+	r->reads[r->nreads++] = (struct read_range){ addr, mhash_end(&m), (uint32_t)len };
 }
 
 int mem_read(struct req *r, uint64_t addr, void *buf, size_t len)
@@ -56,6 +161,7 @@ int mem_read(struct req *r, uint64_t addr, void *buf, size_t len)
 
 	if (n != (ssize_t)len)
 		return -EFAULT;
+	note_read(r, addr, buf, len);
 	/*
 	 * The thread may have died and its id been reused: check after reading
 	 * (or, for a batch of reads, once after the batch: r->batch_reads).
@@ -102,6 +208,7 @@ int mem_read_str(struct req *r, uint64_t addr, char *buf, size_t len)
 		return -ESRCH;
 	if (nul == NULL)
 		return got == len ? -ENAMETOOLONG : -EFAULT;
+	note_read(r, addr, buf, (size_t)(nul - buf) + 1);
 	return (int)(nul - buf);
 }
 

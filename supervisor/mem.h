@@ -29,8 +29,22 @@
 
 struct req;
 
-/* The notification r serves is still waiting for its answer (its caller alive). */
+/*
+ * The notification r serves is still waiting for its answer (its caller
+ * alive).  When not, r->gone is set: what the request did is not kept
+ * for a restart (restart.c).
+ */
 bool req_valid(struct req *r);
+/*
+ * A hash of bytes read from the agent, fed in pieces (the same bytes in
+ * any pieces hash the same), to tell a restarted call by what it read.
+ */
+struct mhash {
+	uint64_t h, carry, total;
+	unsigned n;
+};
+void mhash_add(struct mhash *m, const void *p, size_t len);
+uint64_t mhash_end(const struct mhash *m);
 /* Read len bytes at addr: 0, -EFAULT, or -ESRCH when the request is gone. */
 int mem_read(struct req *r, uint64_t addr, void *buf, size_t len);
 /* Read a NUL-terminated string: -EFAULT, -ENAMETOOLONG, -ESRCH, or its length. */
@@ -40,9 +54,17 @@ int mem_write(struct req *r, uint64_t addr, const void *buf, size_t len);
 /*
  * A pidfd for the calling thread itself (PIDFD_THREAD, Linux 6.9), so that
  * pidfd_getfd reads its own fd table (a thread may have one of its own),
- * or for its process on older kernels; -errno on failure.
+ * or for its process before 6.9 (agent_getfd checks what it takes then);
+ * -errno on failure.
  */
 int agent_pidfd(struct req *r);
+/*
+ * pidfd_getfd of the agent's fd agentfd through pidfd (agent_pidfd's):
+ * ward's copy, which is the calling thread's own fd agentfd, or -EBADF
+ * (no such fd), -ESRCH (the request is gone), -EACCES (refused, with the
+ * reason: the thread's fd cannot be reached before 6.9), another -errno.
+ */
+int agent_getfd(struct req *r, int pidfd, int agentfd);
 /* ward's copy of the agent's fd agentfd: the same open file (or a negative errno). */
 int agent_copy_fd(struct req *r, int agentfd);
 /*

@@ -14,8 +14,10 @@
 #include "syscalls.h"
 #include "handlers/handlers.h"
 #include "log.h"
+#include "mem.h"
 #include "proc.h"
 #include "resolve.h"
+#include "restart.h"
 #include "session.h"
 #include "sighold.h"
 
@@ -103,8 +105,16 @@ static void reply(struct req *r, int rc)
 	} else {
 		resp->val = r->result;
 	}
-	/* ENOENT: the caller died or was interrupted meanwhile; nothing to answer. */
-	ioctl(S->listener, SECCOMP_IOCTL_NOTIF_SEND, resp);
+	/*
+	 * ENOENT: the caller died or was interrupted meanwhile; nothing to
+	 * answer, but for a call the kernel will restart (restart.c).
+	 */
+	if (ioctl(S->listener, SECCOMP_IOCTL_NOTIF_SEND, resp) == 0) {
+		restart_keep(r, rc, false);
+		restart_end(r);
+	} else if (errno == ENOENT) {
+		restart_keep(r, rc, true);
+	}
 }
 
 /*
@@ -138,6 +148,21 @@ void req_settle(struct req *r, int err)
 	r->log = LOG_COMMITTED;
 }
 
+/*
+ * ADDFD could not install fd for r (ENOENT or ESRCH: the call is gone, or
+ * interrupted): kept for its restart (restart.c), else closed.
+ */
+static int addfd_lost(struct req *r, int fd, bool cloexec, bool writable, int rc)
+{
+	if (rc == -ENOENT || rc == -ESRCH) {
+		r->replied = true; /* nobody waits for an answer */
+		if (restart_keep_fd(r, fd, cloexec, writable))
+			return -ENOENT;
+	}
+	close(fd);
+	return rc;
+}
+
 int req_answer_fd(struct req *r, int fd, bool cloexec, bool writable)
 {
 	struct seccomp_notif_addfd a = {
@@ -152,30 +177,83 @@ int req_answer_fd(struct req *r, int fd, bool cloexec, bool writable)
 		close(fd);
 		return -EACCES;
 	}
-	if (writable) {
+	if (writable || !S->feat.addfd_send) {
 		/*
-		 * A writable fd: ward's own copy must be closed before the agent
-		 * runs again, or an exec of the file right after writing it would
-		 * fail with ETXTBSY.  Install, close, then answer.
+		 * ADDFD, then SEND with the new fd's number: for an fd open for
+		 * writing, whose copy ward must close before the agent runs again
+		 * (or an exec of the file right after writing it would fail with
+		 * ETXTBSY), and, the replacement of ADDFD_FLAG_SEND, before Linux
+		 * 5.14.  A call interrupted between the two (before 5.19) holds
+		 * the fd under a number it was not told: restart.c answers its
+		 * restart with that number.
 		 */
 		a.flags = 0;
 		rc = ioctl(S->listener, SECCOMP_IOCTL_NOTIF_ADDFD, &a);
-		close(fd);
-		if (rc < 0) {
-			rc = -errno;
-			if (rc == -ENOENT)
-				r->replied = true; /* the caller is gone */
-			return rc;
+		if (rc < 0)
+			return addfd_lost(r, fd, cloexec, writable, -errno);
+		struct fdinfo fi;
+		if (!S->feat.wait_killable && agent_fdinfo(getpid(), fd, &fi) == 0) {
+			r->installed = rc;
+			r->installed_ino = fi.ino;
+			r->installed_mnt = fi.mnt_id;
+			r->installed_flags = fi.flags & ~(uint64_t)O_CLOEXEC;
 		}
+		close(fd);
 		/* The commit point sends the answer with the new fd number. */
 		return req_answer_value(r, rc);
 	}
-	rc = ioctl(S->listener, SECCOMP_IOCTL_NOTIF_ADDFD, &a);
-	rc = rc < 0 ? -errno : 0;
+	if (ioctl(S->listener, SECCOMP_IOCTL_NOTIF_ADDFD, &a) < 0)
+		return addfd_lost(r, fd, cloexec, writable, -errno);
 	close(fd);
-	if (rc == 0 || rc == -ENOENT)
-		r->replied = true; /* answered, or the caller is gone */
-	return rc < 0 ? rc : 1;
+	r->replied = true;
+	restart_end(r);
+	return 1;
+}
+
+int notif_answer_fd(uint64_t id, int fd, bool cloexec)
+{
+	struct seccomp_notif_addfd a = {
+		.id = id,
+		.flags = S->feat.addfd_send ? SECCOMP_ADDFD_FLAG_SEND : 0,
+		.srcfd = (uint32_t)fd,
+		.newfd_flags = cloexec ? O_CLOEXEC : 0,
+	};
+	int rc = ioctl(S->listener, SECCOMP_IOCTL_NOTIF_ADDFD, &a);
+
+	if (rc < 0)
+		return -errno;
+	if (S->feat.addfd_send)
+		return 0;
+	/* Before 5.14: the answer is the fd's number (lost to a call interrupted meanwhile). */
+	struct seccomp_notif_resp resp = { .id = id, .val = rc };
+	return ioctl(S->listener, SECCOMP_IOCTL_NOTIF_SEND, &resp) < 0 ? -errno : 0;
+}
+
+/*
+ * Answer a restarted call as ward answered it before (restart.c): no
+ * line, nothing decided or done again.
+ */
+static void replay(struct req *r, const struct replay *a)
+{
+	switch (a->kind) {
+	case REPLAY_VALUE:
+		r->log = LOG_QUIET;
+		r->result = a->result;
+		commit(r, a->rc);
+		break;
+	case REPLAY_FD:
+		r->log = LOG_COMMITTED;
+		commit(r, req_answer_fd(r, a->fd, a->cloexec, a->writable));
+		break;
+	case REPLAY_INSTALLED:
+		r->log = LOG_QUIET;
+		r->installed = a->fd;
+		r->installed_ino = a->ino;
+		r->installed_mnt = a->mnt;
+		r->installed_flags = a->flags;
+		commit(r, req_answer_value(r, a->fd));
+		break;
+	}
 }
 
 static void serve(struct req *r)
@@ -199,6 +277,22 @@ static void serve(struct req *r)
 	r->result = 0;
 	r->replied = false;
 	r->batch_reads = false;
+	r->gone = false;
+	r->nreads = 0;
+	r->installed = -1;
+
+	struct replay again;
+	switch (restart_begin(r, &again)) {
+	case RESTART_GONE:
+		restart_end(r);
+		return;
+	case RESTART_ANSWER:
+		replay(r, &again);
+		restart_end(r);
+		return;
+	case RESTART_SERVE:
+		break;
+	}
 
 	sighold_received(r->tid);
 	if (d == NULL || d->fn == NULL || r->n->data.arch != AUDIT_ARCH_X86_64) {
@@ -238,6 +332,7 @@ static void serve(struct req *r)
 			rc = -EACCES; /* sighold's alone, above */
 	}
 	commit(r, rc);
+	restart_end(r);
 }
 
 /*
@@ -298,6 +393,8 @@ static void *worker(void *arg)
 
 	for (;;) {
 		memset(r->n, 0, (size_t)S->notify_size);
+		/* Before RECV: a stop the tracer sees later may be this call's (restart.c). */
+		r->since = restart_now();
 		recv_enter();
 		int got = ioctl(S->listener, SECCOMP_IOCTL_NOTIF_RECV, r->n), e = errno;
 		recv_leave();

@@ -89,6 +89,22 @@ struct req {
 	bool trailing_slash; /* the last path resolved ended in '/' */
 	pid_t hop_tid; /* the agent fd a walk ended on: thread and fd (-1: none) */
 	int hop_fd;
+	/*
+	 * A call the kernel may restart (no WAIT_KILLABLE_RECV: restart.c):
+	 * the ranges of the agent's memory it read (mem.c records them), and
+	 * an fd ADDFD installed whose number is still to be answered.
+	 */
+	bool gone;	 /* req_valid() found the call gone: nothing it did is kept */
+	bool busy;	 /* restart.c counts this worker as serving r->tid */
+	uint64_t since;	 /* restart_now() before the call was received */
+	int nreads;	 /* READS_MAX + 1: more than it keeps */
+#define READS_MAX 16
+	struct read_range {
+		uint64_t addr, hash;
+		uint32_t len;
+	} reads[READS_MAX];
+	int installed;	 /* the agent's number for it, or -1 */
+	uint64_t installed_ino, installed_mnt, installed_flags; /* what that fd is */
 };
 
 /*
@@ -159,6 +175,13 @@ void req_settle(struct req *r, int err);
  * Returns 1 (answered, or about to be with r->result), or -errno.
  */
 int req_answer_fd(struct req *r, int fd, bool cloexec, bool writable);
+
+/*
+ * Answer the notification id with ward's fd (not closed here) as a new fd
+ * of the agent's, from a thread that serves no request (a FIFO's open):
+ * 0, or -errno (ENOENT: nobody waits).
+ */
+int notif_answer_fd(uint64_t id, int fd, bool cloexec);
 
 /* Answer the call with the value v (what a handler returns for it). */
 static inline int req_answer_value(struct req *r, int64_t v)

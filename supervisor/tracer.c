@@ -17,6 +17,7 @@
 #include "notify.h"
 #include "proc.h"
 #include "procfs.h"
+#include "restart.h"
 #include "session.h"
 #include "sighold.h"
 #include "ward.h"
@@ -152,7 +153,7 @@ static noreturn void child(int sock, struct sock_fprog *prog, char **argv, mode_
 
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		_exit(WARD_EXIT_FAILURE);
-	listener = filter_install(prog);
+	listener = filter_install(prog, S->feat.wait_killable);
 	if (listener < 0 || write(sock, &listener, sizeof(listener)) != (ssize_t)sizeof(listener))
 		_exit(WARD_EXIT_FAILURE);
 	/* The parent has its copy when it says go. */
@@ -323,6 +324,7 @@ static void on_exec(pid_t pid)
 		/* A thread exec'd: it now has the leader's id; the other threads are gone. */
 		proc_fs_join(pid, former); /* and its fs_struct */
 		proc_remove(former);
+		restart_forget(former);
 	}
 	sighold_exec(former ? former : pid, pid);
 	if (!ok) {
@@ -432,6 +434,11 @@ static pid_t spawn(char **argv, mode_t umask_, int *sock, char *why, size_t len)
 		waitpid(pid, NULL, 0);
 		return fail(why, len, -EIO, "the child could not install the seccomp filter");
 	}
+	/*
+	 * SYNC_WAKE_UP (6.6): the agent and the worker that answers it hand
+	 * the CPU to each other.  Without it the kernel's ordinary wake-up
+	 * does the same job, a few microseconds slower a call.
+	 */
 	if (S->feat.sync_wake_up)
 		ioctl(S->listener, SECCOMP_IOCTL_NOTIF_SET_FLAGS, SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP);
 	/* TRACESYSGOOD: the system call stops of a thread holding signals (sighold.c) are told apart. */
@@ -501,6 +508,22 @@ static int start_serving(char *why, size_t len)
 }
 
 /*
+ * Before 5.19 (no WAIT_KILLABLE_RECV) a signal ends a call's wait for
+ * ward's answer even once ward has it, even as ward answers: a task
+ * stopped for a signal with -ERESTARTSYS in rax was in a call the kernel
+ * may restart, which restart.c must then answer, not perform again.
+ */
+static void note_interrupted(pid_t w)
+{
+	struct user_regs_struct g;
+
+	if (ptrace(PTRACE_GETREGS, w, 0, &g) == 0 && (long long)g.rax == -512 /* ERESTARTSYS */) {
+		uint64_t args[6] = { g.rdi, g.rsi, g.rdx, g.r10, g.r8, g.r9 };
+		restart_interrupted(w, (int)g.orig_rax, g.rip, args);
+	}
+}
+
+/*
  * A task of the session stopped (st: waitpid's): what stopped it, then on
  * (sighold_resume: a thread holding signals goes on to its next system
  * call stop).
@@ -536,6 +559,8 @@ static void on_stop(pid_t w, int st)
 			break;
 		}
 		/* A signal on its way to the tracee: delivered, or held back (sighold.c). */
+		if (restart_active())
+			note_interrupted(w); /* before sighold looks: the call's registers as stopped */
 		sighold_signal_stop(w, sig);
 		break;
 	default:
@@ -554,6 +579,7 @@ static bool on_end(pid_t w, int st, pid_t pid, int *status)
 		log_finish(l);
 	}
 	proc_remove(w);
+	restart_forget(w);
 	sighold_forget(w);
 	if (tgid == w)
 		proc_orphans(w); /* reparented by the kernel: ppid in the log follows */

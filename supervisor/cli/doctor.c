@@ -80,36 +80,50 @@ static const struct row {
 	size_t flag;	 /* with no probe: a bool of struct host */
 	probe_fn *probe; /* else: this says */
 	const char *there, *missing;
+	const char *mask; /* the name WARD_KERNEL_FEATURES masks it by, if it may */
 } rows[] = {
 	{ "seccomp user notification", "5.0", REQUIRED, FLAG(user_notif),
 	  "ward is asked about each supervised call of the agent and answers it",
-	  "ward cannot supervise here (a newer kernel, or a listener already on this process: "
-	  "ward inside ward or a container's runtime)" },
-	{ "SECCOMP_ADDFD_FLAG_SEND", "5.14", REQUIRED, FLAG(addfd_send),
-	  "ward opens a file for the agent and hands it over in the same step",
-	  "ward needs Linux 5.14" },
-	{ "SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV", "5.19", REQUIRED, FLAG(wait_killable),
-	  "a call waiting for an answer (a prompt) is not interrupted and asked twice",
-	  "ward needs Linux 5.19" },
+	  "ward cannot supervise here (an older kernel, or a listener already on this process: "
+	  "ward inside ward or a container's runtime); --degraded, enforcement by ptrace, is "
+	  "not in this version",
+	  "user_notif" },
+	{ "SECCOMP_IOCTL_NOTIF_ADDFD", "5.9", REQUIRED, FLAG(addfd),
+	  "ward opens a file for the agent and puts it in the agent's fd table",
+	  "ward needs Linux 5.9 (--degraded, enforcement by ptrace, is not in this version)",
+	  "addfd" },
+	{ "SECCOMP_ADDFD_FLAG_SEND", "5.14", USED, FLAG(addfd_send),
+	  "the fd and the answer reach the agent in one step",
+	  "the same guarantees: ward installs the fd, then answers its number", "addfd_send" },
+	{ "SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV", "5.19", USED, FLAG(wait_killable),
+	  "a call ward has received waits for its answer through signals",
+	  "the same guarantees: a call a signal restarts after ward received it is answered "
+	  "with what ward did, not done twice",
+	  "wait_killable_recv" },
 	{ "SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP", "6.6", USED, FLAG(sync_wake_up),
-	  "answers reach the agent faster", "ward works, each supervised call a little slower" },
+	  "answers reach the agent faster", "ward works, each supervised call a little slower",
+	  "sync_wake_up" },
+	{ "PIDFD_THREAD", "6.9", USED, FLAG(pidfd_thread),
+	  "ward reaches a thread's own fds directly",
+	  "the same guarantees: ward reaches them through the process, checking each (kcmp)",
+	  "pidfd_thread" },
 	{ "openat2", "5.6", REQUIRED, FLAG(openat2),
 	  "ward opens paths without following a link the agent could swap in",
-	  "ward needs Linux 5.6" },
+	  "ward needs Linux 5.6", NULL },
 	{ "pidfd_getfd", "5.6", REQUIRED, FLAG(pidfd_getfd),
 	  "ward connects and binds the agent's own sockets to the address it checked",
-	  "ward needs Linux 5.6" },
+	  "ward needs Linux 5.6", NULL },
 	{ "ptrace", "", REQUIRED, 0, p_ptrace,
 	  "ward follows the agent's process tree and checks each program it runs",
 	  "ward cannot trace its own child here (Yama ptrace_scope 3, or a seccomp policy "
-	  "around ward that refuses ptrace)" },
+	  "around ward that refuses ptrace)", NULL },
 	{ "Landlock", "5.13", COMPARE, 0, p_landlock,
 	  "not used by ward: a sandbox that restricts only itself could stack on ward here",
-	  "not used by ward" },
+	  "not used by ward", NULL },
 	{ "user namespaces", "", COMPARE, 0, p_userns,
 	  "not used by ward: bubblewrap, firejail and rootless containers would work here too",
 	  "not used by ward: bubblewrap, firejail and rootless containers do not work here; "
-	  "ward does" },
+	  "ward does", NULL },
 };
 
 /* A child that waits to be traced: PTRACE_SEIZE of it says whether ward could. */
@@ -146,11 +160,24 @@ static int probe_userns(void)
 	return WEXITSTATUS(st);
 }
 
+/* Whether WARD_KERNEL_FEATURES masked row r's feature (h->f.masked: "a,b"). */
+static bool row_masked(const struct row *r, const struct host *h)
+{
+	size_t n = r->mask != NULL ? strlen(r->mask) : 0;
+
+	for (const char *m = h->f.masked; n > 0 && (m = strstr(m, r->mask)) != NULL; m++)
+		if ((m == h->f.masked || m[-1] == ',') && (m[n] == ',' || m[n] == '\0'))
+			return true;
+	return false;
+}
+
 /* Whether row r's feature is there; detail (may be left "") says more. */
 static int row_ok(const struct row *r, const struct host *h, char *detail, size_t len)
 {
 	if (r->probe != NULL)
 		return r->probe(h, detail, len);
+	if (row_masked(r, h))
+		snprintf(detail, len, "masked by WARD_KERNEL_FEATURES");
 	return *(const bool *)((const char *)h + r->flag);
 }
 
@@ -182,8 +209,8 @@ int features_line(char *out, size_t len)
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]) && o >= 0 && (size_t)o < len; i++) {
 		char d[128] = "";
 		int ok = row_ok(&rows[i], &h, d, sizeof(d));
-		o += snprintf(out + o, len - (size_t)o, "%s %s%s", i ? "," : "", ok ? "" : "no ",
-			      rows[i].name);
+		o += snprintf(out + o, len - (size_t)o, "%s %s%s%s", i ? "," : "", ok ? "" : "no ",
+			      rows[i].name, row_masked(&rows[i], &h) ? " (masked)" : "");
 		if (rows[i].probe == p_landlock && ok && (size_t)o < len)
 			o += snprintf(out + o, len - (size_t)o, " %s", d);
 	}
@@ -194,7 +221,8 @@ static const char help[] =
 	"usage: ward doctor\n"
 	"\n"
 	"Say what this host's kernel gives ward, and whether ward can run here: seccomp\n"
-	"user notification and each of its flags, ptrace, pidfd_getfd, and, for\n"
+	"user notification and each of its flags (WARD_KERNEL_FEATURES=-NAME,... masks\n"
+	"them, as on an older kernel), ptrace, pidfd_getfd, and, for\n"
 	"comparison, Landlock and user namespaces (which bubblewrap and containers\n"
 	"need).  The first thing to run on a new host.  Exit 0 when ward can run, 1\n"
 	"when it cannot.\n"

@@ -7,6 +7,7 @@
 #include "log.h"
 #include "proc.h"
 #include "repos.h"
+#include "restart.h"
 #include "report.h"
 #include "session.h"
 #include "shm.h"
@@ -601,12 +602,13 @@ static void log_session_start(char **cmd, int n, const struct policy_opts *o,
 		jenv = NULL;
 	}
 	log_event(EV_SESSION_START, 0,
-		  "{s:o, s:s, s:s, s:s, s:o, s:s, s:s, s:{s:s, s:b, s:b, s:b}, s:o*, s:o*}", "argv",
-		  jargv, "cwd", cwd, "project", S->vars.project, "profile", profiles, "policy", jpol,
-		  "mode", S->shadow ? "shadow" : "enforce", "version", WARD_VERSION, "kernel",
+		  "{s:o, s:s, s:s, s:s, s:o, s:s, s:s, s:{s:s, s:b, s:b, s:b, s:b, s:s*}, s:o*, s:o*}",
+		  "argv", jargv, "cwd", cwd, "project", S->vars.project, "profile", profiles, "policy",
+		  jpol, "mode", S->shadow ? "shadow" : "enforce", "version", WARD_VERSION, "kernel",
 		  "release", S->feat.kernel, "addfd_send", S->feat.addfd_send, "wait_killable_recv",
-		  S->feat.wait_killable, "sync_wake_up", S->feat.sync_wake_up, "links_not_followed",
-		  jcut, "env", jenv);
+		  S->feat.wait_killable, "sync_wake_up", S->feat.sync_wake_up, "pidfd_thread",
+		  S->feat.pidfd_thread, "masked", S->feat.masked[0] ? S->feat.masked : NULL,
+		  "links_not_followed", jcut, "env", jenv);
 }
 
 /*
@@ -627,11 +629,13 @@ static void log_session_end(int status, double secs)
 	/* The counts save ward sessions reading the whole log; refused: not those that failed natively. */
 	unsigned long c[3];
 	log_counts(c);
-	log_event(EV_SESSION_END, 0, "{s:i, s:f, s:{s:I, s:I, s:I, s:I}, s:o*, s:o*, s:o*}",
+	/* Restarted calls answered with what ward had done (restart.c): no line of their own. */
+	unsigned long again = restart_answered();
+	log_event(EV_SESSION_END, 0, "{s:i, s:f, s:{s:I, s:I, s:I, s:I}, s:o*, s:o*, s:o*, s:o*}",
 		  "status", status, "duration", secs, "counts", "allowed", (json_int_t)c[0], "denied",
 		  (json_int_t)c[1], "refused", (json_int_t)log_refused(), "asked", (json_int_t)c[2],
 		  "lost", lost > 0 ? json_integer((json_int_t)lost) : NULL, "repos", repos, "put_back",
-		  put_back);
+		  put_back, "restarts_answered", again > 0 ? json_integer((json_int_t)again) : NULL);
 }
 
 /*

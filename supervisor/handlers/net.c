@@ -100,16 +100,12 @@ static int agent_socket(struct req *r, long n, struct sock *s)
 		return -EBADF;
 	if ((pfd = agent_pidfd(r)) < 0)
 		return -ESRCH;
-	s->fd = (int)syscall(SYS_pidfd_getfd, pfd, (int)n, 0);
-	e = errno;
+	s->fd = agent_getfd(r, pfd, (int)n);
 	close(pfd);
-	if (s->fd < 0)
-		return e == EBADF ? -EBADF : -EACCES;
-	/* The thread id could name another thread by now: check it is still ours. */
-	if (!req_valid(r)) {
-		close(s->fd);
+	if (s->fd < 0) {
+		int rc = s->fd;
 		s->fd = -1;
-		return -ESRCH;
+		return rc == -EBADF || rc == -ESRCH ? rc : -EACCES;
 	}
 	if (getsockopt(s->fd, SOL_SOCKET, SO_DOMAIN, &s->domain, &l) < 0 ||
 	    getsockopt(s->fd, SOL_SOCKET, SO_TYPE, &s->type, &l) < 0 ||
@@ -1106,9 +1102,9 @@ static int copy_control(struct req *r, const struct sock *s, struct send_buf *b,
 				rc = -EINVAL; /* SCM_MAX_FD, as the kernel says */
 				goto out;
 			}
-			int mine = fd < 0 ? -1 : (int)syscall(SYS_pidfd_getfd, pfd, fd, 0);
+			int mine = fd < 0 ? -EBADF : agent_getfd(r, pfd, fd);
 			if (mine < 0) {
-				rc = -EBADF;
+				rc = mine == -EACCES || mine == -ESRCH ? mine : -EBADF;
 				goto out;
 			}
 			b->fds[b->nfds++] = mine;

@@ -332,17 +332,14 @@ static void *fifo_thread(void *arg)
 
 	close(f->opath);
 	if (fd >= 0) {
-		struct seccomp_notif_addfd a = { .id = f->id, .flags = SECCOMP_ADDFD_FLAG_SEND,
-						 .srcfd = (uint32_t)fd,
-						 .newfd_flags = (f->flags & O_CLOEXEC) ? O_CLOEXEC : 0 };
-		if (ioctl(S->listener, SECCOMP_IOCTL_NOTIF_ADDFD, &a) >= 0 || errno == ENOENT) {
-			close(fd);
+		int rc = notif_answer_fd(f->id, fd, f->flags & O_CLOEXEC);
+		close(fd);
+		if (rc == 0 || rc == -ENOENT || rc == -ESRCH) {
 			free(f);
 			atomic_fetch_sub(&fifo_waits, 1);
 			return NULL;
 		}
-		resp.error = -errno;
-		close(fd);
+		resp.error = rc;
 	} else {
 		resp.error = fd;
 	}

@@ -86,10 +86,10 @@ static int send_via_pidfd(struct req *r)
 		close(self);
 		return -EPERM;
 	}
-	fd = (int)syscall(SYS_pidfd_getfd, self, (int)arg[0], 0);
+	fd = agent_getfd(r, self, (int)arg[0]);
 	close(self);
 	if (fd < 0)
-		return -EBADF;
+		return fd == -EACCES || fd == -ESRCH ? fd : -EBADF;
 	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
 	FILE *f = fopen(path, "re");
 	while (f != NULL && fgets(line, sizeof(line), f) != NULL)

@@ -3,15 +3,15 @@
 # agents.sh BUILD_DIR - the real programs under their profiles
 # (docs/profiles.md), each with --undecided deny, so that anything asked is
 # refused and shows in the log: Claude Code (its version, and its first
-# screen in tmux), the Codex CLI (its version, with no warning), npm
-# install, pnpm add and yarn add of a package from the registry, pip
-# install of a local package into a virtual environment, cargo build and
-# go build of small local projects.  Asserted from the log: nothing refused but what the profile
-# means to refuse.
+# screen in tmux), the Codex CLI (its version, with no warning), opencode's
+# version from an empty home, npm install, pnpm add and yarn add of a
+# package from the registry, pip install of a local package into a virtual
+# environment, cargo build and go build of small local projects.  Asserted
+# from the log: nothing refused but what the profile means to refuse.
 #
-# Claude Code, Codex, pnpm and yarn come from the npm registry, installed
-# once into $WARD_AGENTS_CACHE (default BUILD_DIR/agents-cache) and reused; pip,
-# cargo and go are Debian's (make deps).  Without the npm registry what
+# Claude Code, Codex, opencode, pnpm and yarn come from the npm registry,
+# installed once into $WARD_AGENTS_CACHE (default BUILD_DIR/agents-cache)
+# and reused; pip, cargo and go are Debian's (make deps).  Without the npm registry what
 # needs it is skipped, saying so, and the test exits 77 (skipped), never 0.
 set -u
 umask 022
@@ -44,18 +44,18 @@ fi
 mkdir -p "$CACHE"
 exec 9>"$CACHE/.lock"
 flock 9
-PROGRAMS="claude codex pnpm yarn"
+PROGRAMS="claude codex opencode pnpm yarn"
 cached() {
 	local p
 	for p in $PROGRAMS; do [ -x "$CACHE/prefix/bin/$p" ] || return 1; done
 }
 if [ -z "$OFFLINE" ] && ! cached; then
-	echo "# installing Claude Code, Codex, pnpm and yarn into $CACHE/prefix"
+	echo "# installing Claude Code, Codex, opencode, pnpm and yarn into $CACHE/prefix"
 	rm -rf "$CACHE/prefix"
 	if ! timeout 600 npm install -g --no-fund --no-audit --prefix "$CACHE/prefix" \
-		@anthropic-ai/claude-code @openai/codex pnpm yarn >"$CACHE/install.log" 2>&1; then
+		@anthropic-ai/claude-code @openai/codex opencode-ai pnpm yarn >"$CACHE/install.log" 2>&1; then
 		sed 's/^/#   /' "$CACHE/install.log" | tail -n 20
-		bail "npm could not install Claude Code, Codex, pnpm and yarn (the registry answered)"
+		bail "npm could not install the programs (the registry answered)"
 	fi
 fi
 flock -u 9
@@ -66,6 +66,8 @@ AGENTS=$CACHE/prefix/bin
 export HOME=$BASE/home XDG_CONFIG_HOME=$BASE/home/.config XDG_STATE_HOME=$BASE/home/.local/state \
 	XDG_CACHE_HOME=$BASE/home/.cache XDG_RUNTIME_DIR=$BASE/run TMPDIR=$BASE/tmp
 unset XDG_DATA_HOME GOPATH GOCACHE GOMODCACHE CARGO_HOME RUSTUP_HOME PIP_CACHE_DIR
+# npm's settings from the environment (a cache, a registry) are the user's too.
+for v in $(env | sed -n 's/^\([Nn][Pp][Mm]_[Cc][Oo][Nn][Ff][Ii][Gg]_[A-Za-z0-9_]*\)=.*/\1/p'); do unset "$v"; done
 export PATH=$AGENTS:/usr/local/bin:/usr/bin:/bin
 mkdir -p "$HOME/.cache" "$HOME/.config" "$HOME/.local/share" "$HOME/.local/state" \
 	"$BASE/tmp" "$BASE/run"
@@ -142,7 +144,13 @@ if [ -x "$AGENTS/claude" ] && [ -x "$AGENTS/codex" ]; then
 		sleep 0.1
 	done
 	printf '%s\n' "$screen" >"$BASE/screen"
-	contains "claude's first screen under ward: the welcome" "$BASE/screen" "Welcome to Claude Code"
+	if grep -qF "Welcome to Claude Code" "$BASE/screen"; then
+		ok "claude's first screen under ward: the welcome"
+	else
+		nok "claude's first screen under ward: the welcome" "the screen:" \
+			"$(grep -v '^[[:space:]]*$' "$BASE/screen" | head -n 10)" "ward's and claude's stderr:" \
+			"$(head -n 10 "$BASE/err")" "the log's last events:" "$(tail -n 3 "$L" 2>/dev/null)"
+	fi
 	if grep -q "Unable to connect" "$BASE/screen"; then
 		# What claude says natively here, without ward, with no route to Anthropic.
 		contains "...and, with no route to Anthropic, what it says natively" "$BASE/screen" \
@@ -169,6 +177,22 @@ if [ -x "$AGENTS/claude" ] && [ -x "$AGENTS/codex" ]; then
 		"$([ -d "$HOME/.codex/tmp/arg0-linux" ] && echo yes || echo no)"
 else
 	skip "Claude Code and Codex" "$OFFLINE, and no earlier run cached them"
+fi
+
+# ------------------------------------------------------------ opencode
+
+# From a home that has none of its directories yet (~/.config, ~/.local).
+if [ -x "$AGENTS/opencode" ]; then
+	rm -rf "$BASE/ochome"
+	mkdir -p "$BASE/ochome" "$BASE/ocproj"
+	cd "$BASE/ocproj" || exit 2
+	HOME=$BASE/ochome XDG_CONFIG_HOME=$BASE/ochome/.config XDG_CACHE_HOME=$BASE/ochome/.cache \
+		XDG_STATE_HOME=$BASE/ochome/.local/state wrun opencode -- opencode --version
+	check "opencode --version under --profile opencode, in an empty home" "0" "$RC"
+	check "...prints its version" "yes" "$(grep -qE '^[0-9]+\.[0-9]+\.[0-9]+$' "$BASE/out" && echo yes || echo no)"
+	none_refused "...and nothing was refused" ""
+else
+	skip "opencode" "$OFFLINE, and no earlier run cached it"
 fi
 
 # ------------------------------------------------------------ npm

@@ -22,7 +22,8 @@ rc=$?
 check "ward doctor's exit status says whether ward runs here (as ward run found)" \
 	"$([ "$ran" = 0 ] && echo 0 || echo 1)" "$rc"
 contains "...and says so" "$BASE/doctor" "$([ "$ran" = 0 ] && echo 'ward can run here.' || echo 'ward cannot run here')"
-for row in "seccomp user notification (5.0)" "SECCOMP_ADDFD_FLAG_SEND (5.14)" \
+for row in "seccomp user notification (5.0)" "SECCOMP_IOCTL_NOTIF_ADDFD (5.9)" \
+	"SECCOMP_ADDFD_FLAG_SEND (5.14)" "PIDFD_THREAD (6.9)" \
 	"SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV (5.19)" "SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (6.6)" \
 	"pidfd_getfd (5.6)" "ptrace" "Landlock (5.13)" "user namespaces"; do
 	contains "ward doctor: a row for $row" "$BASE/doctor" "$row"

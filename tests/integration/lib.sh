@@ -148,6 +148,9 @@ hermetic() {
 	ENVV=(HOME="$HOME" XDG_CONFIG_HOME="$XDG_CONFIG_HOME" XDG_STATE_HOME="$XDG_STATE_HOME"
 		XDG_RUNTIME_DIR="$XDG_RUNTIME_DIR" TMPDIR="$TMPDIR" PATH=/usr/local/bin:/usr/bin:/bin
 		LC_ALL=C)
+	# The kernel features ward is told to do without (make oldkernel): kept through env -i.
+	[ -n "${WARD_KERNEL_FEATURES:-}" ] && ENVV+=(WARD_KERNEL_FEATURES="$WARD_KERNEL_FEATURES")
+	return 0
 }
 
 # close_fds: start with none open but 0, 1 and 2 (ctest leaves others
@@ -237,7 +240,7 @@ ward_probe() {
 	[ $# -gt 0 ] && chown "$NB_UID:$NB_GID" "$d"
 	out=$(cd "$d" && "$@" env -i HOME="$d" XDG_CONFIG_HOME="$d/config" XDG_STATE_HOME="$d/state" \
 		XDG_RUNTIME_DIR="$d" TMPDIR="$d" PATH=/usr/bin:/bin \
-		"$ward" run -q --log "$d/log.jsonl" --profile audit -- /bin/echo ward-runs 2>&1)
+		${WARD_KERNEL_FEATURES:+WARD_KERNEL_FEATURES="$WARD_KERNEL_FEATURES"} "$ward" run -q --log "$d/log.jsonl" --profile audit -- /bin/echo ward-runs 2>&1)
 	st=$?
 	rm -rf "$d"
 	if [ "$st" = 0 ] && [ "$out" = ward-runs ]; then
