@@ -425,8 +425,9 @@ static int kernel_answer(const struct sock *s, enum call call, const struct ward
 
 /*
  * Where a datagram of s to d comes from: s's own address and port, the
- * destination's address standing for a wildcard one (to loopback, the
- * kernel's source is that address).  False when s has no port yet, or is
+ * destination's address standing for a wildcard one (to an address of the
+ * host's own, the kernel's source is that address; to any of 127/8 it is
+ * 127.0.0.1).  False when s has no port yet, or is
  * not a datagram socket.
  */
 static bool sender_address(const struct sock *s, const struct dest *d, uint8_t src[16],
@@ -442,8 +443,12 @@ static bool sender_address(const struct sock *s, const struct dest *d, uint8_t s
 		const struct sockaddr_in *in = (const struct sockaddr_in *)&ss;
 		net_v4_mapped(in->sin_addr.s_addr, src);
 		*sport = ntohs(in->sin_port);
-		if (in->sin_addr.s_addr == htonl(INADDR_ANY))
+		if (in->sin_addr.s_addr == htonl(INADDR_ANY)) {
 			memcpy(src, d->addr, 16);
+			/* To 127.0.0.x the kernel's route says src 127.0.0.1, whatever x. */
+			if (src[12] == 127)
+				net_v4_mapped(htonl(INADDR_LOOPBACK), src);
+		}
 	} else if (ss.ss_family == AF_INET6) {
 		const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)&ss;
 		memcpy(src, &in6->sin6_addr, 16);
