@@ -14,7 +14,7 @@ JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 # Debian package names; `make deps` installs whichever are missing.
 DEPS = cmake make gcc clang pkg-config libclang-rt-14-dev llvm \
        libseccomp-dev libunwind-dev libelf-dev uthash-dev libcmocka-dev nettle-dev \
-       libjansson-dev util-linux iproute2 git python3 tar btrfs-progs xfsprogs e2fsprogs
+       libjansson-dev libvterm-dev tmux util-linux iproute2 git python3 tar btrfs-progs xfsprogs e2fsprogs
 # make bench measures peers too.
 BENCH_DEPS = strace proot bubblewrap bc
 
@@ -59,9 +59,10 @@ asan:
 fuzz:
 	cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
 		-DWARD_FUZZ=ON -DWARD_BENCH=OFF
-	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_policy fuzz_elf
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_policy fuzz_elf fuzz_screen
 	tests/fuzz/run.sh $(FUZZ_BUILD)/tests/fuzz_policy $(FUZZ_SECONDS) policy
 	tests/fuzz/run.sh $(FUZZ_BUILD)/tests/fuzz_elf $(FUZZ_SECONDS) elf
+	tests/fuzz/run.sh $(FUZZ_BUILD)/tests/fuzz_screen $(FUZZ_SECONDS) screen
 
 check: deps
 	$(MAKE) test
