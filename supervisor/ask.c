@@ -78,6 +78,8 @@ static int64_t tokens_ms;
 static unsigned flooded;
 static int64_t flooded_ms;
 static json_t *answers; /* the session's, for session-end */
+static pthread_t sweeper_thread;
+static bool sweeper_running;
 
 /* The grants: rules made by the person's answers, under their own lock. */
 static pthread_rwlock_t grants_lock = PTHREAD_RWLOCK_INITIALIZER;
@@ -123,6 +125,7 @@ static bool makes_rule(enum ask_answer a)
 }
 
 static void record(struct ask *a, const char *by);
+static void *sweeper(void *arg);
 
 /* Tell the front ends (lock held). */
 static void changed(void)
@@ -136,6 +139,14 @@ int ask_init(const struct ask_config *c)
 	pthread_condattr_t ca;
 
 	/* Again (the tests do): what a session before left is dropped. */
+	if (sweeper_running) {
+		pthread_mutex_lock(&lock);
+		shut = true;
+		pthread_cond_broadcast(&cond);
+		pthread_mutex_unlock(&lock);
+		pthread_join(sweeper_thread, NULL);
+		sweeper_running = false;
+	}
 	pthread_mutex_lock(&lock);
 	if (queue != NULL) {
 		pthread_mutex_unlock(&lock);
@@ -160,7 +171,12 @@ int ask_init(const struct ask_config *c)
 	answers = json_array();
 	tokens_ms = now_ms();
 	shut = false;
-	return grants != NULL && answers != NULL ? 0 : -ENOMEM;
+	if (grants == NULL || answers == NULL)
+		return -ENOMEM;
+	if (pthread_create(&sweeper_thread, NULL, sweeper, NULL) != 0)
+		return -EAGAIN;
+	sweeper_running = true;
+	return 0;
 }
 
 void ask_shutdown(void)
@@ -175,6 +191,10 @@ void ask_shutdown(void)
 	pthread_cond_broadcast(&cond);
 	changed();
 	pthread_mutex_unlock(&lock);
+	if (sweeper_running) {
+		pthread_join(sweeper_thread, NULL);
+		sweeper_running = false;
+	}
 }
 
 void ask_set_terminal(bool present)
@@ -339,16 +359,27 @@ static void describe_procs(struct ask_view *v, pid_t pid)
 			}
 		}
 		pid = parent_of(pid);
+		if (cfg.in_session == NULL || !cfg.in_session(pid))
+			break; /* nothing outside the session is shown */
 	}
 }
 
-/* The policy word for a rung; false when no rule can name it. */
+/*
+ * The policy word for a rung (a path in the home directory as ~/..., as
+ * people write them); false when no rule can name it.
+ */
 static bool rung(struct ask_view *v, const char *target, const char *suffix, const char *name)
 {
 	char word[ASK_RULE];
+	size_t h = strlen(cfg.vars->home);
+	bool home = h > 1 && strncmp(target, cfg.vars->home, h) == 0 && target[h] == '/';
 
-	if (v->nrungs >= ASK_RUNGS || ward_rule_word(word, sizeof(word) - 8, target) < 0)
+	if (v->nrungs >= ASK_RUNGS || ward_rule_word(word + home, sizeof(word) - 8, home ? target + h : target) < 0)
 		return false;
+	if (home) {
+		word[0] = '"';
+		word[1] = '~';
+	}
 	if (suffix != NULL) {
 		/* The quoted literal, then the glob inside the quotes. */
 		size_t l = strlen(word);
@@ -558,7 +589,8 @@ static void sweep(int64_t now)
 {
 	for (struct ask *a = queue, *next; a != NULL; a = next) {
 		next = a->next;
-		if (a->waiters == 0 && a->answer == ANSWER_NONE && now - a->orphaned_ms >= ORPHAN_MS) {
+		if (a->waiters == 0 && a->answer == ANSWER_NONE && a->orphaned_ms &&
+		    now - a->orphaned_ms >= ORPHAN_MS) {
 			a->answer = ANSWER_WITHDRAWN;
 			record(a, "prompt");
 			unlink_ask(a);
@@ -567,6 +599,34 @@ static void sweep(int64_t now)
 			unlink_ask(a); /* answered while orphaned, and no call came back for it */
 		}
 	}
+}
+
+/*
+ * Withdraws the questions whose callers all left, once their grace is
+ * over: their callers cannot wait for that (a signal is on its way to
+ * them), and nothing else may happen meanwhile to look.
+ */
+static void *sweeper(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&lock);
+	while (!shut) {
+		int64_t next = 0;
+		for (struct ask *a = queue; a != NULL; a = a->next) {
+			int64_t at = a->answer == ANSWER_NONE ? a->orphaned_ms : a->answered_ms;
+			if (a->waiters == 0 && at && (next == 0 || at + ORPHAN_MS < next))
+				next = at + ORPHAN_MS;
+		}
+		if (next == 0) {
+			pthread_cond_wait(&cond, &lock);
+		} else {
+			struct timespec ts = { next / 1000, (long)(next % 1000) * 1000000 };
+			pthread_cond_timedwait(&cond, &lock, &ts);
+		}
+		sweep(now_ms());
+	}
+	pthread_mutex_unlock(&lock);
+	return NULL;
 }
 
 /* Too many new questions, too fast? (lock held) */
@@ -699,8 +759,10 @@ int ask_call(const struct ask_call *c, struct ask_result *r)
 		int alive = c->alive ? c->alive(c->alive_arg) : 0;
 		pthread_mutex_lock(&lock);
 		if (alive < 0 && a->answer == ANSWER_NONE) {
-			if (--a->waiters == 0)
+			if (--a->waiters == 0) {
 				a->orphaned_ms = now_ms();
+				pthread_cond_broadcast(&cond); /* for the sweeper */
+			}
 			pthread_mutex_unlock(&lock);
 			r->serial = a->v.serial;
 			r->answer = ANSWER_WITHDRAWN;
@@ -779,7 +841,7 @@ int ask_answer(unsigned serial, enum ask_answer ans, int scope)
 		;
 	if (a == NULL || a->answer != ANSWER_NONE) {
 		pthread_mutex_unlock(&lock);
-		return -ENOENT;
+		return -ESRCH;
 	}
 	if (makes_rule(ans)) {
 		if (scope < 0 || scope >= a->v.nrungs) {
@@ -896,8 +958,18 @@ int policy_append(const char *path, const char *comment, const char *rule)
 	if (slash == NULL)
 		return -EINVAL;
 	*slash = '\0';
-	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
-		return -errno;
+	/* ~/.config/ward, and ~/.config before it when need be: private. */
+	for (char *p = dir + 1;; p++) {
+		if (*p != '/' && *p != '\0')
+			continue;
+		char c = *p;
+		*p = '\0';
+		if (mkdir(dir, 0700) < 0 && errno != EEXIST)
+			return -errno;
+		*p = c;
+		if (c == '\0')
+			break;
+	}
 	/* Two sessions saving at once: one after the other, neither's rule lost. */
 	snprintf(lockp, sizeof(lockp), "%s/.policy.lock", dir);
 	lk = open(lockp, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);

@@ -40,6 +40,8 @@ struct ask_config {
 	const char *user_policy; /* where always and deny always go */
 	bool wait_for_approver;	 /* --ask approve: wait for `ward approve` though none watches yet */
 	pid_t ward;		 /* the supervisor: process chains stop below it */
+	/* Whether a process is the session's: a chain shows no other (NULL: only the asker). */
+	bool (*in_session)(pid_t pid);
 	/* A host name a grant names, for the resolver to learn (NULL: none). */
 	void (*grant_host)(const char *name);
 };
@@ -118,7 +120,7 @@ struct ask_view {
 int ask_list(struct ask_view **v, size_t *n);
 /*
  * Answer question serial, at rung scope for the answers that make a rule.
- * 0; -ENOENT when there is none (answered already, withdrawn); -EINVAL
+ * 0; -ESRCH when there is none (answered already, withdrawn); -EINVAL
  * for a scope it does not have; -errno when the rule could not be saved
  * (the question then waits on).
  */

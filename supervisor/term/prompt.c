@@ -351,49 +351,57 @@ bool prompt_lines(const struct prompt_view *v, int cols, char *line1, char *line
 	bool whole = true;
 
 	snprintf(rule, sizeof(rule), "rule: %s", v->rule);
-	/* The chain goes first when room is short, then the rule; the target never. */
-	for (int tries = 0; tries < 3; tries++) {
-		if (tries < 2 && v->chain[0])
+	/* What gives way when room is short: the chain first, then the rule; the target never. */
+	for (int tries = 0;; tries++) {
+		bool chain = tries == 0 && v->chain[0], with_rule = tries <= 1;
+		if (chain)
 			snprintf(who, sizeof(who), "%s (pid %d, %s)", v->prog, v->pid, v->chain);
 		else
 			snprintf(who, sizeof(who), "%s (pid %d)", v->prog, v->pid);
 		snprintf(full, sizeof(full), "ward \u25b8 %s wants to %s %s%s%s%s", who, v->op, v->target,
 			 v->extra[0] ? " (" : "", v->extra, v->extra[0] ? ")" : "");
-		if (text_width(full) <= cols) {
-			left_right(line1, len, full, tries == 0 ? rule : "", cols);
-			if (tries == 0 || text_width(full) + 2 + text_width(rule) > cols)
-				break;
+		int w = text_width(full) + (with_rule ? 2 + text_width(rule) : 0);
+		if (w <= cols) {
+			left_right(line1, len, full, with_rule ? rule : "", cols);
+			break;
 		}
 		if (tries == 2) {
 			/* Too long even so: as much as fits, and the details show it whole. */
 			text_fit(full, cols - 1, head, sizeof(head));
 			snprintf(line1, len, "%s\u2026", head);
 			whole = false;
+			break;
 		}
 	}
 
 	char waiting[64] = "";
 	if (v->waiting > 0)
 		snprintf(waiting, sizeof(waiting), "(+%d waiting)", v->waiting);
-	const char *scope = v->scope_rule[0] && text_width(v->scope_rule) < cols / 2 ? v->scope_rule
-										   : v->scope_name;
-	if (v->can_save)
-		snprintf(full, sizeof(full),
-			 "  [y] once  [s] this session  [a] always  [n] deny  [d] deny always  [tab] %s  [?] details",
-			 scope);
-	else
-		snprintf(full, sizeof(full), "  [y] once  [n] deny  [?] details   (no rule can name this target)");
-	if (text_width(full) + 2 + text_width(waiting) > cols) {
-		if (v->can_save)
-			snprintf(full, sizeof(full), " [y]once [s]session [a]always [n]deny [d]deny-always [tab]%s [?]",
-				 v->scope_name);
+	int room = cols - (waiting[0] ? text_width(waiting) + 2 : 0);
+	/*
+	 * The keys, and the scope as the rule it makes: in full, then the
+	 * keys shorter, then the scope by its name (the details show the rule).
+	 */
+	for (int tries = 0; tries < 4; tries++) {
+		const char *scope = tries < 2 ? v->scope_rule : v->scope_name;
+		if (!v->can_save)
+			snprintf(full, sizeof(full), "%s", tries == 0 ? "  [y] once  [n] deny  [?] details   (no rule can name this target)"
+								      : " [y]once [n]deny [?]details");
+		else if (tries == 0 || tries == 2)
+			snprintf(full, sizeof(full),
+				 "  [y] once  [s] this session  [a] always  [n] deny  [d] deny always  [tab] %s  [?] details",
+				 scope);
 		else
-			snprintf(full, sizeof(full), " [y]once [n]deny [?]details");
+			snprintf(full, sizeof(full), " [y]once [s]session [a]always [n]deny [d]deny-always [tab] %s [?]",
+				 scope);
+		if (text_width(full) <= room)
+			break;
+		if (tries == 3 && waiting[0]) {
+			snprintf(waiting, sizeof(waiting), "+%d", v->waiting);
+			room = cols - text_width(waiting) - 1;
+		}
 	}
-	if (text_width(full) + 1 + text_width(waiting) > cols && waiting[0]) {
-		snprintf(waiting, sizeof(waiting), "+%d", v->waiting);
-	}
-	text_fit(full, cols - (waiting[0] ? text_width(waiting) + 1 : 0), head, sizeof(head));
+	text_fit(full, room, head, sizeof(head));
 	left_right(line2, len, head, waiting, cols);
 	return whole;
 }
@@ -428,7 +436,7 @@ int prompt_details(const struct prompt_view *v, int cols, char lines[][PROMPT_LI
 
 	if (max <= 0)
 		return 0;
-	snprintf(lines[n++], PROMPT_LINE, "ward \u25b8 question %u in full  ([?] or [esc] to go back; the keys still answer)",
+	snprintf(lines[n++], PROMPT_LINE, "ward \u25b8 question %u in full  ([?] to go back; the keys still answer)",
 		 v->serial);
 	snprintf(buf, sizeof(buf), "%s %s%s%s%s", v->op, v->target, v->extra[0] ? " (" : "", v->extra,
 		 v->extra[0] ? ")" : "");

@@ -147,9 +147,12 @@ struct screen {
 	char last[4]; /* the last character printed (for REP) */
 	int nlast;
 	bool hold, ward_dirty;
+	bool held_damage; /* the agent drew while its output was held */
+	int over_rows;	  /* the rows ward drew over it */
 	char ward_text[SCREEN_WARD_ROWS][WARD_LINE];
 	char ward_sgr[SCREEN_WARD_ROWS][64];
 	struct obuf canon, deferred;
+	struct obuf keyseq; /* the keyboard's modes as the agent set them, for a resume */
 	struct obuf *out, *reply;
 };
 
@@ -474,12 +477,16 @@ static void ward_state_end(struct screen *s)
 	goto_cursor(s);
 }
 
-/* One row drawn by ward: its text in its colours, the rest of the row erased in them. */
+/*
+ * One row drawn by ward: erased in its colours, then its text (erasing
+ * after would take the last column: with autowrap off the cursor stays
+ * on it).
+ */
 static void put_row(struct screen *s, int row, const char *text, const char *sgr)
 {
-	putf(s, "\033[%d;1H\033[0%s%sm", row, sgr[0] ? ";" : "", sgr);
+	putf(s, "\033[%d;1H\033[0%s%sm\033[2K", row, sgr[0] ? ";" : "", sgr);
 	put(s, text, strlen(text));
-	put_s(s, "\033[K\033[0m");
+	put_s(s, "\033[0m");
 }
 
 /* ---- the lexer's tokens, acted on ---- */
@@ -744,6 +751,7 @@ static void soft_reset(struct screen *s, bool hard)
 			put_s(s, "\033[0 q");
 		s->kitty_depth = 0;
 		s->kitty_used = s->modkeys = s->cursor_shape = false;
+		ob_reset(&s->keyseq);
 		reset_tabs(s);
 	}
 	putf(s, "\033[1;%dr", s->area);
@@ -755,6 +763,21 @@ static void soft_reset(struct screen *s, bool hard)
 }
 
 static void on_text(struct screen *s, const char *t, size_t n);
+
+/*
+ * The keyboard's modes (kitty's flags, modifyOtherKeys) and the cursor's
+ * shape: passed on, undone at the end, and kept in order to be set again
+ * after ward was stopped (up to a bound: a program that sets them
+ * thousands of times gets the first ones back).
+ */
+static void keyboard_mode(struct screen *s, char final)
+{
+	canon_csi(s, 0, s->lx.np);
+	canon_final(s, final);
+	put_later(s, s->canon.p, s->canon.len);
+	if (s->keyseq.len + s->canon.len <= 4096)
+		ob_put(&s->keyseq, s->canon.p, s->canon.len);
+}
 
 static void on_csi(struct screen *s, char final)
 {
@@ -768,10 +791,7 @@ static void on_csi(struct screen *s, char final)
 	if (in0) {
 		if (!lead && in0 == ' ' && final == 'q') { /* DECSCUSR */
 			s->cursor_shape = true;
-			canon_csi(s, 0, l->np);
-			canon_final(s, final);
-			put_later(s, s->canon.p, s->canon.len);
-			mfeed(s, s->canon.p, s->canon.len);
+			keyboard_mode(s, final);
 		} else if (!lead && in0 == '!' && final == 'p') {
 			soft_reset(s, false);
 		} else if (in0 == '$' && final == 'p' && (!lead || lead == '?')) {
@@ -807,14 +827,10 @@ static void on_csi(struct screen *s, char final)
 			else if (lead == '<')
 				s->kitty_depth -= s->kitty_depth < (int)count(l, 0) ? s->kitty_depth : (int)count(l, 0);
 			s->kitty_used = true;
-			canon_csi(s, 0, l->np);
-			canon_final(s, final);
-			put_later(s, s->canon.p, s->canon.len);
+			keyboard_mode(s, final);
 		} else if (lead == '>' && final == 'm' && P(l, 0, 0) <= 4) {
 			s->modkeys = true; /* xterm's modifyOtherKeys and friends */
-			canon_csi(s, 0, l->np);
-			canon_final(s, final);
-			put_later(s, s->canon.p, s->canon.len);
+			keyboard_mode(s, final);
 		}
 		return;
 	}
@@ -1447,6 +1463,27 @@ void screen_feed(struct screen *s, const char *buf, size_t len, struct obuf *out
 
 /* ---- the screen's life ---- */
 
+/* The mirror changed: while held, the whole area is repainted at the release. */
+static int on_damage(VTermRect rect, void *user)
+{
+	struct screen *s = user;
+	(void)rect;
+	if (s->hold)
+		s->held_damage = true;
+	return 1;
+}
+
+static int on_moverect(VTermRect dest, VTermRect src, void *user)
+{
+	(void)src;
+	return on_damage(dest, user);
+}
+
+static const VTermScreenCallbacks mirror_callbacks = {
+	.damage = on_damage,
+	.moverect = on_moverect,
+};
+
 static void discard_output(const char *s, size_t len, void *user)
 {
 	(void)s;
@@ -1473,6 +1510,7 @@ struct screen *screen_new(int rows, int cols)
 	vterm_output_set_callback(s->vt, discard_output, NULL); /* the mirror's answers to queries */
 	s->vs = vterm_obtain_state(s->vt);
 	s->vscr = vterm_obtain_screen(s->vt);
+	vterm_screen_set_callbacks(s->vscr, &mirror_callbacks, s);
 	vterm_screen_enable_altscreen(s->vscr, 1);
 	vterm_screen_reset(s->vscr, 1);
 	s->top = 1;
@@ -1492,6 +1530,7 @@ void screen_free(struct screen *s)
 	vterm_free(s->vt);
 	ob_free(&s->canon);
 	ob_free(&s->deferred);
+	ob_free(&s->keyseq);
 	free(s);
 }
 
@@ -1517,10 +1556,14 @@ void screen_begin(struct screen *s, int row, struct obuf *out)
 void screen_set_ward(struct screen *s, const char *const *lines, const char *const *sgr)
 {
 	for (int i = 0; i < SCREEN_WARD_ROWS; i++) {
-		snprintf(s->ward_text[i], sizeof(s->ward_text[i]), "%s", lines[i] ? lines[i] : "");
-		snprintf(s->ward_sgr[i], sizeof(s->ward_sgr[i]), "%s", sgr && sgr[i] ? sgr[i] : "");
+		const char *t = lines[i] ? lines[i] : "", *g = sgr && sgr[i] ? sgr[i] : "";
+		if (strncmp(s->ward_text[i], t, sizeof(s->ward_text[i]) - 1) == 0 &&
+		    strcmp(s->ward_sgr[i], g) == 0)
+			continue; /* drawn already */
+		snprintf(s->ward_text[i], sizeof(s->ward_text[i]), "%s", t);
+		snprintf(s->ward_sgr[i], sizeof(s->ward_sgr[i]), "%s", g);
+		s->ward_dirty = true;
 	}
-	s->ward_dirty = true;
 }
 
 bool screen_draw_ward(struct screen *s, struct obuf *out)
@@ -1631,12 +1674,12 @@ static void put_codepoint(struct screen *s, uint32_t cp)
 	put(s, u, n);
 }
 
-/* The agent's rows from the mirror, cell by cell, in the state ward_state_begin() left. */
-static void paint_area(struct screen *s)
+/* The agent's rows from..to (0-based) from the mirror, cell by cell, in the state ward_state_begin() left. */
+static void paint_rows(struct screen *s, int from, int to)
 {
 	struct obuf last = { 0 }, now = { 0 };
 
-	for (int r = 0; r < s->area; r++) {
+	for (int r = from < 0 ? 0 : from; r < to && r < s->area; r++) {
 		putf(s, "\033[%d;1H", r + 1);
 		ob_reset(&last);
 		for (int c = 0; c < s->cols;) {
@@ -1666,6 +1709,11 @@ static void paint_area(struct screen *s)
 	ob_free(&now);
 }
 
+static void paint_area(struct screen *s)
+{
+	paint_rows(s, 0, s->area);
+}
+
 void screen_repaint(struct screen *s, struct obuf *out)
 {
 	s->out = out;
@@ -1682,6 +1730,8 @@ void screen_hold(struct screen *s, const char *const *lines, const char *const *
 {
 	s->out = out;
 	if (!s->hold) {
+		s->held_damage = false;
+		s->over_rows = 0;
 		ward_state_begin(s);
 		put_mode(s, M_DECTCEM, false);
 		if (s->real[M_SYNC])
@@ -1691,6 +1741,8 @@ void screen_hold(struct screen *s, const char *const *lines, const char *const *
 	s->hold = false;
 	if (nlines > s->area)
 		nlines = s->area;
+	if (nlines > s->over_rows)
+		s->over_rows = nlines;
 	for (int i = 0; i < nlines; i++)
 		put_row(s, s->area - nlines + 1 + i, lines[i], sgr && sgr[i] ? sgr[i] : "");
 	s->hold = true;
@@ -1703,7 +1755,8 @@ void screen_release(struct screen *s, struct obuf *out)
 		return;
 	settle(s);
 	s->hold = false;
-	if (s->real_alt != s->want_alt) {
+	bool switched = s->real_alt != s->want_alt;
+	if (switched) {
 		if (s->want_alt)
 			putf(s, "\033[?%dh", s->want_alt);
 		else
@@ -1719,7 +1772,15 @@ void screen_release(struct screen *s, struct obuf *out)
 	ob_reset(&s->deferred);
 	ward_state_begin(s);
 	putf(s, "\033[%d;%dr", s->top, s->bot);
-	paint_area(s);
+	/*
+	 * Nothing of the agent's drawn meanwhile: only the rows ward covered
+	 * (the rows above may hold what was on the terminal before ward, which
+	 * the mirror never saw).
+	 */
+	if (s->held_damage || switched)
+		paint_area(s);
+	else
+		paint_rows(s, s->area - s->over_rows, s->area);
 	s->real[M_DECOM] = desired(s, M_DECOM);
 	s->real[M_IRM] = desired(s, M_IRM);
 	s->real[M_DECAWM] = desired(s, M_DECAWM);
@@ -1772,24 +1833,26 @@ void screen_resize(struct screen *s, int rows, int cols, struct obuf *out)
 	s->ward_dirty = true;
 }
 
-void screen_end(struct screen *s, struct obuf *out)
+/*
+ * The terminal as the agent found it: its modes, the normal screen, the
+ * whole screen the region, ward's rows cleared, the cursor on a fresh
+ * line below the agent's output.  The agent's wishes are kept (want),
+ * for screen_resume().
+ */
+static void give_back(struct screen *s)
 {
 	int row, col;
 
-	s->out = out;
 	s->hold = false;
-	ob_reset(&s->deferred);
 	settle(s);
 	if (s->real[M_DECOM])
 		put_mode(s, M_DECOM, false);
 	if (s->real_alt)
 		putf(s, "\033[?%dl", s->real_alt);
-	if (s->want_alt)
-		mfeedf(s, "\033[?%dl", s->want_alt);
-	s->real_alt = s->want_alt = 0;
+	s->real_alt = 0;
 	for (int m = 0; m < M_COUNT; m++)
-		s->want[m] = modes[m].def;
-	sync_modes(s);
+		if (s->real[m] != modes[m].def)
+			put_mode(s, (enum mode)m, modes[m].def);
 	if (s->kitty_used)
 		put_s(s, "\033[<99u\033[=0;1u");
 	if (s->modkeys)
@@ -1797,10 +1860,57 @@ void screen_end(struct screen *s, struct obuf *out)
 	if (s->cursor_shape)
 		put_s(s, "\033[0 q");
 	putf(s, "\033[0m\033(B\033)B\017\033[r\033[%d;1H\033[J", s->area + 1);
+	if (s->want_alt)
+		return; /* the terminal put the normal screen's cursor back */
 	screen_cursor(s, &row, &col);
 	putf(s, "\033[%d;%dH", row, col);
 	if (col > 1)
 		put_s(s, "\r\n");
+}
+
+void screen_end(struct screen *s, struct obuf *out)
+{
+	s->out = out;
+	ob_reset(&s->deferred);
+	if (s->want_alt)
+		mfeedf(s, "\033[?%dl", s->want_alt);
+	s->want_alt = 0;
+	give_back(s);
+}
+
+void screen_suspend(struct screen *s, struct obuf *out)
+{
+	s->out = out;
+	give_back(s);
+}
+
+void screen_resume(struct screen *s, struct obuf *out)
+{
+	s->out = out;
+	s->hold = false;
+	/* Room for ward's rows again (the shell may have written to the last ones). */
+	put_s(s, "\r");
+	for (int i = 0; i < SCREEN_WARD_ROWS; i++)
+		put_s(s, "\n");
+	if (s->want_alt) {
+		putf(s, "\033[?%dh", s->want_alt);
+		s->real_alt = s->want_alt;
+	}
+	for (int m = 0; m < M_COUNT; m++)
+		if (m != M_DECOM && m != M_IRM && m != M_DECAWM && s->real[m] != desired(s, (enum mode)m))
+			put_mode(s, (enum mode)m, desired(s, (enum mode)m));
+	/* The keyboard's modes, as the agent set them, in its order. */
+	put(s, s->keyseq.p, s->keyseq.len);
+	put(s, s->deferred.p, s->deferred.len);
+	ob_reset(&s->deferred);
+	ward_state_begin(s);
+	putf(s, "\033[%d;%dr", s->top, s->bot);
+	paint_area(s);
+	s->real[M_DECOM] = desired(s, M_DECOM);
+	s->real[M_IRM] = desired(s, M_IRM);
+	s->real[M_DECAWM] = desired(s, M_DECAWM);
+	ward_state_end(s);
+	s->ward_dirty = true;
 }
 
 void screen_crash_reset(int rows, char *buf, size_t len)

@@ -88,6 +88,13 @@ void screen_repaint(struct screen *s, struct obuf *out);
  */
 void screen_end(struct screen *s, struct obuf *out);
 /*
+ * ward is stopped with the agent (job control): the terminal given back
+ * as by screen_end(), the agent's state kept; screen_resume() takes it
+ * again and repaints the agent's area.
+ */
+void screen_suspend(struct screen *s, struct obuf *out);
+void screen_resume(struct screen *s, struct obuf *out);
+/*
  * Bytes that give a terminal of this many rows back whatever state ward
  * and the agent left it in, for a signal handler (no mirror to ask):
  * written into buf, NUL-terminated.
