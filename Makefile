@@ -1,7 +1,8 @@
 # A thin wrapper over CMake.  See README.md.
 #   make deps   install the build and test dependencies (Debian/Ubuntu, apt-get)
 #   make        build into build/
-#   make check  deps, build, every test, an ASan+UBSan build of the tests, the fuzzer
+#   make check  deps, build, every test, an ASan+UBSan build of the tests (the runs
+#               under ward again: WARD_TESTS_WARD_ONLY), the fuzzer
 #   make demo   deps, build, then show ward deciding on a few telling targets
 #   make bench  deps, build, then the benchmarks
 
@@ -13,8 +14,9 @@ JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 
 # Debian package names; `make deps` installs whichever are missing.
 DEPS = cmake make gcc clang pkg-config libclang-rt-14-dev llvm \
-       libseccomp-dev libunwind-dev libelf-dev uthash-dev libcmocka-dev nettle-dev \
-       libjansson-dev libvterm-dev tmux util-linux iproute2 git python3 tar btrfs-progs xfsprogs e2fsprogs
+       libseccomp-dev libunwind-dev libelf-dev libdw-dev uthash-dev libcmocka-dev nettle-dev \
+       libjansson-dev libvterm-dev tmux util-linux iproute2 git python3 tar btrfs-progs xfsprogs e2fsprogs \
+       chromium
 # make bench measures peers too.
 BENCH_DEPS = strace proot bubblewrap bc
 
@@ -47,21 +49,22 @@ build: $(BUILD)/Makefile
 	cmake --build $(BUILD) -j $(JOBS)
 
 test: build
-	cd $(BUILD) && ctest --output-on-failure
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 asan:
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=clang \
 		-DWARD_SANITIZE=ON -DWARD_BENCH=OFF
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-		ctest --output-on-failure
+		WARD_TESTS_WARD_ONLY=1 ctest --output-on-failure -j $(JOBS)
 
 fuzz:
 	cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
 		-DWARD_FUZZ=ON -DWARD_BENCH=OFF
-	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_policy fuzz_elf fuzz_screen
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_policy fuzz_elf fuzz_logread fuzz_screen
 	tests/fuzz/run.sh $(FUZZ_BUILD)/tests/fuzz_policy $(FUZZ_SECONDS) policy
 	tests/fuzz/run.sh $(FUZZ_BUILD)/tests/fuzz_elf $(FUZZ_SECONDS) elf
+	tests/fuzz/run.sh $(FUZZ_BUILD)/tests/fuzz_logread $(FUZZ_SECONDS) logread
 	tests/fuzz/run.sh $(FUZZ_BUILD)/tests/fuzz_screen $(FUZZ_SECONDS) screen
 
 check: deps

@@ -26,14 +26,7 @@ echo "== rule engine (bench_rules)"
 
 # The template project for the workload.
 T=$BASE/template
-mkdir -p "$T/src/sub"
-for i in 1 2 3 4; do
-	printf '#include <stdio.h>\nint f%d(int x) { return x * %d; }\n' "$i" "$i" >"$T/src/m$i.c"
-done
-printf 'int main(void) { return 0; }\n' >>"$T/src/m1.c"
-for i in $(seq 1 200); do printf 'line %d main\n' "$i" >"$T/src/sub/t$i.txt"; done
-(cd "$T" && git init -q && git -c user.name=b -c user.email=b@b add -A &&
-	git -c user.name=b -c user.email=b@b commit -qm init)
+"$HERE/template.sh" "$T"
 
 # native1, floor1, ward1: the same on one CPU (taskset -c 0), where no wakeup
 # crosses CPUs: what cross-CPU wakeups cost this machine shows in the gap.
@@ -154,3 +147,10 @@ printf '%-44s %10s\n' "ward, 32 workers (four in RECV)" "$w32" \
 
 # Network calls and a loopback HTTP load (issue 4): their own script, which also runs alone.
 "$HERE/net.sh" "$BUILD" "$ROUNDS"
+
+echo
+echo "== ward report of a 1,000,000-line log (bench/report.sh)"
+"$HERE/report.sh" "$BUILD"
+# What the preload library adds to each call (issue 22): its own script, which also runs alone.
+echo
+"$HERE/preload.sh" "$BUILD"

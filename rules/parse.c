@@ -34,9 +34,10 @@ struct pctx {
 	enum ward_layer layer;
 	struct ward_rule **pending;
 	size_t npending, cap;
-	bool has_undecided, has_timeout;
+	bool has_undecided, has_timeout, has_age, has_bytes;
 	enum ward_undecided undecided;
 	unsigned timeout;
+	uint64_t age, bytes; /* set log-retention */
 	char *stack[MAX_INCLUDE_DEPTH + 1]; /* real paths of open files */
 	int depth;
 	int includes; /* how deep in includes: a top-level file is not one */
@@ -137,6 +138,10 @@ static int lex_line(const char *line, size_t len, char *buf, struct word *w,
 static const char *const op_names[] = {
 	"read", "write", "create", "delete", "exec", "stat", "connect", "bind",
 };
+_Static_assert(sizeof(op_names) / sizeof(op_names[0]) == WARD_OP_COUNT,
+	       "an op without a name, or a name without an op");
+_Static_assert(WARD_OPS_ALL == (1u << WARD_OP_COUNT) - 1 && WARD_OP_BIND == 1u << (WARD_OP_COUNT - 1),
+	       "the ops are the WARD_OP_COUNT lowest bits, in op_names' order");
 
 enum ward_op ward_op_parse(const char *word)
 {
@@ -462,9 +467,50 @@ static int parse_file(struct pctx *c, const char *path, const char *from,
 	return rc;
 }
 
+/*
+ * One value of `set log-retention`: an age, "30d" (days), or a size in
+ * all, "1G" (K, M, G or T: powers of 1024); 0 of either is no limit.
+ */
+static int parse_retention(struct pctx *c, const char *origin, int line, const struct word *w)
+{
+	const char *t = w->text;
+	char *end;
+
+	errno = 0;
+	unsigned long long v = strtoull(t, &end, 10);
+	const char *units = "dKMGT";
+	const char *u = *end ? strchr(units, *end) : NULL;
+	if (t[0] < '0' || t[0] > '9' || errno != 0 || u == NULL || end[1] != '\0')
+		return fail(c, origin, line, w->col,
+			    "'set log-retention' takes an age in days (30d) and a size "
+			    "(500M, 1G), not '%s'", t);
+	if (*u == 'd') {
+		if (v > 100u * 365)
+			return fail(c, origin, line, w->col,
+				    "'set log-retention' keeps logs at most 36500 days, not '%s'", t);
+		c->age = (uint64_t)v * 86400;
+		c->has_age = true;
+		return 0;
+	}
+	int shift = 10 * (int)(u - units);
+	if (v > (UINT64_MAX >> shift))
+		return fail(c, origin, line, w->col, "'set log-retention': '%s' is too large", t);
+	c->bytes = (uint64_t)v << shift;
+	c->has_bytes = true;
+	return 0;
+}
+
 static int parse_set(struct pctx *c, const char *origin, int line,
 		     struct word *w, int n)
 {
+	if (n >= 3 && n <= 4 && strcmp(w[1].text, "log-retention") == 0) {
+		for (int i = 2; i < n; i++) {
+			int rc = parse_retention(c, origin, line, &w[i]);
+			if (rc < 0)
+				return rc;
+		}
+		return 0;
+	}
 	if (n != 3)
 		return fail(c, origin, line, w[0].col,
 			    "'set' takes a name and a value");
@@ -812,6 +858,10 @@ static int commit(struct pctx *c, const char *origin)
 		p->undecided = c->undecided;
 	if (c->has_timeout)
 		p->ask_timeout = c->timeout;
+	if (c->has_age)
+		p->log_max_age = c->age;
+	if (c->has_bytes)
+		p->log_max_bytes = c->bytes;
 	p->generation++;
 	return 0;
 }

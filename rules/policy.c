@@ -144,6 +144,8 @@ struct ward_policy *ward_policy_open(const struct ward_vars *vars, unsigned flag
 		scratch_parent(p);
 	p->undecided = WARD_UNDECIDED_ASK;
 	p->ask_timeout = 120;
+	p->log_max_age = 30 * 86400;
+	p->log_max_bytes = 1ull << 30;
 	p->root = calloc(1, sizeof(*p->root));
 	if (p->root == NULL)
 		goto fail;
@@ -193,6 +195,14 @@ const char *const *ward_profile_names(void)
 			if (strcmp(b->name, "self") != 0)
 				names[n++] = b->name;
 	return names;
+}
+
+const char *ward_profile_text(const char *name)
+{
+	for (const struct builtin_profile *b = ward_builtin_profiles; b->name; b++)
+		if (strcmp(b->name, name) == 0)
+			return b->text;
+	return NULL;
 }
 
 /* Load a built-in policy text: the self layer, or a profile. */
@@ -282,6 +292,13 @@ void ward_policy_set_undecided(struct ward_policy *p, enum ward_undecided u)
 enum ward_undecided ward_policy_undecided(const struct ward_policy *p)
 {
 	return p->undecided;
+}
+
+void ward_policy_log_retention(const struct ward_policy *p, uint64_t *max_age,
+			       uint64_t *max_bytes)
+{
+	*max_age = p->log_max_age;
+	*max_bytes = p->log_max_bytes;
 }
 
 unsigned ward_policy_ask_timeout(const struct ward_policy *p)
@@ -386,7 +403,7 @@ static void ops_text(unsigned ops, char *out, size_t len)
 	size_t o = 0;
 
 	out[0] = '\0';
-	for (unsigned bit = 1; bit <= WARD_OP_BIND; bit <<= 1) {
+	for (unsigned bit = 1; bit & WARD_OPS_ALL; bit <<= 1) {
 		if (!(ops & bit))
 			continue;
 		int n = snprintf(out + o, len - o, "%s%s", o ? "," : "",
@@ -424,57 +441,108 @@ int ward_verdict_format(const struct ward_verdict *v, enum ward_op op,
 	return n;
 }
 
+static void dump_rule(FILE *f, const struct ward_rule *r)
+{
+	char ops[96], act[64];
+
+	ops_text(r->ops, ops, sizeof(ops));
+	if ((r->action == WARD_DENY || r->action == WARD_DENY_HARD) && r->err != EACCES)
+		snprintf(act, sizeof(act), "%s(%s)", action_word(r->action), strerrorname_np(r->err));
+	else
+		snprintf(act, sizeof(act), "%s", action_word(r->action));
+	fprintf(f, "%-8s %-24s ", act, ops);
+	/*
+	 * A name a link gave may hold anything but '/' and NUL: one line a
+	 * rule, and no terminal control (C0, DEL, C1 in UTF-8) printed raw.
+	 */
+	for (const unsigned char *c = (const unsigned char *)r->target; *c; c++) {
+		if (*c < 0x20 || *c == 0x7f) {
+			fprintf(f, "\\x%02x", *c);
+		} else if (*c == 0xc2 && c[1] >= 0x80 && c[1] <= 0x9f) {
+			fprintf(f, "\\x%02x\\x%02x", c[0], c[1]);
+			c++;
+		} else {
+			fputc(*c, f);
+		}
+	}
+	if (r->action == WARD_REWRITE)
+		fprintf(f, " -> %s%s", r->repl, r->repl_tail ? (strcmp(r->repl, "/") ? "/**" : "**") : "");
+	fprintf(f, "    # %s%s\n", r->loc, r->by_link ? ", by a symlink" : "");
+}
+
+/* The rules of layer record i. */
+static void dump_layer(FILE *f, const struct ward_policy *p, size_t i)
+{
+	size_t end = i + 1 < p->nlayers ? p->layers[i + 1].first : p->nrules;
+
+	for (size_t k = p->layers[i].first; k < end; k++)
+		dump_rule(f, p->rules[k]);
+}
+
+/* A size as `set log-retention` takes it: the largest unit that divides it. */
+static void retention_size(uint64_t bytes, char *buf, size_t len)
+{
+	static const char units[] = "KMGT";
+	int u = -1;
+	if (bytes == 0) {
+		snprintf(buf, len, "0G");
+		return;
+	}
+	while (u < 3 && bytes >= 1024 && bytes % 1024 == 0) {
+		bytes /= 1024;
+		u++;
+	}
+	if (u < 0)
+		snprintf(buf, len, "%lluK", (unsigned long long)(bytes + 1023) / 1024);
+	else
+		snprintf(buf, len, "%llu%c", (unsigned long long)bytes, units[u]);
+}
+
 char *ward_policy_dump(const struct ward_policy *p)
 {
 	char *buf = NULL;
 	size_t size = 0;
 	FILE *f = open_memstream(&buf, &size);
-	size_t layer = 0;
 
 	if (f == NULL)
 		return NULL;
-	for (size_t i = 0; i < p->nrules || layer < p->nlayers; i++) {
-		while (layer < p->nlayers && p->layers[layer].first == i) {
-			fprintf(f, "# layer %s %s\n", ward_layer_name(p->layers[layer].layer),
-				p->layers[layer].origin);
-			layer++;
-		}
-		if (i >= p->nrules)
-			break;
-		const struct ward_rule *r = p->rules[i];
-		char ops[96], act[64];
-		ops_text(r->ops, ops, sizeof(ops));
-		if ((r->action == WARD_DENY || r->action == WARD_DENY_HARD) &&
-		    r->err != EACCES)
-			snprintf(act, sizeof(act), "%s(%s)", action_word(r->action),
-				 strerrorname_np(r->err));
-		else
-			snprintf(act, sizeof(act), "%s", action_word(r->action));
-		fprintf(f, "%-8s %-24s ", act, ops);
+	/* Rules before the first layer record, if any. */
+	for (size_t k = 0; k < (p->nlayers > 0 ? p->layers[0].first : p->nrules); k++)
+		dump_rule(f, p->rules[k]);
+	for (size_t i = 0; i < p->nlayers; i++) {
+		bool self = p->layers[i].layer == WARD_LAYER_SELF;
+		if (self && i > 0)
+			continue; /* with the first self layer, below */
+		fprintf(f, "# layer %s %s\n", ward_layer_name(p->layers[i].layer), p->layers[i].origin);
+		dump_layer(f, p, i);
+		if (!self)
+			continue;
 		/*
-		 * A name a link gave may hold anything but '/' and NUL: one line a
-		 * rule, and no terminal control (C0, DEL, C1 in UTF-8) printed raw.
+		 * The self layer's later parts, which ward adds for a session once
+		 * every layer is loaded (its log, its program, the policy files):
+		 * listed with it, each under its origin.  They are all deny!,
+		 * which wins wherever it stands, so where they are listed changes
+		 * nothing.
 		 */
-		for (const unsigned char *c = (const unsigned char *)r->target; *c; c++) {
-			if (*c < 0x20 || *c == 0x7f) {
-				fprintf(f, "\\x%02x", *c);
-			} else if (*c == 0xc2 && c[1] >= 0x80 && c[1] <= 0x9f) {
-				fprintf(f, "\\x%02x\\x%02x", c[0], c[1]);
-				c++;
-			} else {
-				fputc(*c, f);
-			}
+		const char *last = p->layers[i].origin;
+		for (size_t k = i + 1; k < p->nlayers; k++) {
+			if (p->layers[k].layer != WARD_LAYER_SELF)
+				continue;
+			if (strcmp(p->layers[k].origin, last) != 0)
+				fprintf(f, "#   and %s\n", p->layers[k].origin);
+			last = p->layers[k].origin;
+			dump_layer(f, p, k);
 		}
-		if (r->action == WARD_REWRITE)
-			fprintf(f, " -> %s%s", r->repl,
-				r->repl_tail ? (strcmp(r->repl, "/") ? "/**" : "**") : "");
-		fprintf(f, "    # %s%s\n", r->loc, r->by_link ? ", by a symlink" : "");
 	}
 	fprintf(f, "set undecided %s\n",
 		p->undecided == WARD_UNDECIDED_ALLOW  ? "allow"
 		: p->undecided == WARD_UNDECIDED_DENY ? "deny"
 						      : "ask");
 	fprintf(f, "set ask-timeout %u\n", p->ask_timeout);
+	char bytes[32];
+	retention_size(p->log_max_bytes, bytes, sizeof(bytes));
+	fprintf(f, "set log-retention %llud %s\n", (unsigned long long)(p->log_max_age / 86400),
+		bytes);
 	if (fclose(f) != 0) {
 		free(buf);
 		return NULL;

@@ -82,6 +82,7 @@ struct ward_policy {
 	enum ward_undecided undecided;
 	bool undecided_forced;
 	unsigned ask_timeout;
+	uint64_t log_max_age, log_max_bytes; /* set log-retention; 0: no such limit */
 	unsigned nrule_lines; /* --rule counter */
 	uint64_t generation;
 	bool (*in_session)(pid_t pid, void *arg);

@@ -34,6 +34,8 @@ enum ward_op {
 	 WARD_OP_EXEC | WARD_OP_STAT)
 #define WARD_OPS_NET (WARD_OP_CONNECT | WARD_OP_BIND)
 #define WARD_OPS_ALL (WARD_OPS_PATH | WARD_OPS_NET)
+/* How many ops there are: their names (rules/parse.c) are kept in step with it. */
+#define WARD_OP_COUNT 8
 
 enum ward_action {
 	WARD_ALLOW,
@@ -132,6 +134,11 @@ void ward_policy_free(struct ward_policy *p);
 
 /* Names of the built-in profiles, NULL-terminated. */
 const char *const *ward_profile_names(void);
+/*
+ * The text of a built-in profile, or of "self" (the built-in deny! rules),
+ * so that a rule location "builtin:NAME:LINE" can be shown; NULL if none.
+ */
+const char *ward_profile_text(const char *name);
 
 /*
  * Add a layer.  Each call either adds every rule of its input or nothing:
@@ -154,6 +161,12 @@ int ward_policy_add_rule(struct ward_policy *p, const char *line,
 void ward_policy_set_undecided(struct ward_policy *p, enum ward_undecided u);
 enum ward_undecided ward_policy_undecided(const struct ward_policy *p);
 unsigned ward_policy_ask_timeout(const struct ward_policy *p);
+/*
+ * `set log-retention`: how old (seconds) and how large in all (bytes) the
+ * session logs may grow before ward run prunes them; 0 is no limit.
+ */
+void ward_policy_log_retention(const struct ward_policy *p, uint64_t *max_age,
+			       uint64_t *max_bytes);
 size_t ward_policy_rule_count(const struct ward_policy *p);
 /* Bumped by every change; caches compare it to drop stale decisions. */
 uint64_t ward_policy_generation(const struct ward_policy *p);

@@ -1,21 +1,26 @@
 /*
  * decide.c - one decision on the notification path: the cached policy
- * verdict, then shadow mode and the undecided setting applied to it.
+ * verdict, then a person (ask), shadow mode and the undecided setting
+ * applied to it.  The decision becomes the request's current one, which
+ * its log line tells (notify.h: struct decision).
  */
-#include "sup.h"
+#include "log.h"
+#include "notify.h"
+#include "session.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-/*
- * Decide op on path (a real path, or "memfd:NAME").  Returns 0 to allow,
- * 1 to rewrite (to v->rewrite), or a negative errno to deny.  Sets the
- * request's log fields.
- */
 static int decide_inner(struct req *r, enum ward_op op, const char *path,
 			struct ward_verdict *v);
 static int apply(struct req *r, struct ward_verdict *v, bool cached);
+
+/* The outcome apply()'s answer is, for the log. */
+static enum outcome outcome_of(int rc)
+{
+	return rc < 0 ? DEC_DENY : rc == 1 ? DEC_REWRITE : DEC_ALLOW;
+}
 
 int decide_path(struct req *r, enum ward_op op, const char *path,
 		struct ward_verdict *v)
@@ -23,10 +28,11 @@ int decide_path(struct req *r, enum ward_op op, const char *path,
 	int rc;
 
 	rc = decide_inner(r, op, path, v);
-	r->decided = rc;
+	r->dec.outcome = outcome_of(rc);
+	r->log = LOG_PENDING;
 	/*
-	 * The log line is written after the handler returns: keep what it
-	 * needs (the 4 KiB rewrite buffer only when there is a rewrite).
+	 * The log line may be written after the caller's v is gone: keep what
+	 * it needs (the 4 KiB rewrite buffer only when there is a rewrite).
 	 */
 	r->vcopy.action = v->action;
 	r->vcopy.err = v->err;
@@ -35,9 +41,9 @@ int decide_path(struct req *r, enum ward_op op, const char *path,
 	r->vcopy.rewrite[0] = '\0';
 	if (v->action == WARD_REWRITE)
 		snprintf(r->vcopy.rewrite, sizeof(r->vcopy.rewrite), "%s", v->rewrite);
-	r->verdict = &r->vcopy;
-	if (r->log_to == v->rewrite)
-		r->log_to = r->vcopy.rewrite;
+	r->dec.verdict = &r->vcopy;
+	if (r->dec.to == v->rewrite)
+		r->dec.to = r->vcopy.rewrite;
 	return rc;
 }
 
@@ -47,22 +53,53 @@ static int decide_inner(struct req *r, enum ward_op op, const char *path,
 	bool cached;
 	int rc;
 
-	r->op = ward_op_name(op);
-	/* The log line is written after the handler returns: keep a copy. */
+	r->dec.op = op;
+	/* The log line may be written after the handler returns: keep a copy. */
 	if (path != r->logged_path) {
 		size_t n = strnlen(path, sizeof(r->logged_path) - 1);
 		memcpy(r->logged_path, path, n);
 		r->logged_path[n] = '\0';
 	}
-	r->log_path = r->logged_path;
-	r->verdict = v;
+	r->dec.path = r->logged_path;
+	r->dec.verdict = v;
 	rc = ward_cache_decide_path(S->cache, S->policy, op, path, v, &cached);
 	if (rc < 0) {
 		/* A rewrite that does not fit, or a path the engine refuses: deny. */
-		r->by = "policy";
+		r->dec.by = BY_POLICY;
 		return rc == -ENAMETOOLONG ? -ENAMETOOLONG : -EACCES;
 	}
 	return apply(r, v, cached);
+}
+
+/*
+ * The hook where a decision waits for a person (DESIGN.md §5), for a
+ * verdict v that says ask.  Its contract, for whoever gives it a prompt:
+ *
+ *   - It runs on the worker serving r, with r's decision set for the log
+ *     (op, path or the network target in r->net_*, the rule in v).
+ *   - It returns 0 to allow or a negative errno to deny, and sets
+ *     r->dec.by: BY_PROMPT with r->dec.answer (the key's word: "once",
+ *     "session", "always", "deny", "deny always") when a person answered,
+ *     BY_TIMEOUT after ask-timeout (a one-time deny, never a saved rule),
+ *     BY_UNDECIDED when nobody could be asked (`set undecided` answers).
+ *   - It may block this worker until the person answers, the timeout
+ *     runs out, or the ask is withdrawn (the caller died: req_valid()
+ *     turns false; deny then, nobody is waiting).  The wait is wrapped in
+ *     notify_blocking_begin/end, so that the pool keeps workers free for
+ *     the rest of the session, and must not hold a lock the other workers
+ *     take.
+ *   - Nothing is logged here: the line is written by the caller's commit
+ *     point, before the effect, with what the hook set.  Shadow mode is
+ *     applied by apply() to a denial returned here.
+ *
+ * Until prompting exists, a question is answered as `set undecided` would
+ * be without a terminal: allowed only if that says allow.
+ */
+static int ask_person(struct req *r, const struct ward_verdict *v)
+{
+	(void)v;
+	r->dec.by = BY_UNDECIDED;
+	return ward_policy_undecided(S->policy) == WARD_UNDECIDED_ALLOW ? 0 : -EACCES;
 }
 
 /* What a verdict means for the call: ask, undecided and shadow mode applied. */
@@ -70,28 +107,22 @@ static int apply(struct req *r, struct ward_verdict *v, bool cached)
 {
 	int rc;
 
-	r->by = v->undecided ? "undecided" : cached ? "cache" : "policy";
+	r->dec.by = v->undecided ? BY_UNDECIDED : cached ? BY_CACHE : BY_POLICY;
 	switch (v->action) {
 	case WARD_ALLOW:
 		return 0;
 	case WARD_REWRITE:
-		r->log_to = v->rewrite;
+		r->dec.to = v->rewrite;
 		return 1;
 	case WARD_ASK:
-		/*
-		 * Until prompting exists, a question is answered as `set undecided`
-		 * would be without a terminal: allow only if that says allow.
-		 */
-		r->by = "undecided";
-		if (ward_policy_undecided(S->policy) == WARD_UNDECIDED_ALLOW)
+		if ((rc = ask_person(r, v)) == 0)
 			return 0;
-		rc = -EACCES;
 		break;
 	default:
 		rc = -v->err;
 	}
 	if (S->shadow) {
-		r->denied_by_shadow = true;
+		r->dec.would_deny = true;
 		return 0;
 	}
 	return rc;
@@ -101,10 +132,12 @@ int decide_next(struct req *r)
 {
 	if (log_request(r, 0) < 0)
 		return -EACCES;
-	r->decided = 2;
-	r->verdict = NULL;
-	r->reason = NULL;
-	r->by = NULL;
+	r->dec.outcome = DEC_NONE;
+	r->dec.verdict = NULL;
+	r->dec.reason = NULL;
+	r->dec.by = BY_POLICY;
+	r->dec.answer = NULL;
+	r->dec.would_deny = false; /* shadow mode: each decision says its own */
 	return 0;
 }
 
@@ -119,31 +152,50 @@ int decide_also(struct req *r, enum ward_op op, const char *path)
 	return rc == 1 ? -EACCES : rc;
 }
 
+int decide_next_object(struct req *r, unsigned op, const char *path)
+{
+	if (log_request(r, 0) < 0)
+		return -EACCES;
+	r->dec.outcome = DEC_NONE;
+	r->dec.verdict = NULL;
+	r->dec.would_deny = false;
+	req_about(r, op, path);
+	return 0;
+}
+
+void decide_restart(struct req *r)
+{
+	r->dec = (struct decision){ .outcome = DEC_NONE };
+	r->log = LOG_PENDING;
+}
+
 int decide_net(struct req *r, enum ward_op op, const struct ward_net_target *t)
 {
 	struct ward_verdict *v = &r->vcopy;
 	int rc;
 
-	r->op = ward_op_name(op);
-	r->verdict = v;
+	r->dec.op = op;
+	r->dec.verdict = v;
 	if (ward_decide_net(S->policy, op, t, v) < 0) {
-		r->by = "policy";
-		r->verdict = NULL;
+		r->dec.by = BY_POLICY;
+		r->dec.verdict = NULL;
 		rc = -EACCES;
 	} else {
 		rc = apply(r, v, false);
 		if (rc == 1)
 			rc = -EACCES; /* rewrites are for paths */
 	}
-	r->decided = rc;
+	r->dec.outcome = outcome_of(rc);
+	r->log = LOG_PENDING;
 	return rc;
 }
 
 int refuse(struct req *r, int err, const char *why)
 {
-	r->decided = -err;
-	r->verdict = NULL;
-	r->by = "policy";
-	r->reason = why;
+	r->dec.outcome = DEC_DENY;
+	r->dec.verdict = NULL;
+	r->dec.by = BY_POLICY;
+	r->dec.reason = why;
+	r->log = LOG_PENDING;
 	return -err;
 }

@@ -4,7 +4,8 @@
  * Each is probed, not inferred from the version: a child installs a
  * notifier filter with the flags ward needs and tries the ioctls.
  */
-#include "sup.h"
+#include "features.h"
+#include "mem.h"
 
 #include <errno.h>
 #include <linux/filter.h>

@@ -6,7 +6,10 @@
  * because the libseccomp in Debian 12 cannot ask for
  * SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV.
  */
-#include "sup.h"
+#include "filter.h"
+#include "features.h"
+#include "syscalls.h"
+#include "ward_rules.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -36,17 +39,38 @@
 #define TIOCLINUX 0x541C
 #endif
 
+/* The notify column of a row (syscalls.h says what each kind means). */
+enum notify_kind { NOTIFY_ALWAYS, NOTIFY_UNLESS_OPATH, NOTIFY_WHEN, NOTIFY_BY };
+
+/* One WHEN: n comparisons, all of which must hold. */
+struct clause {
+	unsigned n;
+	struct scmp_arg_cmp cmp[2];
+};
+
+struct notify {
+	enum notify_kind kind;
+	unsigned arg;		   /* UNLESS_OPATH: the flags argument */
+	const struct clause *when; /* ANY_OF: ended by a clause of no comparison */
+	int (*by)(scmp_filter_ctx ctx, int nr, uint32_t act);
+};
+
 struct row {
 	const char *name;
 	int nr;
 	enum family family;
+	struct notify notify;
 };
 
-#define ROW(name, family, handler) { #name, SYS_##name, family },
-#define NEWROW(nr, name, family) { #name, nr, family },
+static int socket_rules(scmp_filter_ctx ctx, int nr, uint32_t act);
+
+#define ROW(name, family, handler, notify, continues) { #name, SYS_##name, family, notify },
+#define NEWROW(nr, name, family) { #name, nr, family, ALWAYS },
 static const struct row table[] = { WARD_SYSCALLS(ROW) WARD_NEW_SYSCALLS(NEWROW) };
 #undef ROW
 #undef NEWROW
+
+struct sock_fprog ward_filter;
 
 /*
  * socket(): the kinds ward supervises by address (unix, netlink, and
@@ -60,7 +84,7 @@ static const struct row table[] = { WARD_SYSCALLS(ROW) WARD_NEW_SYSCALLS(NEWROW)
  * with AND, so "notify unless allowed" is written as the union of what is
  * not allowed.
  */
-static int socket_rules(scmp_filter_ctx ctx, int nr)
+static int socket_rules(scmp_filter_ctx ctx, int nr, uint32_t act)
 {
 	const uint32_t m32 = 0xffffffffu;
 	int rc;
@@ -70,7 +94,7 @@ static int socket_rules(scmp_filter_ctx ctx, int nr)
 		if (d == AF_INET6 || d == AF_NETLINK)
 			continue;
 		struct scmp_arg_cmp c = { 0, SCMP_CMP_MASKED_EQ, m32, (scmp_datum_t)d };
-		if ((rc = seccomp_rule_add_array(ctx, SCMP_ACT_NOTIFY, nr, 1, &c)) < 0)
+		if ((rc = seccomp_rule_add_array(ctx, act, nr, 1, &c)) < 0)
 			return rc;
 	}
 	int inet[2] = { AF_INET, AF_INET6 };
@@ -81,7 +105,7 @@ static int socket_rules(scmp_filter_ctx ctx, int nr)
 				{ 0, SCMP_CMP_MASKED_EQ, m32, (scmp_datum_t)inet[k] },
 				{ 1, SCMP_CMP_MASKED_EQ, 0xf, (scmp_datum_t)t },
 			};
-			if ((rc = seccomp_rule_add_array(ctx, SCMP_ACT_NOTIFY, nr, 2, c)) < 0)
+			if ((rc = seccomp_rule_add_array(ctx, act, nr, 2, c)) < 0)
 				return rc;
 		}
 		/*
@@ -92,54 +116,20 @@ static int socket_rules(scmp_filter_ctx ctx, int nr)
 			{ 0, SCMP_CMP_MASKED_EQ, m32, (scmp_datum_t)inet[k] },
 			{ 2, SCMP_CMP_NE, 0, 0 },
 		};
-		if ((rc = seccomp_rule_add_array(ctx, SCMP_ACT_NOTIFY, nr, 2, c)) < 0)
+		if ((rc = seccomp_rule_add_array(ctx, act, nr, 2, c)) < 0)
 			return rc;
 	}
 	return 0;
 }
 
-/*
- * Build the filter for policy p into a BPF program (malloc'd into *prog).
- * Runs in the parent, before fork, so that errors are reported cleanly.
- */
-int filter_build(const struct ward_policy *p, struct sock_fprog *prog, char *why,
-		 size_t len)
+/* The rules of one row, with action act. */
+static int row_rules(scmp_filter_ctx ctx, const struct row *r, uint32_t act, bool stat_notify)
 {
-	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
-	bool stat_notify = ward_policy_restricts(p, WARD_OP_STAT);
-	int rc = -ENOMEM, mfd = -1;
+	const struct notify *n = &r->notify;
+	int rc;
 
-	if (ctx == NULL)
-		goto out;
-	/* Other ABIs (i386 int 0x80, x32) kill the process. */
-	if ((rc = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS)) < 0)
-		goto out;
-	if ((rc = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 0)) < 0)
-		goto out;
-
-	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
-		int nr = table[i].nr;
-		uint32_t act;
-		switch (table[i].family) {
-		case FAM_STAT:
-			if (!stat_notify)
-				continue;
-			act = SCMP_ACT_NOTIFY;
-			break;
-		case FAM_CRED:
-			if (geteuid() != 0)
-				continue; /* the agent can only move among its own ids */
-			act = SCMP_ACT_NOTIFY;
-			break;
-		case FAM_ENOSYS:
-			act = SCMP_ACT_ERRNO(ENOSYS);
-			break;
-		case FAM_EPERM:
-			act = SCMP_ACT_ERRNO(EPERM);
-			break;
-		default:
-			act = SCMP_ACT_NOTIFY;
-		}
+	switch (n->kind) {
+	case NOTIFY_UNLESS_OPATH:
 		/*
 		 * open/openat with O_PATH: such an fd can be used for nothing but
 		 * fstat and as a starting point for other calls, each of which is
@@ -149,140 +139,80 @@ int filter_build(const struct ward_policy *p, struct sock_fprog *prog, char *why
 		 * kernel ignore every other flag but O_DIRECTORY, O_NOFOLLOW and
 		 * O_CLOEXEC, so no such call creates or truncates anything.
 		 */
-		int flags_arg = strcmp(table[i].name, "open") == 0	 ? 1
-				: strcmp(table[i].name, "openat") == 0 ? 2
-								       : -1;
-		if (table[i].family == FAM_SOCKET) {
-			if ((rc = socket_rules(ctx, nr)) < 0)
-				goto out;
-			continue;
+		if (!stat_notify) {
+			struct scmp_arg_cmp no_path = { n->arg, SCMP_CMP_MASKED_EQ, O_PATH, 0 };
+			return seccomp_rule_add_array(ctx, act, r->nr, 1, &no_path);
 		}
-		if (strcmp(table[i].name, "sendto") == 0) {
-			/* Only a sendto with an address has a destination to decide. */
-			struct scmp_arg_cmp c = { 4, SCMP_CMP_NE, 0, 0 };
-			if ((rc = seccomp_rule_add_array(ctx, act, nr, 1, &c)) < 0)
-				goto out;
-			continue;
-		}
-		if (table[i].family == FAM_PID &&
-		    (strcmp(table[i].name, "fcntl") == 0 || strcmp(table[i].name, "ioctl") == 0)) {
-			/*
-			 * Only the commands that aim signals at a process are
-			 * notified: setting a SIGIO owner, turning SIGIO on (on a
-			 * terminal its foreground process group gets them), and
-			 * choosing a terminal's foreground process group.
-			 */
-			bool fcntl_ = strcmp(table[i].name, "fcntl") == 0;
-			unsigned long cmds[4] = { fcntl_ ? F_SETOWN : FIOSETOWN,
-						  fcntl_ ? F_SETOWN_EX : SIOCSPGRP, FIOASYNC,
-						  TIOCSPGRP };
-			for (int k = 0; k < (fcntl_ ? 2 : 4); k++) {
-				struct scmp_arg_cmp c = { 1, SCMP_CMP_MASKED_EQ, 0xffffffffu, cmds[k] };
-				if ((rc = seccomp_rule_add_array(ctx, act, nr, 1, &c)) < 0)
-					goto out;
-			}
-			if (!fcntl_) {
-				/*
-				 * btrfs's ioctls (type 0x94): a snapshot gives every
-				 * file of a subvolume, denied ones too, a new name;
-				 * TREE_SEARCH and SEND read file data raw.  The handler
-				 * lets the generic reflink and dedupe commands through
-				 * and refuses the rest.
-				 */
-				struct scmp_arg_cmp c = { 1, SCMP_CMP_MASKED_EQ, 0xff00, 0x9400 };
-				if ((rc = seccomp_rule_add_array(ctx, act, nr, 1, &c)) < 0)
-					goto out;
-			}
-			if (fcntl_) {
-				struct scmp_arg_cmp c[2] = {
-					{ 1, SCMP_CMP_MASKED_EQ, 0xffffffffu, F_SETFL },
-					{ 2, SCMP_CMP_MASKED_EQ, O_ASYNC, O_ASYNC },
-				};
-				if ((rc = seccomp_rule_add_array(ctx, act, nr, 2, c)) < 0)
-					goto out;
-			}
-			continue;
-		}
-		if (strcmp(table[i].name, "shmget") == 0 || strcmp(table[i].name, "msgget") == 0 ||
-		    strcmp(table[i].name, "semget") == 0) {
-			/*
-			 * Only a get that may make an object (IPC_CREAT, or the
-			 * key IPC_PRIVATE, which makes one without): ward makes it
-			 * (ipc.c).  The kernel reads the key as an int; the flags
-			 * are msgget's second argument, the others' third.
-			 */
-			unsigned fl = strcmp(table[i].name, "msgget") == 0 ? 1 : 2;
-			struct scmp_arg_cmp c = { fl, SCMP_CMP_MASKED_EQ, IPC_CREAT, IPC_CREAT };
-			struct scmp_arg_cmp k = { 0, SCMP_CMP_MASKED_EQ, 0xffffffffu, IPC_PRIVATE };
-			if ((rc = seccomp_rule_add_array(ctx, act, nr, 1, &c)) < 0 ||
-			    (rc = seccomp_rule_add_array(ctx, act, nr, 1, &k)) < 0)
-				goto out;
-			continue;
-		}
-		/*
-		 * The core dump limit, which a session keeps at 0 (tracer.c): a new
-		 * one is judged (pid.c), whoever it is for.  The kernel reads the
-		 * resource as 32 bits.
-		 */
-		if (strcmp(table[i].name, "setrlimit") == 0) {
-			struct scmp_arg_cmp c = { .arg = 0, .op = SCMP_CMP_MASKED_EQ,
-						  .datum_a = 0xffffffffu, .datum_b = RLIMIT_CORE };
-			if ((rc = seccomp_rule_add_array(ctx, act, nr, 1, &c)) < 0)
-				goto out;
-			continue;
-		}
-		if (strcmp(table[i].name, "prlimit64") == 0) {
-			struct scmp_arg_cmp c[2] = {
-				{ .arg = 1, .op = SCMP_CMP_MASKED_EQ, .datum_a = 0xffffffffu,
-				  .datum_b = RLIMIT_CORE },
-				{ .arg = 2, .op = SCMP_CMP_NE, .datum_a = 0, .datum_b = 0 },
-			};
-			if ((rc = seccomp_rule_add_array(ctx, act, nr, 2, c)) < 0)
-				goto out;
-			/* and by its target, below */
-		}
-		/*
-		 * Calls aimed at a process by id: the caller itself (0) needs no
-		 * decision; glibc's getrlimit, for one, is prlimit64(0, ...).
-		 */
-		static const char *const self_arg0[] = { "prlimit64", "sched_setaffinity",
-							 "sched_setscheduler", "sched_setparam",
-							 "sched_setattr", "migrate_pages", "move_pages",
-							 NULL };
-		bool by_arg0 = false;
-		for (int k = 0; self_arg0[k] != NULL; k++)
-			by_arg0 |= strcmp(table[i].name, self_arg0[k]) == 0;
-		if (by_arg0) {
-			/*
-			 * Notify when any of the 64 bits is set: a value whose low 32
-			 * bits (the pid_t the kernel uses) are 0 is the caller too, and
-			 * the handler treats it so.
-			 */
-			struct scmp_arg_cmp c = { 0, SCMP_CMP_NE, 0, 0 };
-			if ((rc = seccomp_rule_add_array(ctx, act, nr, 1, &c)) < 0)
-				goto out;
-			continue;
-		}
-		if (flags_arg >= 0 && !stat_notify) {
-			struct scmp_arg_cmp no_path = { (unsigned)flags_arg, SCMP_CMP_MASKED_EQ,
-							O_PATH, 0 };
-			if ((rc = seccomp_rule_add_array(ctx, act, nr, 1, &no_path)) < 0)
-				goto out;
-			continue;
-		}
-		if ((rc = seccomp_rule_add(ctx, act, nr, 0)) < 0)
-			goto out;
+		return seccomp_rule_add(ctx, act, r->nr, 0);
+	case NOTIFY_WHEN:
+		/* libseccomp joins a syscall's rules with OR, each rule's comparisons with AND. */
+		for (const struct clause *c = n->when; c->n > 0; c++)
+			if ((rc = seccomp_rule_add_array(ctx, act, r->nr, c->n, c->cmp)) < 0)
+				return rc;
+		return 0;
+	case NOTIFY_BY:
+		return n->by(ctx, r->nr, act);
+	default:
+		return seccomp_rule_add(ctx, act, r->nr, 0);
 	}
+}
+
+/*
+ * What the table's rows ask of the filter: each row's calls notified, or
+ * refused, by its family.
+ */
+static int table_rules(scmp_filter_ctx ctx, const struct filter_opts *o)
+{
+	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
+		uint32_t act = SCMP_ACT_NOTIFY;
+		switch (table[i].family) {
+		case FAM_STAT:
+			if (!o->stat)
+				continue; /* nothing to decide: the policy allows stat everywhere */
+			break;
+		case FAM_CRED:
+			if (!o->root)
+				continue; /* the agent can only move among its own ids */
+			break;
+		case FAM_ENOSYS:
+			act = SCMP_ACT_ERRNO(ENOSYS);
+			break;
+		case FAM_EPERM:
+			act = SCMP_ACT_ERRNO(EPERM);
+			break;
+		default:
+			break;
+		}
+		int rc = row_rules(ctx, &table[i], act, o->stat);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* What reaches another terminal's input: TIOCSTI and TIOCLINUX. */
+static int refuse_tty_input(scmp_filter_ctx ctx)
+{
+	int rc;
+
 	/*
 	 * ioctl(fd, TIOCSTI/TIOCLINUX): the kernel looks at the low 32 bits of
 	 * the request only, so compare those and ignore the high ones.
 	 */
 	if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 1,
 				   SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, TIOCSTI))) < 0)
-		goto out;
+		return rc;
 	if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 1,
 				   SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, TIOCLINUX))) < 0)
-		goto out;
+		return rc;
+	return 0;
+}
+
+/* Source routes, which send a packet elsewhere than the address decided. */
+static int refuse_source_routes(scmp_filter_ctx ctx)
+{
+	int rc;
+
 	/*
 	 * IP options and IPv6 routing headers: a source route sends the packet
 	 * to its first hop, not to the address connect or sendto decided.
@@ -299,7 +229,15 @@ int filter_build(const struct ward_policy *p, struct sock_fprog *prog, char *why
 						   (scmp_datum_t)source_routes[k][0]),
 					   SCMP_A2(SCMP_CMP_MASKED_EQ, 0xffffffffu,
 						   (scmp_datum_t)source_routes[k][1]))) < 0)
-			goto out;
+			return rc;
+	return 0;
+}
+
+/* ioctls that reach files, disks, filesystems or terminals past their names. */
+static int refuse_ioctls(scmp_filter_ctx ctx, const struct filter_opts *o)
+{
+	int rc;
+
 	/*
 	 * ioctls that reach files or disks past their names, refused whatever
 	 * the fd (a type and number are compared, not the argument's size):
@@ -373,7 +311,7 @@ int filter_build(const struct ward_policy *p, struct sock_fprog *prog, char *why
 		if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 1,
 					   SCMP_A1(SCMP_CMP_MASKED_EQ, refused_ioctl[k][0],
 						   refused_ioctl[k][1]))) < 0)
-			goto out;
+			return rc;
 	/*
 	 * TIOCSCTTY with a non-zero argument takes a terminal that is already
 	 * another session's controlling terminal, ward's own (the user's
@@ -385,19 +323,27 @@ int filter_build(const struct ward_policy *p, struct sock_fprog *prog, char *why
 		{ .arg = 1, .op = SCMP_CMP_MASKED_EQ, .datum_a = 0xffffffffu, .datum_b = 0x540e },
 		{ .arg = 2, .op = SCMP_CMP_NE, .datum_a = 0, .datum_b = 0 },
 	};
-	if (ward_capable(CAP_SYS_ADMIN) &&
+	if (o->sys_admin &&
 	    (rc = seccomp_rule_add_array(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(ioctl), 2, sctty)) < 0)
-		goto out;
+		return rc;
+	return 0;
+}
+
+/* What an agent with privileges could change about them, or make of ward's reach. */
+static int refuse_privilege_changes(scmp_filter_ctx ctx, const struct filter_opts *o)
+{
+	int rc;
+
 	/*
 	 * Under a root ward the credential calls are notified (FAM_CRED);
 	 * the bounding set and securebits may not shrink either (see cred.c).
 	 */
-	if (geteuid() == 0 &&
+	if (o->root &&
 	    ((rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(prctl), 1,
 				    SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, PR_CAPBSET_DROP))) < 0 ||
 	     (rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(prctl), 1,
 				    SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, PR_SET_SECUREBITS))) < 0))
-		goto out;
+		return rc;
 	/*
 	 * A process that makes itself non-dumpable (ssh-agent, gpg-agent do)
 	 * can no longer have its memory read by a ward without
@@ -405,11 +351,19 @@ int filter_build(const struct ward_policy *p, struct sock_fprog *prog, char *why
 	 * on.  It is told that the call failed, and stays one ward can serve.
 	 * (SUID_DUMP_DISABLE is 0; the kernel compares all of the argument.)
 	 */
-	if (!ward_capable(CAP_SYS_PTRACE) &&
+	if (!o->sys_ptrace &&
 	    (rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(prctl), 2,
 				   SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, PR_SET_DUMPABLE),
 				   (struct scmp_arg_cmp){ 1, SCMP_CMP_EQ, 0, 0 })) < 0)
-		goto out;
+		return rc;
+	return 0;
+}
+
+/* A process the tracer would not see, or a second listener. */
+static int refuse_escapes(scmp_filter_ctx ctx)
+{
+	int rc;
+
 	/*
 	 * clone(CLONE_UNTRACED) would make a process the tracer never sees;
 	 * clone with a CLONE_NEW* flag, a process in namespaces of its own,
@@ -425,7 +379,7 @@ int filter_build(const struct ward_policy *p, struct sock_fprog *prog, char *why
 		if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone), 1,
 					   SCMP_A0(SCMP_CMP_MASKED_EQ, refused_clone[k],
 						   refused_clone[k]))) < 0)
-			goto out;
+			return rc;
 	/*
 	 * A second listener would let the agent answer its own calls.  The
 	 * kernel takes op as 32 bits: the high ones are not compared.
@@ -435,14 +389,65 @@ int filter_build(const struct ward_policy *p, struct sock_fprog *prog, char *why
 							  SECCOMP_SET_MODE_FILTER },
 				   SCMP_A1(SCMP_CMP_MASKED_EQ, SECCOMP_FILTER_FLAG_NEW_LISTENER,
 					   SECCOMP_FILTER_FLAG_NEW_LISTENER))) < 0)
-		goto out;
+		return rc;
+	return 0;
+}
 
-	mfd = memfd_create("ward-filter", MFD_CLOEXEC);
-	if (mfd < 0 || (rc = seccomp_export_bpf(ctx, mfd)) < 0) {
-		rc = mfd < 0 ? -errno : rc;
+/*
+ * The fixed lists: what is refused in the filter whatever the policy, on
+ * arguments of calls the table does not supervise, in this order.
+ */
+static int fixed_rules(scmp_filter_ctx ctx, const struct filter_opts *o)
+{
+	int rc;
+
+	if ((rc = refuse_tty_input(ctx)) < 0 ||
+	    (rc = refuse_source_routes(ctx)) < 0 ||
+	    (rc = refuse_ioctls(ctx, o)) < 0 ||
+	    (rc = refuse_privilege_changes(ctx, o)) < 0)
+		return rc;
+	return refuse_escapes(ctx);
+}
+
+struct filter_opts filter_opts_of(const struct ward_policy *p)
+{
+	return (struct filter_opts){
+		.stat = ward_policy_restricts(p, WARD_OP_STAT),
+		.root = geteuid() == 0,
+		.sys_admin = ward_capable(CAP_SYS_ADMIN),
+		.sys_ptrace = ward_capable(CAP_SYS_PTRACE),
+	};
+}
+
+int filter_export(const struct filter_opts *o, enum filter_form form, int fd)
+{
+	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+	int rc;
+
+	if (ctx == NULL)
+		return -ENOMEM;
+	/* Other ABIs (i386 int 0x80, x32) kill the process. */
+	if ((rc = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS)) == 0 &&
+	    (rc = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 0)) == 0 &&
+	    (rc = table_rules(ctx, o)) == 0 && (rc = fixed_rules(ctx, o)) == 0)
+		rc = form == FILTER_PFC ? seccomp_export_pfc(ctx, fd) : seccomp_export_bpf(ctx, fd);
+	seccomp_release(ctx);
+	return rc;
+}
+
+int filter_build(const struct ward_policy *p, struct sock_fprog *prog, char *why,
+		 size_t len)
+{
+	struct filter_opts o = filter_opts_of(p);
+	int rc, mfd = memfd_create("ward-filter", MFD_CLOEXEC);
+	struct stat st;
+
+	if (mfd < 0) {
+		rc = -errno;
 		goto out;
 	}
-	struct stat st;
+	if ((rc = filter_export(&o, FILTER_BPF, mfd)) < 0)
+		goto out;
 	if (fstat(mfd, &st) < 0 || st.st_size <= 0 || st.st_size % sizeof(struct sock_filter)) {
 		rc = -EINVAL;
 		goto out;
@@ -464,7 +469,6 @@ out:
 		snprintf(why, len, "cannot build the seccomp filter: %s", strerror(-rc));
 	if (mfd >= 0)
 		close(mfd);
-	seccomp_release(ctx);
 	return rc;
 }
 

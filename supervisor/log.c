@@ -8,7 +8,10 @@
  * (session start and end) are built with jansson, which allocates from a
  * per-thread arena that is reset after every line.
  */
-#include "sup.h"
+#include "log.h"
+#include "notify.h"
+#include "proc.h"
+#include "session.h"
 #include "jline.h"
 
 #include <errno.h>
@@ -33,6 +36,7 @@ struct arena {
 };
 static __thread struct arena *arena;
 static int log_fd = -1;
+static void (*echo)(const struct log_echo *e);
 
 /* Arena allocation; once spent, the ordinary heap (and free knows which). */
 static void *arena_malloc(size_t size)
@@ -76,7 +80,23 @@ int log_open(const char *path)
 {
 	json_set_alloc_funcs(arena_malloc, arena_free);
 	log_fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-	return log_fd < 0 ? -errno : 0;
+	if (log_fd < 0)
+		return -errno;
+	/*
+	 * A lock on the open file, held until ward exits however it exits,
+	 * tells ward sessions and ward report that the session is still
+	 * running (they ask with F_OFD_GETLK, taking nothing).  Not having
+	 * it (another session writing the same file) costs only that.
+	 */
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	if (!log_is_device())
+		(void)fcntl(log_fd, F_OFD_SETLK, &fl);
+	return 0;
+}
+
+void log_set_echo(void (*fn)(const struct log_echo *e))
+{
+	echo = fn;
 }
 
 bool log_is_device(void)
@@ -160,6 +180,15 @@ static int write_line(char *line, size_t n)
 	return rc;
 }
 
+/* Decisions allowed, denied and asked, for session-end (ward sessions reads them there). */
+static unsigned long counted[3];
+
+void log_counts(unsigned long c[3])
+{
+	for (int i = 0; i < 3; i++)
+		c[i] = __atomic_load_n(&counted[i], __ATOMIC_RELAXED);
+}
+
 unsigned long log_lost(void)
 {
 	pthread_mutex_lock(&write_lock);
@@ -168,8 +197,28 @@ unsigned long log_lost(void)
 	return n;
 }
 
+static const char *const event_names[] = {
+	[EV_ACCESS] = "access",
+	[EV_CONNECT] = "connect",
+	[EV_BIND] = "bind",
+	[EV_SIGNAL] = "signal",
+	[EV_PROCESS] = "process",
+	[EV_SPAWN] = "spawn",
+	[EV_EXEC] = "exec",
+	[EV_EXIT] = "exit",
+	[EV_SESSION_START] = "session-start",
+	[EV_SESSION_END] = "session-end",
+};
+_Static_assert(sizeof(event_names) / sizeof(event_names[0]) == EV_COUNT, "an event without a name");
+
+static const char *const by_names[] = {
+	[BY_POLICY] = "policy",	    [BY_CACHE] = "cache",     [BY_UNDECIDED] = "undecided",
+	[BY_PROMPT] = "prompt",	    [BY_TIMEOUT] = "timeout",
+};
+_Static_assert(sizeof(by_names) / sizeof(by_names[0]) == BY_COUNT, "a \"by\" without a name");
+
 /* The fields every event starts with: ts, session, event, and who (r: already known). */
-static void common_as(struct jline *l, char *buf, size_t cap, const char *event, pid_t pid,
+static void common_as(struct jline *l, char *buf, size_t cap, enum log_event event, pid_t pid,
 		      const struct req *r)
 {
 	char ts[40], exe[256] = "";
@@ -179,7 +228,7 @@ static void common_as(struct jline *l, char *buf, size_t cap, const char *event,
 	timestamp(ts, sizeof(ts));
 	jl_str(l, "ts", ts);
 	jl_str(l, "session", S->id);
-	jl_str(l, "event", event);
+	jl_str(l, "event", event_names[event]);
 	if (pid > 0) {
 		if (r != NULL) {
 			tgid = r->tgid;
@@ -195,13 +244,13 @@ static void common_as(struct jline *l, char *buf, size_t cap, const char *event,
 	}
 }
 
-static void common(struct jline *l, char *buf, size_t cap, const char *event, pid_t pid)
+static void common(struct jline *l, char *buf, size_t cap, enum log_event event, pid_t pid)
 {
 	common_as(l, buf, cap, event, pid, NULL);
 }
 
 /* The common fields, then fields' members; one line.  Consumes fields. */
-static int emit(json_t *fields, const char *event, pid_t pid)
+static int emit(json_t *fields, enum log_event event, pid_t pid)
 {
 	char *tail = emit_tail;
 	struct jline l;
@@ -247,24 +296,31 @@ json_t *jpath(const char *s)
 	return json_string(buf);
 }
 
+/* The op of a line: a policy op's name, or the log's own. */
+static const char *op_name(unsigned op)
+{
+	return op == OP_RLIMIT ? "rlimit" : ward_op_name((enum ward_op)op);
+}
+
 int log_request(struct req *r, int err)
 {
-	const struct ward_verdict *v = r->verdict;
+	const struct decision *d = &r->dec;
+	const struct ward_verdict *v = d->verdict;
 	const char *decision;
 	struct jline l;
 
 	/* Who asked is known already: serve() looked it up. */
 	common_as(&l, line_buf, sizeof(line_buf) - 1, r->event, r->tid, r);
 	jl_str(&l, "syscall", r->sysname);
-	if (strcmp(r->event, "signal") == 0 || strcmp(r->event, "process") == 0) {
+	if (r->event == EV_SIGNAL || r->event == EV_PROCESS) {
 		jl_int(&l, "target", r->sig_target);
 		jl_int(&l, "signal", r->sig_num);
 	}
-	if (r->op != NULL)
-		jl_str(&l, "op", r->op);
-	if (r->log_path != NULL)
-		jl_str(&l, "path", r->log_path);
-	bool net = strcmp(r->event, "connect") == 0 || strcmp(r->event, "bind") == 0;
+	if (d->op != 0)
+		jl_str(&l, "op", op_name(d->op));
+	if (d->path != NULL)
+		jl_str(&l, "path", d->path);
+	bool net = r->event == EV_CONNECT || r->event == EV_BIND;
 	if (net) {
 		jl_str(&l, "addr", r->net_addr);
 		if (r->net_port >= 0)
@@ -280,46 +336,52 @@ int log_request(struct req *r, int err)
 	 * errno is what the call returned, which after an allow may still be
 	 * an ordinary failure such as ENOENT.
 	 */
-	if (r->decided == 2)
+	if (d->outcome == DEC_NONE)
 		decision = !err ? "allow" : (err == ENOENT || err == ENOTDIR || err == EEXIST ||
 					    err == ELOOP || err == EBADF || err == EINVAL ||
 					    err == ENAMETOOLONG || err == EFAULT || err == E2BIG ||
 					    err == EAFNOSUPPORT || err == ENOTSOCK || err == EMSGSIZE)
 						   ? "error" : "deny";
-	else if (r->decided < 0)
-		decision = "deny";
 	else
-		decision = r->decided == 1 ? "rewrite" : "allow";
+		decision = d->outcome == DEC_DENY ? "deny" : d->outcome == DEC_REWRITE ? "rewrite" : "allow";
 	jl_str(&l, "decision", decision);
-	if (err == 0 && decision[0] == 'a' && r->op != NULL &&
-	    (strcmp(r->op, "create") == 0 || strcmp(r->op, "write") == 0 || strcmp(r->op, "delete") == 0))
-		repos_note(r->logged_path);
+	if (decision[0] == 'a' || decision[0] == 'r')
+		__atomic_fetch_add(&counted[0], 1, __ATOMIC_RELAXED);
+	else if (decision[0] == 'd')
+		__atomic_fetch_add(&counted[1], 1, __ATOMIC_RELAXED);
+	if (d->by == BY_PROMPT || d->by == BY_TIMEOUT)
+		__atomic_fetch_add(&counted[2], 1, __ATOMIC_RELAXED);
 	if (err != 0)
 		jl_str(&l, "errno", strerrorname_np(err) ? strerrorname_np(err) : "?");
-	if (r->denied_by_shadow)
+	if (d->would_deny)
 		jl_str(&l, "would", "deny");
 	if (v != NULL)
 		jl_str(&l, "rule", ward_rule_location(v->rule));
-	jl_str(&l, "by", r->by ? r->by : "policy");
-	if (r->reason != NULL)
-		jl_str(&l, "reason", r->reason);
-	if (r->log_to != NULL)
-		jl_str(&l, "to", r->log_to);
-	if (S->verbose > 0 && (S->verbose > 1 || strcmp(decision, "deny") == 0)) {
-		/* -v: denials on stderr; -vv: every decision. */
+	jl_str(&l, "by", by_names[d->by]);
+	if (d->answer != NULL)
+		jl_str(&l, "answer", d->answer);
+	if (d->reason != NULL)
+		jl_str(&l, "reason", d->reason);
+	if (d->to != NULL)
+		jl_str(&l, "to", d->to);
+	if (echo != NULL) {
 		char where[sizeof(r->net_addr) + 16];
 		if (net && r->net_port >= 0)
 			snprintf(where, sizeof(where), "%s%s%s:%d", strchr(r->net_addr, ':') ? "[" : "",
 				 r->net_addr, strchr(r->net_addr, ':') ? "]" : "", r->net_port);
 		else
-			snprintf(where, sizeof(where), "%s", net ? r->net_addr : r->log_path ? r->log_path : "-");
-		/* The agent names the paths: no escape sequence of its reaches the terminal. */
-		char safe_where[4 * sizeof(where)], safe_to[4 * 4096];
-		fprintf(stderr, "ward: %s %s %s %s%s%s (%s, pid %d)\n", decision,
-			r->op ? r->op : r->sysname, term_safe(where, safe_where, sizeof(safe_where)),
-			err ? strerrorname_np(err) : "", r->log_to ? " -> " : "",
-			r->log_to ? term_safe(r->log_to, safe_to, sizeof(safe_to)) : "",
-			v ? ward_rule_location(v->rule) : "no rule", r->tid);
+			snprintf(where, sizeof(where), "%s", net ? r->net_addr : d->path ? d->path : "-");
+		struct log_echo e = {
+			.decision = decision,
+			.op = d->op != 0 ? op_name(d->op) : r->sysname,
+			.where = where,
+			.err = err ? strerrorname_np(err) : "",
+			.to = d->to,
+			.rule = v ? ward_rule_location(v->rule) : NULL,
+			.tid = r->tid,
+			.would_deny = d->would_deny,
+		};
+		echo(&e);
 	}
 	size_t n = jl_end(&l);
 	return n == 0 ? -EOVERFLOW : write_line(line_buf, n);
@@ -327,7 +389,7 @@ int log_request(struct req *r, int err)
 
 /*
  * An event written field by field:
- *	struct jline *l = log_begin("exit", pid);
+ *	struct jline *l = log_begin(EV_EXIT, pid);
  *	jl_int(l, "status", 0);
  *	rc = log_finish(l);
  */
@@ -335,7 +397,7 @@ int log_request(struct req *r, int err)
 static __thread char *event_line;
 static __thread struct jline event_jl;
 
-struct jline *log_begin(const char *event, pid_t pid)
+struct jline *log_begin(enum log_event event, pid_t pid)
 {
 	if (event_line == NULL)
 		event_line = malloc(EVENT_LINE_BYTES);
@@ -354,7 +416,7 @@ int log_finish(struct jline *l)
  * A free-form event: fmt is a jansson json_pack format for the event's
  * own fields ("{s:s, s:i}" ...).
  */
-int log_event(const char *event, pid_t pid, const char *fmt, ...)
+int log_event(enum log_event event, pid_t pid, const char *fmt, ...)
 {
 	json_error_t jerr;
 	va_list ap;

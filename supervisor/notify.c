@@ -1,15 +1,29 @@
 /*
- * notify.c - the notification workers: RECV -> dispatch -> reply.
+ * notify.c - the notification layer: RECV -> dispatch through the syscall
+ * table -> one commit point (log, then answer), and the request API the
+ * handlers use on the way (notify.h).
  *
- * A pool of threads, one per CPU, all receive from the one listener.  The
- * worker that receives a notification answers it; nothing is handed off.
+ * A pool of workers, two a CPU at start (WARD_WORKERS sets how many:
+ * tracer.c), all receive from the one listener, at most four waiting in
+ * RECV at once (the others park: recv_enter); more start while some wait
+ * in blocking calls (notify_blocking_begin).  The worker that receives a
+ * notification answers it; nothing is handed off, but for a FIFO's open,
+ * which waits on a thread of its own (handlers/open.c).
  */
-#include "sup.h"
+#include "notify.h"
+#include "syscalls.h"
+#include "handlers/handlers.h"
+#include "log.h"
+#include "proc.h"
+#include "resolve.h"
+#include "session.h"
 
 #include <assert.h>
 #include <linux/audit.h>
 #include <linux/futex.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
 #include <poll.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -28,15 +42,29 @@
 #define NONE NULL
 #define MAX_NR 512
 
+/*
+ * The dispatch table, by syscall number, from syscalls.h: the name for the
+ * log, the family, the handler, and why the handler may answer CONTINUE
+ * (NULL: it may not).
+ */
 static const struct dispatch {
 	const char *name;
 	enum family family;
 	handler_fn fn;
+	const char *may_continue;
 } dispatch[MAX_NR] = {
-#define ROW(name, fam, h) [SYS_##name] = { #name, fam, h },
+#define MAY_CONTINUE(why) why
+#define ROW(name, fam, h, notify, continues) [SYS_##name] = { #name, fam, h, continues },
 	WARD_SYSCALLS(ROW)
 #undef ROW
+#undef MAY_CONTINUE
 };
+
+/* Every row's number fits the table (a number beyond it would be no row at all). */
+#define FITS(name, fam, h, notify, continues) \
+	_Static_assert(SYS_##name < MAX_NR, "syscall number beyond the dispatch table: " #name);
+WARD_SYSCALLS(FITS)
+#undef FITS
 
 /* The pool grows (up to MAX_WORKERS) while workers wait in blocking calls. */
 #define MAX_WORKERS 128
@@ -45,102 +73,6 @@ static int nworkers, nblocked;
 static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
 static int wake_setup(void);
 static void wake_mask(int how);
-
-int agent_copy_fd(struct req *r, int agentfd)
-{
-	int self = agent_pidfd(r), fd;
-
-	if (self < 0)
-		return -ESRCH;
-	fd = (int)syscall(SYS_pidfd_getfd, self, agentfd, 0);
-	close(self);
-	if (fd < 0)
-		return -EBADF;
-	/* The thread id could name another thread by now: check it is still ours. */
-	if (!req_valid(r)) {
-		close(fd);
-		return -ESRCH;
-	}
-	return fd;
-}
-
-int agent_pidfd(struct req *r)
-{
-	int pfd = (int)syscall(SYS_pidfd_open, r->tid, PIDFD_THREAD);
-	if (pfd < 0 && errno == EINVAL)
-		pfd = (int)syscall(SYS_pidfd_open, r->tgid, 0);
-	return pfd < 0 ? -errno : pfd;
-}
-
-bool req_valid(struct req *r)
-{
-	return ioctl(S->listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &r->n->id) == 0;
-}
-
-int mem_read(struct req *r, uint64_t addr, void *buf, size_t len)
-{
-	struct iovec local = { buf, len }, remote = { (void *)(uintptr_t)addr, len };
-	ssize_t n = process_vm_readv(r->tid, &local, 1, &remote, 1, 0);
-
-	if (n != (ssize_t)len)
-		return -EFAULT;
-	/*
-	 * The thread may have died and its id been reused: check after reading
-	 * (or, for a batch of reads, once after the batch: r->batch_reads).
-	 */
-	if (r->batch_reads)
-		return 0;
-	return req_valid(r) ? 0 : -ESRCH;
-}
-
-int mem_read_str(struct req *r, uint64_t addr, char *buf, size_t len)
-{
-	/*
-	 * First 256 bytes, or the rest of the string's page if less (most
-	 * paths end there), then, if no NUL came, the rest up to len in one
-	 * more read.  Reading len at once would copy 128 KiB for each argv
-	 * string whose page is followed by more stack (and 4 KiB for a path
-	 * was 7% of ward's time opening files).  A read that stops at an
-	 * unmapped page returns what it got, so a string that ends before one
-	 * is still read whole.
-	 */
-	size_t first = 4096 - (addr & 4095), got = 0;
-	if (first > 256)
-		first = 256;
-	char *nul = NULL;
-
-	if (addr == 0)
-		return -EFAULT;
-	for (int round = 0; round < 2 && got < len && nul == NULL; round++) {
-		size_t want = round == 0 && first < len ? first : len - got;
-		struct iovec local = { buf + got, want };
-		struct iovec remote = { (void *)(uintptr_t)(addr + got), want };
-		ssize_t n = process_vm_readv(r->tid, &local, 1, &remote, 1, 0);
-		if (n <= 0) {
-			if (got == 0)
-				return -EFAULT;
-			break;
-		}
-		nul = memchr(buf + got, '\0', (size_t)n);
-		got += (size_t)n;
-		if ((size_t)n < want)
-			break; /* an unmapped page follows */
-	}
-	if (!r->batch_reads && !req_valid(r))
-		return -ESRCH;
-	if (nul == NULL)
-		return got == len ? -ENAMETOOLONG : -EFAULT;
-	return (int)(nul - buf);
-}
-
-int mem_write(struct req *r, uint64_t addr, const void *buf, size_t len)
-{
-	struct iovec local = { (void *)buf, len }, remote = { (void *)(uintptr_t)addr, len };
-
-	if (!req_valid(r))
-		return -ESRCH;
-	return process_vm_writev(r->tid, &local, 1, &remote, 1, 0) == (ssize_t)len ? 0 : -EFAULT;
-}
 
 static void reply(struct req *r, int rc)
 {
@@ -154,10 +86,11 @@ static void reply(struct req *r, int rc)
 		/*
 		 * CONTINUE only where a handler returned 0, which each does only
 		 * at a site whose comment says why its decision depended on
-		 * registers alone (signal.c, pid.c, ipc.c, cred.c, note.c, socket() and
-		 * address-less sends in net.c) or is verified afterwards (exec.c,
-		 * at PTRACE_EVENT_EXEC); serve() turns a 0 from any other family
-		 * into EACCES.  Every other answer is emulated.
+		 * registers alone (signal.c, pid.c, ipc.c, cred.c, note.c, socket()
+		 * in net.c) or is verified afterwards (exec.c, at
+		 * PTRACE_EVENT_EXEC), and only for a row of the table that says
+		 * why it may (MAY_CONTINUE); serve() turns any other 0 into
+		 * EACCES.  Every other answer is emulated.
 		 */
 		resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
 	} else {
@@ -165,6 +98,77 @@ static void reply(struct req *r, int rc)
 	}
 	/* ENOENT: the caller died or was interrupted meanwhile; nothing to answer. */
 	ioctl(S->listener, SECCOMP_IOCTL_NOTIF_SEND, resp);
+}
+
+/*
+ * The commit point: the call's line, if still to be written, then its
+ * answer.  An event that cannot be logged is denied.
+ */
+static void commit(struct req *r, int rc)
+{
+	if (r->replied)
+		return;
+	if ((r->log == LOG_PENDING || (r->log == LOG_COMMITTED_TELLS && rc < 0)) &&
+	    log_request(r, rc < 0 ? -rc : 0) < 0 && rc >= 0)
+		rc = -EACCES;
+	reply(r, rc);
+}
+
+int req_commit(struct req *r, bool tells)
+{
+	if (r->log == LOG_COMMITTED || r->log == LOG_COMMITTED_TELLS)
+		return 0;
+	if (log_request(r, 0) < 0)
+		return -EACCES;
+	r->log = tells ? LOG_COMMITTED_TELLS : LOG_COMMITTED;
+	return 0;
+}
+
+void req_settle(struct req *r, int err)
+{
+	if (err != 0 && r->log == LOG_PENDING)
+		log_request(r, err);
+	r->log = LOG_COMMITTED;
+}
+
+int req_answer_fd(struct req *r, int fd, bool cloexec, bool writable)
+{
+	struct seccomp_notif_addfd a = {
+		.id = r->n->id,
+		.flags = SECCOMP_ADDFD_FLAG_SEND,
+		.srcfd = (uint32_t)fd,
+		.newfd_flags = cloexec ? O_CLOEXEC : 0,
+	};
+	int rc;
+
+	if (req_commit(r, true) < 0) {
+		close(fd);
+		return -EACCES;
+	}
+	if (writable) {
+		/*
+		 * A writable fd: ward's own copy must be closed before the agent
+		 * runs again, or an exec of the file right after writing it would
+		 * fail with ETXTBSY.  Install, close, then answer.
+		 */
+		a.flags = 0;
+		rc = ioctl(S->listener, SECCOMP_IOCTL_NOTIF_ADDFD, &a);
+		close(fd);
+		if (rc < 0) {
+			rc = -errno;
+			if (rc == -ENOENT)
+				r->replied = true; /* the caller is gone */
+			return rc;
+		}
+		/* The commit point sends the answer with the new fd number. */
+		return req_answer_value(r, rc);
+	}
+	rc = ioctl(S->listener, SECCOMP_IOCTL_NOTIF_ADDFD, &a);
+	rc = rc < 0 ? -errno : 0;
+	close(fd);
+	if (rc == 0 || rc == -ENOENT)
+		r->replied = true; /* answered, or the caller is gone */
+	return rc < 0 ? rc : 1;
 }
 
 static void serve(struct req *r)
@@ -180,17 +184,14 @@ static void serve(struct req *r)
 		r->exe[0] = '\0';
 	}
 	r->sysname = d && d->name ? d->name : "unknown";
-	r->op = NULL;
-	r->log_path = r->log_to = NULL;
-	r->verdict = NULL;
-	r->by = NULL;
-	r->reason = NULL;
+	r->event = EV_ACCESS;
+	r->dec = (struct decision){ .outcome = DEC_NONE };
+	r->sig_target = r->sig_num = 0; /* a signal line names this call's, never a former one's */
+	r->log = LOG_PENDING;
 	r->hop_fd = -1;
 	r->result = 0;
-	r->replied = r->logged = r->denied_by_shadow = false;
-	r->decided = 2;
+	r->replied = false;
 	r->batch_reads = false;
-	r->event = "access";
 
 	if (d == NULL || d->fn == NULL || r->n->data.arch != AUDIT_ARCH_X86_64) {
 		/* The filter notifies only what the table lists: anything else is denied. */
@@ -205,22 +206,17 @@ static void serve(struct req *r)
 	} else {
 		rc = d->fn(r);
 		/*
-		 * Only the exec, signal and pid families may let the kernel run
-		 * the call: a 0 from any other handler would be a bug, and fails
-		 * closed rather than continue a call whose arguments it read.
+		 * Only a row that says why (syscalls.h: MAY_CONTINUE) may let the
+		 * kernel run the call: a 0 from any other handler would be a bug,
+		 * and fails closed rather than continue a call whose arguments it
+		 * read.
 		 */
-		if (rc == 0 && d->family != FAM_EXEC && d->family != FAM_SIGNAL &&
-		    d->family != FAM_PID && d->family != FAM_SOCKET && d->family != FAM_CRED &&
-		    d->family != FAM_NOTE)
+		if (rc == 0 && d->may_continue == NULL)
 			rc = -EACCES;
 		if (rc == -E_FOREIGN_PROC || rc < -4095)
 			rc = -EACCES; /* an internal code is never an answer */
 	}
-	if (r->replied)
-		return;
-	if (!r->logged && log_request(r, rc < 0 ? -rc : 0) < 0 && rc >= 0)
-		rc = -EACCES; /* an event that cannot be logged is denied */
-	reply(r, rc);
+	commit(r, rc);
 }
 
 /*

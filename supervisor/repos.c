@@ -11,7 +11,9 @@
  * project.  So ward says which ones the session touched, on stderr and in
  * session-end ("repos"), for the user to look at before using git there.
  */
-#include "sup.h"
+#include "repos.h"
+#include "log.h"
+#include "session.h"
 
 #include <jansson.h>
 #include <limits.h>
@@ -25,7 +27,7 @@
 
 static char *repos[MAX_REPOS];
 static int nrepos;
-static bool more; /* others beyond MAX_REPOS */
+static bool more_repos; /* others beyond MAX_REPOS */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 void repos_note(const char *real)
@@ -75,7 +77,7 @@ void repos_note(const char *real)
 		if (nrepos < MAX_REPOS && (repos[nrepos] = strndup(real, n)) != NULL)
 			nrepos++;
 		else
-			more = true;
+			more_repos = true;
 	}
 	pthread_mutex_unlock(&lock);
 }
@@ -90,19 +92,13 @@ struct json_t *repos_json(void)
 	return a;
 }
 
-void repos_tell(void)
+int repos_each(void (*fn)(const char *path, void *arg), void *arg, bool *more)
 {
 	pthread_mutex_lock(&lock);
-	if (nrepos > 0) {
-		fprintf(stderr, "ward: the agent made or changed %d git %s inside the project%s; "
-				"their config and hooks run at your next git command there, and at "
-				"git status in the project once committed as a submodule: look at "
-				".git/config and .git/hooks of:\n",
-			nrepos, nrepos == 1 ? "repository" : "repositories", more ? " (and more)" : "");
-		for (int i = 0; i < nrepos; i++) {
-			char safe[4 * PATH_MAX];
-			fprintf(stderr, "ward:   %s\n", term_safe(repos[i], safe, sizeof(safe)));
-		}
-	}
+	int n = nrepos;
+	for (int i = 0; fn != NULL && i < nrepos; i++)
+		fn(repos[i], arg);
+	*more = more_repos;
 	pthread_mutex_unlock(&lock);
+	return n;
 }

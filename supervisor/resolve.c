@@ -10,107 +10,29 @@
  *
  * procfs needs care: "self" and "thread-self" must mean the agent, not
  * the supervisor, and the magic links under /proc/PID/ (fd/N, cwd, root,
- * exe) are followed by the kernel, but only for processes of the session.
+ * exe) are followed by the kernel, but only for processes of the session
+ * (procfs.c tells whose a /proc object is).
  */
-#include "sup.h"
+#include "resolve.h"
+#include "mem.h"
+#include "notify.h"
+#include "proc.h"
+#include "procfs.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <linux/magic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/vfs.h>
 #include <unistd.h>
-#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <linux/openat2.h>
 
 #define MAX_HOPS 40
-
-/*
- * ward's own /proc/self/fd, opened once: its entries are reached with one
- * lookup (openat, readlinkat) instead of a walk through /proc, the "self"
- * link and "fd" on every call.  All of ward's threads share one fd table,
- * so whichever thread opened it, the directory lists the same fds.
- */
-static int self_fds = -1;
-static pthread_once_t self_fds_once = PTHREAD_ONCE_INIT;
-
-static void open_self_fds(void)
-{
-	self_fds = open("/proc/self/fd", O_PATH | O_DIRECTORY | O_CLOEXEC);
-}
-
-static int self_fd_name(int fd, char name[16])
-{
-	pthread_once(&self_fds_once, open_self_fds);
-	if (self_fds < 0 || fd < 0)
-		return -EBADF;
-	/* The digits by hand: this is on every open's path. */
-	char digits[16], *d = digits + sizeof(digits);
-	unsigned u = (unsigned)fd;
-	*--d = '\0';
-	do
-		*--d = (char)('0' + u % 10);
-	while ((u /= 10) != 0);
-	memcpy(name, d, (size_t)(digits + sizeof(digits) - d));
-	return 0;
-}
-
-int fd_reopen(int fd, int flags)
-{
-	char name[16];
-	int rc = self_fd_name(fd, name);
-
-	if (rc < 0)
-		return rc;
-	rc = openat(self_fds, name, flags | O_CLOEXEC);
-	return rc < 0 ? -errno : rc;
-}
-
-int fd_real_path(int fd, char *out, size_t len)
-{
-	char name[16];
-	ssize_t n;
-
-	if ((n = self_fd_name(fd, name)) < 0)
-		return (int)n;
-	n = readlinkat(self_fds, name, out, len - 1);
-	if (n < 0)
-		return -errno;
-	if ((size_t)n >= len - 1)
-		return -ENAMETOOLONG;
-	out[n] = '\0';
-	return 0;
-}
-
-int agent_fd(struct req *r, int n, int *fd)
-{
-	char path[64];
-
-	if (n == AT_FDCWD) {
-		snprintf(path, sizeof(path), "/proc/%d/cwd", r->tid);
-	} else if (n < 0) {
-		return -EBADF;
-	} else {
-		snprintf(path, sizeof(path), "/proc/%d/fd/%d", r->tid, n);
-		r->hop_tid = r->tid;
-		r->hop_fd = n;
-	}
-	*fd = open(path, O_PATH | O_CLOEXEC);
-	if (*fd < 0)
-		return errno == ENOENT ? -EBADF : -errno;
-	/* The thread id could name another thread by now: check it is still ours. */
-	if (!req_valid(r)) {
-		close(*fd);
-		return -ESRCH;
-	}
-	return 0;
-}
 
 static bool anon_ok(struct req *r, int fd, const char *real)
 {
@@ -142,27 +64,6 @@ int anon_check(struct req *r, int fd, const char *real)
 	if (anon_ok(r, fd, real))
 		return 0;
 	return refuse(r, EACCES, "no name to judge, and not reached through an fd of the agent's own");
-}
-
-int agent_fdinfo(pid_t tid, int fd, struct fdinfo *fi)
-{
-	char path[64], line[128];
-	int have = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/fdinfo/%d", tid, fd);
-	if ((f = fopen(path, "re")) == NULL)
-		return -errno;
-	while (fgets(line, sizeof(line), f) != NULL) {
-		if (strncmp(line, "flags:", 6) == 0)
-			have |= sscanf(line + 6, "%llo", &fi->flags) == 1 ? 1 : 0;
-		else if (strncmp(line, "mnt_id:", 7) == 0)
-			have |= sscanf(line + 7, "%llu", &fi->mnt_id) == 1 ? 2 : 0;
-		else if (strncmp(line, "ino:", 4) == 0)
-			have |= sscanf(line + 4, "%llu", &fi->ino) == 1 ? 4 : 0;
-	}
-	fclose(f);
-	return have == 7 ? 0 : -EIO;
 }
 
 bool hop_is_own(struct req *r, int fd)
@@ -207,30 +108,6 @@ int agent_root(struct req *r, int *fd)
 	return *fd < 0 ? -errno : 0;
 }
 
-/*
- * A filesystem ward cannot tell (fstatfs failed) is taken for a procfs:
- * the checks for one then apply, and refuse what they cannot read.
- */
-bool is_procfs(int fd)
-{
-	struct statfs sfs;
-	return fstatfs(fd, &sfs) < 0 || sfs.f_type == PROC_SUPER_MAGIC;
-}
-
-/* True for fd being the root directory of a procfs mount. */
-static bool is_proc_root(int fd)
-{
-	struct statx stx;
-	/*
-	 * Inode 1 alone is not enough: /proc/PID directories take their
-	 * numbers from a counter that wraps, 1 included.  The root of a procfs
-	 * is also the root of its mount.
-	 */
-	return is_procfs(fd) && statx(fd, "", AT_EMPTY_PATH, STATX_INO, &stx) == 0 &&
-	       stx.stx_ino == 1 && (stx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) &&
-	       (stx.stx_attributes & STATX_ATTR_MOUNT_ROOT);
-}
-
 static bool all_digits(const char *s, size_t n)
 {
 	if (n == 0)
@@ -241,233 +118,38 @@ static bool all_digits(const char *s, size_t n)
 	return true;
 }
 
-/*
- * -E_FOREIGN_PROC when dir, a directory in a procfs, is the directory of a
- * task not of the session (proc_session_dir), with real set to /proc/PID
- * and rest, for the decision; 1 when it is a task's of the session; 0 when
- * it is no task's.
- */
-static int foreign_task(int dir, const char *rest, char *real, size_t reallen)
-{
-	pid_t pid, tracer, ppid;
-	char state;
-	int rc = proc_task_status(dir, &pid, &tracer, &state, &ppid);
-
-	if (rc <= 0)
-		return rc;
-	if (tracer == getpid() || (state == 'Z' && proc_in_session(ppid)))
-		return 1;
-	rest += strspn(rest, "/");
-	if (real != NULL)
-		snprintf(real, reallen, "/proc/%d%s%s", pid, *rest ? "/" : "", rest);
-	return -E_FOREIGN_PROC;
-}
-
-/* True when fd is the root of its mount. */
-static bool mount_root_of(int fd)
-{
-	struct statx stx;
-	return statx(fd, "", AT_EMPTY_PATH, STATX_INO, &stx) == 0 &&
-	       (stx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) &&
-	       (stx.stx_attributes & STATX_ATTR_MOUNT_ROOT);
-}
-
-/* The mount id of fd (0 when it cannot be told). */
-static uint64_t mnt_of(int fd)
-{
-	struct statx stx;
-	if (statx(fd, "", AT_EMPTY_PATH, STATX_MNT_ID, &stx) < 0 || !(stx.stx_mask & STATX_MNT_ID))
-		return 0;
-	return stx.stx_mnt_id;
-}
-
-/* Undo mountinfo's octal escapes (\040 for a space...) in place. */
-static void unescape(char *s)
-{
-	char *o = s;
-	for (; *s; s++) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
-		    s[3] >= '0' && s[3] <= '7') {
-			*o++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
-			s += 3;
-		} else {
-			*o++ = *s;
-		}
-	}
-	*o = '\0';
-}
-
-/*
- * The part of its filesystem that mount `id` shows (mountinfo's fourth
- * field: "/sys", "/1234/fd"), from ward's mountinfo.  The line is read
- * whole and split at spaces (the kernel escapes those in paths); a line or
- * a field too long for ward's buffer is an error, never a cut.
- */
-struct mount_query {
-	uint64_t id;
-	char *root;
-	size_t len;
-};
-
-static int mount_query_line(char *line, bool whole, void *arg)
-{
-	struct mount_query *q = arg;
-
-	if (strtoull(line, NULL, 10) != q->id)
-		return 0;
-	if (!whole)
-		return -ENAMETOOLONG;
-	char *f[5], *save = NULL, *t = line;
-	int k = 0;
-	for (; k < 5 && (f[k] = strtok_r(t, " ", &save)) != NULL; k++)
-		t = NULL;
-	if (k < 5)
-		return -EACCES;
-	unescape(f[3]);
-	if (strlen(f[3]) >= q->len)
-		return -ENAMETOOLONG;
-	snprintf(q->root, q->len, "%s", f[3]);
-	return 1;
-}
-
-static int mount_root(uint64_t id, char *root, size_t len)
-{
-	static __thread char buf[64 * 1024];
-	struct mount_query q = { id, root, len };
-	int fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC), rc;
-
-	if (fd < 0)
-		return -errno;
-	rc = proc_lines(fd, buf, sizeof(buf), mount_query_line, &q);
-	close(fd);
-	return rc == 1 ? 0 : rc == 0 ? -EACCES : rc; /* not found: refused */
-}
-
-/*
- * -E_FOREIGN_PROC when obj is in a procfs (any mount of one, or a part of
- * one bound elsewhere, a directory or a file) and in the part of a task not
- * of the session; real is then obj's path and the rest, for the decision.
- * From obj (a file: from its directory) up, within obj's mount: the first
- * task's directory decides, by its own status, in that very procfs (the
- * tracer's id there is ward's only in ward's pid namespace); the procfs
- * root, reached first, means no task's part.  At the top of a mount of a
- * part of a procfs, the part is read from mountinfo: one below a task's
- * directory ("/PID/fd") is refused, any other ("/sys") is no task's.
- */
-static int foreign_obj(int obj, const char *rest, char *real, size_t reallen)
-{
-	char path[PATH_MAX], root[PATH_MAX];
-	struct stat st, in;
-	int cur, up, rc = 0;
-
-	if (!is_procfs(obj))
-		return 0;
-	if (fstat(obj, &st) < 0)
-		return -errno;
-	if (S_ISDIR(st.st_mode)) {
-		if ((cur = fcntl(obj, F_DUPFD_CLOEXEC, 0)) < 0)
-			return -errno;
-	} else {
-		/* A file: its directory, the one its real path names, if it holds this very file. */
-		char *slash;
-		if ((rc = fd_real_path(obj, path, sizeof(path))) < 0 ||
-		    (slash = strrchr(path, '/')) == NULL)
-			return rc < 0 ? rc : -EACCES;
-		*slash = '\0';
-		cur = open(path[0] ? path : "/", O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (cur < 0 || fstatat(cur, slash + 1, &in, AT_SYMLINK_NOFOLLOW) < 0 ||
-		    in.st_dev != st.st_dev || in.st_ino != st.st_ino) {
-			if (cur >= 0)
-				close(cur);
-			goto unknown;
-		}
-		if (mnt_of(cur) != mnt_of(obj)) {
-			/* A file bound alone (it is its mount's root): the part is that root. */
-			close(cur);
-			if (!mount_root_of(obj))
-				goto unknown; /* something was mounted over its directory since */
-			if ((rc = mount_root(mnt_of(obj), root, sizeof(root))) < 0)
-				return rc;
-			goto part;
-		}
-	}
-	uint64_t mnt = mnt_of(cur);
-	for (int depth = 0;; depth++) {
-		if ((rc = foreign_task(cur, rest, real, reallen)) != 0 || is_proc_root(cur))
-			break;
-		if (depth > 32 || mnt == 0) {
-			rc = -ELOOP;
-			break;
-		}
-		/*
-		 * Up within the mount only: ".." would follow a mount made over
-		 * the directory above (a task's directory overmounted since the
-		 * agent took an fd below it) into another mount's view.
-		 */
-		struct open_how how = { .flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
-					.resolve = RESOLVE_NO_XDEV | RESOLVE_NO_SYMLINKS };
-		if ((up = (int)syscall(SYS_openat2, cur, "..", &how, sizeof(how))) < 0 &&
-		    errno != EXDEV) {
-			rc = -errno;
-			break;
-		}
-		if (up < 0) {
-			/* The top of a mount of a part of a procfs, below no task. */
-			bool top = mount_root_of(cur);
-			close(cur);
-			if (!top)
-				goto unknown; /* overmounted above: the part cannot be told */
-			if ((rc = mount_root(mnt, root, sizeof(root))) < 0)
-				return rc;
-			goto part;
-		}
-		if (mnt_of(up) != mnt) {
-			close(up);
-			close(cur);
-			goto unknown;
-		}
-		close(cur);
-		cur = up;
-	}
-	close(cur);
-	return rc < 0 ? rc : 0;
-part:;
-	const char *c = root + strspn(root, "/");
-	size_t digits = strspn(c, "0123456789");
-	if (digits == 0 || (c[digits] != '/' && c[digits] != '\0'))
-		return 0; /* not a task's part */
-unknown:
-	if (real != NULL && fd_real_path(obj, real, reallen) == 0) {
-		rest += strspn(rest, "/");
-		size_t l = strlen(real);
-		snprintf(real + l, reallen - l, "%s%s", *rest ? "/" : "", rest);
-	}
-	return -E_FOREIGN_PROC;
-}
-
-static int foreign_dir(int dir, const char *rest, char *real, size_t reallen)
-{
-	return foreign_obj(dir, rest, real, reallen);
-}
-
 int agent_object(struct req *r, int dirfd, int *fd, char *real, size_t reallen)
 {
 	int rc = agent_fd(r, dirfd, fd);
 
-	if (rc == 0)
-		rc = foreign_dir(*fd, "", real, reallen);
-	if (rc == 0)
-		rc = fd_real_path(*fd, real, reallen);
+	if (rc < 0)
+		return rc;
+	if ((rc = proc_foreign_obj(*fd, "", real, reallen)) == 0 &&
+	    (rc = fd_real_path(*fd, real, reallen)) == 0)
+		return 0;
+	/* Refused, or no path to judge: the fd is not the caller's to close. */
+	close(*fd);
+	*fd = -1;
 	return rc;
 }
 
 /*
- * The work buffer holds the path still to walk.  Prepending a symlink's
- * target replaces the consumed part.
+ * One walk: the path still to walk (prepending a symlink's target replaces
+ * the consumed part), the directory reached, and what the walk returns.
  */
 struct walk {
 	char buf[2 * PATH_MAX];
 	size_t pos; /* start of what remains */
+	int cur;    /* the directory reached so far: an O_PATH fd of ward's (-1: none) */
+	int hops;   /* symlinks followed */
+	enum resolve_mode mode;
+	char *real; /* what is decided on; with -E_FOREIGN_PROC, the lexical path */
+	size_t reallen;
+	const char **name; /* RES_PARENT: the final name */
+	/* the component looked at: its name, and whether it is the last, or a '/' follows it */
+	char comp[NAME_MAX + 1];
+	size_t n;
+	bool last, slash;
 };
 
 static int walk_prepend(struct walk *w, const char *target)
@@ -489,33 +171,38 @@ static int walk_prepend(struct walk *w, const char *target)
 }
 
 /*
- * Take the next component; returns its length, 0 at the end.  *slash: a
- * '/' follows it (for the last one: it must be a directory, whether the
- * slash was the agent's or a symlink's target ended in one).
+ * Take the next component into w->comp (when it fits NAME_MAX); returns
+ * its length, 0 at the end.  w->slash: a '/' follows it (for the last one:
+ * it must be a directory, whether the slash was the agent's or a symlink's
+ * target ended in one).
  */
-static size_t walk_next(struct walk *w, const char **comp, bool *last, bool *slash)
+static size_t walk_next(struct walk *w)
 {
 	while (w->buf[w->pos] == '/')
 		w->pos++;
-	*comp = w->buf + w->pos;
-	size_t n = strcspn(*comp, "/");
+	const char *comp = w->buf + w->pos;
+	size_t n = strcspn(comp, "/");
 	w->pos += n;
-	*slash = w->buf[w->pos] == '/';
+	w->slash = w->buf[w->pos] == '/';
 	/* Last unless a non-slash character follows. */
 	size_t p = w->pos;
 	while (w->buf[p] == '/')
 		p++;
-	*last = w->buf[p] == '\0';
+	w->last = w->buf[p] == '\0';
+	w->n = n;
+	if (n <= NAME_MAX) {
+		memcpy(w->comp, comp, n);
+		w->comp[n] = '\0';
+	}
 	return n;
 }
 
-static void replace(int *cur, int next)
+/* The walk goes on from next (ward's fd, now the walk's). */
+static void walk_to(struct walk *w, int next)
 {
-	close(*cur);
-	*cur = next;
+	close(w->cur);
+	w->cur = next;
 }
-
-static int read_umask(struct req *r, mode_t *mask);
 
 static bool has_dotdot(const char *p)
 {
@@ -614,22 +301,212 @@ bool slash_end(const char *path)
 	return n > 0 && path[n - 1] == '/' && strspn(path, "/") != n;
 }
 
+/* Both fast paths from start: -EAGAIN when neither can tell (take the slow walk). */
+static int fast_paths(int start, const char *path, struct walk *w, int *out)
+{
+	int rc = fast_path(start, path, w->mode, out, w->real, w->reallen, w->name, false);
+
+	if (rc == -EAGAIN)
+		rc = fast_path(start, path, w->mode, out, w->real, w->reallen, w->name, true);
+	return rc;
+}
+
+/*
+ * Where the walk starts: the agent's root for an absolute path, else its
+ * cwd or dirfd (through /proc/TID), in w->cur (0).  1 when a fast path
+ * answered already (*out, w->real), or -errno.
+ */
+static int walk_start(struct req *r, struct walk *w, int dirfd, const char *path, int *out)
+{
+	int rc;
+
+	if (path[0] == '/') {
+		/* Absolute: the fast path starts at the shared root fd itself. */
+		pthread_once(&root_once, open_root);
+		if (root_fd < 0)
+			return -EACCES;
+		if ((rc = fast_paths(root_fd, path, w, out)) != -EAGAIN)
+			return rc < 0 ? rc : 1;
+		return agent_root(r, &w->cur);
+	}
+	if ((rc = agent_fd(r, dirfd, &w->cur)) < 0)
+		return rc;
+	r->hop_fd = -1; /* a path follows: what it reaches is reached by name */
+	/*
+	 * A walk starting inside /proc (a cwd or dirfd there): if that is
+	 * another process's directory, refuse as the walk from the proc root
+	 * would, with the lexical path for the decision.
+	 */
+	if ((rc = proc_foreign_obj(w->cur, path, w->real, w->reallen)) < 0)
+		return rc;
+	if ((rc = fast_paths(w->cur, path, w, out)) != -EAGAIN) {
+		close(w->cur);
+		w->cur = -1;
+		return rc < 0 ? rc : 1;
+	}
+	return 0;
+}
+
+/*
+ * The component at a procfs root: "self" and "thread-self" mean the
+ * agent, and the walk goes on there (1); another process's /proc/PID is
+ * judged lexically, never walked (-E_FOREIGN_PROC, w->real set); else 0.
+ */
+static int walk_proc_entry(struct req *r, struct walk *w)
+{
+	bool self = strcmp(w->comp, "self") == 0, thread = strcmp(w->comp, "thread-self") == 0;
+	bool digits = all_digits(w->comp, w->n);
+	char sub[64];
+
+	if (!(self || thread || digits) || !is_proc_root(w->cur))
+		return 0;
+	if (self || thread) {
+		if (self)
+			snprintf(sub, sizeof(sub), "%d", r->tgid);
+		else
+			snprintf(sub, sizeof(sub), "%d/task/%d", r->tgid, r->tid);
+		int rc = walk_prepend(w, sub);
+		return rc < 0 ? rc : 1;
+	}
+	if (proc_maybe_session(atoi(w->comp)))
+		return 0;
+	snprintf(w->real, w->reallen, "/proc/%s%s%s", w->comp, w->buf[w->pos] ? "/" : "",
+		 w->buf[w->pos] ? w->buf + w->pos + strspn(w->buf + w->pos, "/") : "");
+	return -E_FOREIGN_PROC;
+}
+
+/*
+ * next, the component just opened, is in a procfs (wherever mounted): a
+ * task's directory there is walked into only when the task is the
+ * session's, ward traces it.  Checked on what was opened, so an id of the
+ * session freed meanwhile (a thread's is freed as soon as it execs) and
+ * taken by another process is not taken for the session's.  0, or
+ * -E_FOREIGN_PROC (w->real set).
+ */
+static int walk_into_procfs(struct walk *w, int next, const struct stat *st)
+{
+	/*
+	 * Into a procfs mount from outside it (another filesystem, or another
+	 * mount: a part of a procfs bound there), or into a task's directory
+	 * within one.
+	 */
+	if (!is_procfs(w->cur) || mount_id_of(w->cur) != mount_id_of(next))
+		return proc_foreign_obj(next, w->buf + w->pos, w->real, w->reallen);
+	return S_ISDIR(st->st_mode) ? proc_foreign_task(next, w->buf + w->pos, w->real, w->reallen)
+				    : 0;
+}
+
+/*
+ * A magic link of a session process (the walk refused other processes
+ * above): let the kernel follow it to the object, which is then judged by
+ * its own real path.  0 to go on from there, or -errno.
+ */
+static int walk_magic_link(struct req *r, struct walk *w)
+{
+	struct stat st;
+	/*
+	 * An fd/N hop: remember whose fd, for hop_is_own().  The task is the
+	 * one whose directory holds this fd/ (whatever procfs mount it is in:
+	 * its status says which task it is).
+	 */
+	char dir[PATH_MAX];
+	size_t dl;
+	pid_t tid;
+	int task, next;
+	if (all_digits(w->comp, w->n) && fd_real_path(w->cur, dir, sizeof(dir)) == 0 &&
+	    (dl = strlen(dir)) >= 3 && strcmp(dir + dl - 3, "/fd") == 0 &&
+	    (task = openat(w->cur, "..", O_PATH | O_DIRECTORY | O_CLOEXEC)) >= 0) {
+		if (proc_task_status(task, &tid, NULL, NULL, NULL) == 1 && tid > 0) {
+			r->hop_tid = tid;
+			r->hop_fd = atoi(w->comp);
+		}
+		close(task);
+	}
+	next = openat(w->cur, w->comp, O_PATH | O_CLOEXEC);
+	if (next < 0)
+		return -errno;
+	if (!w->last && (fstat(next, &st) < 0 || !S_ISDIR(st.st_mode))) {
+		close(next);
+		return -ENOTDIR;
+	}
+	walk_to(w, next);
+	/* The hop may have led into another process's /proc directory. */
+	return proc_foreign_obj(w->cur, w->buf + w->pos, w->real, w->reallen);
+}
+
+/*
+ * The component is a symlink, next (ward's fd of it): the walk stops at it
+ * (1: the last, not to be followed), or follows it, one hop (0), or -errno.
+ * next is the walk's or closed, either way.
+ */
+static int walk_symlink(struct req *r, struct walk *w, int next)
+{
+	char target[PATH_MAX];
+	int rc;
+
+	if (w->last && w->mode == RES_FINAL_NOFOLLOW && !w->slash) {
+		walk_to(w, next);
+		return 1;
+	}
+	if (++w->hops > MAX_HOPS) {
+		close(next);
+		return -ELOOP;
+	}
+	ssize_t tl = readlinkat(next, "", target, sizeof(target) - 1);
+	rc = tl < 0 ? -errno : 0;
+	close(next);
+	if (rc < 0)
+		return rc;
+	target[tl] = '\0';
+	if (is_procfs(w->cur) && (target[0] == '/' || strchr(target, ':') != NULL))
+		return walk_magic_link(r, w);
+	if (target[0] == '/') {
+		int root;
+		if ((rc = agent_root(r, &root)) < 0)
+			return rc;
+		walk_to(w, root);
+	}
+	return walk_prepend(w, target);
+}
+
+/*
+ * One step: open the component from w->cur, never following a symlink,
+ * and go on from it.  1 when the walk ends at it (a final symlink not to
+ * be followed), 0 to go on, or -errno.
+ */
+static int walk_step(struct req *r, struct walk *w)
+{
+	struct stat st;
+	int rc, next = openat(w->cur, w->comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+
+	if (next < 0)
+		return -errno;
+	if (fstat(next, &st) < 0) {
+		rc = -errno;
+		close(next);
+		return rc;
+	}
+	if (is_procfs(next) && (rc = walk_into_procfs(w, next, &st)) < 0) {
+		close(next);
+		return rc;
+	}
+	r->hop_fd = -1; /* reached by name */
+	if (S_ISLNK(st.st_mode))
+		return walk_symlink(r, w, next);
+	if (!w->last && !S_ISDIR(st.st_mode)) {
+		close(next);
+		return -ENOTDIR;
+	}
+	walk_to(w, next);
+	return 0;
+}
+
 int resolve(struct req *r, int dirfd, const char *path, enum resolve_mode mode,
 	    int *out, char *real, size_t reallen, const char **name)
 {
-	return resolve_from(r, dirfd, -1, path, mode, out, real, reallen, name);
-}
-
-int resolve_from(struct req *r, int dirfd, int base, const char *path,
-		 enum resolve_mode mode, int *out, char *real, size_t reallen,
-		 const char **name)
-{
 	static __thread struct walk w;
-	static __thread char comp_buf[NAME_MAX + 1];
-	int cur = -1, rc, hops = 0;
-	const char *comp;
-	bool last, slash, want_dir = false;
-	size_t n;
+	bool want_dir = false;
+	int rc;
 
 	*out = -1;
 	if (name != NULL)
@@ -643,388 +520,66 @@ int resolve_from(struct req *r, int dirfd, int base, const char *path,
 		return -ENAMETOOLONG;
 	strcpy(w.buf, path);
 	w.pos = 0;
-
-	if (path[0] == '/') {
-		/* Absolute: the fast path starts at the shared root fd itself. */
-		pthread_once(&root_once, open_root);
-		if (root_fd < 0)
-			return -EACCES;
-		rc = fast_path(root_fd, path, mode, out, real, reallen, name, false);
-		if (rc == -EAGAIN)
-			rc = fast_path(root_fd, path, mode, out, real, reallen, name, true);
-		if (rc != -EAGAIN)
-			return rc;
-		rc = agent_root(r, &cur);
-	} else if (base >= 0) {
-		cur = fcntl(base, F_DUPFD_CLOEXEC, 0);
-		rc = cur < 0 ? -errno : 0;
-	} else {
-		rc = agent_fd(r, dirfd, &cur);
-		r->hop_fd = -1; /* a path follows: what it reaches is reached by name */
-	}
-	if (rc < 0)
-		return rc;
-
-	/*
-	 * A walk starting inside /proc (a cwd or dirfd there): if that is
-	 * another process's directory, refuse as the walk from the proc root
-	 * would, with the lexical path for the decision.
-	 */
-	if (path[0] != '/' && (rc = foreign_dir(cur, path, real, reallen)) < 0)
-		goto fail;
-	if (path[0] != '/') {
-		rc = fast_path(cur, path, mode, out, real, reallen, name, false);
-		if (rc == -EAGAIN)
-			rc = fast_path(cur, path, mode, out, real, reallen, name, true);
-		if (rc != -EAGAIN) {
-			close(cur);
-			return rc;
-		}
-	}
+	w.cur = -1;
+	w.hops = 0;
+	w.mode = mode;
+	w.real = real;
+	w.reallen = reallen;
+	w.name = name;
+	if ((rc = walk_start(r, &w, dirfd, path, out)) != 0)
+		goto done;
 
 	/* A path of slashes only, or empty after them: the start itself. */
-	for (;;) {
-		n = walk_next(&w, &comp, &last, &slash);
-		if (n == 0)
-			break;
-		want_dir = last && slash;
-		if (n > NAME_MAX) {
+	while (walk_next(&w) > 0) {
+		want_dir = w.last && w.slash;
+		if (w.n > NAME_MAX) {
 			rc = -ENAMETOOLONG;
-			goto fail;
+			goto done;
 		}
-		memcpy(comp_buf, comp, n);
-		comp_buf[n] = '\0';
-
-		if (last && mode == RES_PARENT) {
-			if (strcmp(comp_buf, ".") == 0 || strcmp(comp_buf, "..") == 0) {
+		if (w.last && mode == RES_PARENT) {
+			if (strcmp(w.comp, ".") == 0 || strcmp(w.comp, "..") == 0) {
 				rc = -EINVAL;
-				goto fail;
+				goto done;
 			}
-			*name = comp_buf;
+			*name = w.comp;
 			break;
 		}
-		if (strcmp(comp_buf, ".") == 0)
+		if (strcmp(w.comp, ".") == 0)
 			continue;
-
 		/* /proc/self and /proc/thread-self mean the agent. */
-		if ((strcmp(comp_buf, "self") == 0 || strcmp(comp_buf, "thread-self") == 0 ||
-		     all_digits(comp_buf, n)) &&
-		    is_proc_root(cur)) {
-			char sub[64];
-			if (strcmp(comp_buf, "self") == 0)
-				snprintf(sub, sizeof(sub), "%d", r->tgid);
-			else if (strcmp(comp_buf, "thread-self") == 0)
-				snprintf(sub, sizeof(sub), "%d/task/%d", r->tgid, r->tid);
-			else
-				sub[0] = '\0';
-			if (sub[0] != '\0') {
-				if ((rc = walk_prepend(&w, sub)) < 0)
-					goto fail;
-				continue;
-			}
-			/* Another process's /proc entry: judged lexically, never walked. */
-			if (all_digits(comp_buf, n) && !proc_maybe_session(atoi(comp_buf))) {
-				rc = snprintf(real, reallen, "/proc/%s%s%s", comp_buf,
-					      w.buf[w.pos] ? "/" : "",
-					      w.buf[w.pos] ? w.buf + w.pos + strspn(w.buf + w.pos, "/") : "");
-				rc = -E_FOREIGN_PROC;
-				goto fail;
-			}
-		}
-
-		int next = openat(cur, comp_buf, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-		if (next < 0) {
-			rc = -errno;
-			goto fail;
-		}
-		struct stat st;
-		if (fstat(next, &st) < 0) {
-			rc = -errno;
-			close(next);
-			goto fail;
-		}
-		/*
-		 * A task's directory in a procfs (wherever mounted) is walked into
-		 * only when the task is the session's: ward traces it.  Checked on
-		 * what was opened, so an id of the session freed meanwhile (a
-		 * thread's is freed as soon as it execs) and taken by another
-		 * process is not taken for the session's.
-		 */
-		if (is_procfs(next)) {
-			/*
-			 * Into a procfs mount from outside it (another filesystem,
-			 * or another mount: a part of a procfs bound there), or into
-			 * a task's directory within one.
-			 */
-			if (!is_procfs(cur) || mnt_of(cur) != mnt_of(next))
-				rc = foreign_obj(next, w.buf + w.pos, real, reallen);
-			else
-				rc = S_ISDIR(st.st_mode) ? foreign_task(next, w.buf + w.pos, real, reallen)
-							 : 0;
-			if (rc < 0) {
-				close(next);
-				goto fail;
-			}
-		}
-		r->hop_fd = -1; /* reached by name */
-		if (!S_ISLNK(st.st_mode)) {
-			if (!last && !S_ISDIR(st.st_mode)) {
-				close(next);
-				rc = -ENOTDIR;
-				goto fail;
-			}
-			replace(&cur, next);
+		if ((rc = walk_proc_entry(r, &w)) < 0)
+			goto done;
+		if (rc == 1)
 			continue;
-		}
-		/* A symlink. */
-		if (last && mode == RES_FINAL_NOFOLLOW && !slash) {
-			replace(&cur, next);
+		if ((rc = walk_step(r, &w)) < 0)
+			goto done;
+		if (rc == 1)
 			break;
-		}
-		if (++hops > MAX_HOPS) {
-			close(next);
-			rc = -ELOOP;
-			goto fail;
-		}
-		char target[PATH_MAX];
-		ssize_t tl = readlinkat(next, "", target, sizeof(target) - 1);
-		if (tl < 0) {
-			rc = -errno;
-			close(next);
-			goto fail;
-		}
-		target[tl] = '\0';
-		if (is_procfs(cur) && (target[0] == '/' || strchr(target, ':') != NULL)) {
-			/*
-			 * A magic link of a session process (the walk refused other
-			 * processes above): let the kernel follow it to the object,
-			 * which is then judged by its own real path.
-			 */
-			close(next);
-			/*
-			 * An fd/N hop: remember whose fd, for hop_is_own().  The task
-			 * is the one whose directory holds this fd/ (whatever procfs
-			 * mount it is in: its status says which task it is).
-			 */
-			char dir[PATH_MAX];
-			size_t dl;
-			pid_t tid;
-			int task;
-			if (all_digits(comp_buf, n) && fd_real_path(cur, dir, sizeof(dir)) == 0 &&
-			    (dl = strlen(dir)) >= 3 && strcmp(dir + dl - 3, "/fd") == 0 &&
-			    (task = openat(cur, "..", O_PATH | O_DIRECTORY | O_CLOEXEC)) >= 0) {
-				if (proc_task_status(task, &tid, NULL, NULL, NULL) == 1 && tid > 0) {
-					r->hop_tid = tid;
-					r->hop_fd = atoi(comp_buf);
-				}
-				close(task);
-			}
-			next = openat(cur, comp_buf, O_PATH | O_CLOEXEC);
-			if (next < 0) {
-				rc = -errno;
-				goto fail;
-			}
-			if (!last && (fstat(next, &st) < 0 || !S_ISDIR(st.st_mode))) {
-				close(next);
-				rc = -ENOTDIR;
-				goto fail;
-			}
-			replace(&cur, next);
-			/* The hop may have led into another process's /proc directory. */
-			if ((rc = foreign_dir(cur, w.buf + w.pos, real, reallen)) < 0)
-				goto fail;
-			continue;
-		}
-		close(next);
-		if (target[0] == '/') {
-			int root;
-			if ((rc = agent_root(r, &root)) < 0)
-				goto fail;
-			replace(&cur, root);
-		}
-		if ((rc = walk_prepend(&w, target)) < 0)
-			goto fail;
 	}
 	if (mode == RES_PARENT && *name == NULL) {
 		/* "/" or "dir/." : there is no final name to create or remove. */
 		rc = -EINVAL;
-		goto fail;
+		goto done;
 	}
 	if (mode != RES_PARENT && want_dir) {
 		struct stat st;
-		if (fstat(cur, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		if (fstat(w.cur, &st) < 0 || !S_ISDIR(st.st_mode)) {
 			rc = -ENOTDIR;
-			goto fail;
+			goto done;
 		}
 	}
-	if (real != NULL && (rc = fd_real_path(cur, real, reallen)) < 0)
-		goto fail;
-	*out = cur;
+	if (real != NULL && (rc = fd_real_path(w.cur, real, reallen)) < 0)
+		goto done;
+	*out = w.cur;
 	return 0;
-fail:
-	if (cur >= 0)
-		close(cur);
-	return rc;
-}
-
-int agent_umask(struct req *r, mode_t *mask)
-{
-	unsigned gen;
-	int rc = 0;
-
-	/* Cached for the caller's fs group since its last umask(2) (proc.c, note.c). */
-	if (!proc_umask_get(r->tid, mask, &gen)) {
-		rc = read_umask(r, mask);
-		if (rc == 0)
-			proc_umask_put(r->tid, *mask, gen);
-	}
-	/* This worker's fs is its own (unshare(CLONE_FS) in notify.c). */
-	if (rc == 0)
-		umask(*mask);
-	return rc;
-}
-
-static int read_umask(struct req *r, mode_t *mask)
-{
-	char path[64], line[256];
-	FILE *f;
-	int rc = -EIO;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", r->tid);
-	f = fopen(path, "re");
-	if (f == NULL)
-		return -errno;
-	while (fgets(line, sizeof(line), f) != NULL) {
-		if (strncmp(line, "Umask:", 6) == 0) {
-			*mask = (mode_t)strtoul(line + 6, NULL, 8) & 0777;
-			rc = 0;
-			break;
-		}
-	}
-	fclose(f);
-	return rc == 0 && !req_valid(r) ? -ESRCH : rc;
+done:
+	if (rc < 0 && w.cur >= 0)
+		close(w.cur);
+	return rc < 0 ? rc : 0;
 }
 
 int join_path(const char *dir, const char *name, char *out, size_t len)
 {
 	int n = snprintf(out, len, "%s/%s", strcmp(dir, "/") == 0 ? "" : dir, name);
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
-}
-
-/*
- * Open a rewrite's replacement: under $SESSION, where the agent may make
- * anything, so nothing on the way is followed.  Missing parents are made
- * one at a time below the directory before them (mkdirat on an fd, never
- * a path that could lead through a symlink planted meanwhile).  The open
- * never blocks (a FIFO waits for its other end and would hold a worker):
- * what is found must be a regular file or a directory.
- */
-int open_rewrite(const char *path, int flags, mode_t mode, int *fd)
-{
-	struct open_how dir_how = {
-		.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
-		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
-	};
-	struct open_how how = {
-		.flags = (uint64_t)(flags | O_CLOEXEC | O_NOCTTY | O_NONBLOCK),
-		.mode = (flags & (O_CREAT | O_TMPFILE)) ? mode : 0,
-		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
-	};
-	char name[NAME_MAX + 1];
-	const char *p = path, *slash;
-	int dir, rc = 0;
-
-	*fd = -1;
-	if (path[0] != '/')
-		return -EACCES; /* rewrites are absolute after expansion */
-	if ((dir = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
-		return -errno;
-	while (*p == '/')
-		p++;
-	while ((slash = strchr(p, '/')) != NULL) {
-		size_t n = (size_t)(slash - p);
-		if (n > NAME_MAX) {
-			rc = -ENAMETOOLONG;
-			goto out;
-		}
-		memcpy(name, p, n);
-		name[n] = '\0';
-		for (p = slash; *p == '/'; p++)
-			;
-		if (n == 0 || strcmp(name, ".") == 0)
-			continue;
-		int next = (int)syscall(SYS_openat2, dir, name, &dir_how, sizeof(dir_how));
-		if (next < 0 && errno == ENOENT && (flags & O_CREAT)) {
-			if (mkdirat(dir, name, 0700) < 0 && errno != EEXIST) {
-				rc = -errno;
-				goto out;
-			}
-			next = (int)syscall(SYS_openat2, dir, name, &dir_how, sizeof(dir_how));
-		}
-		if (next < 0) {
-			rc = -errno;
-			goto out;
-		}
-		close(dir);
-		dir = next;
-	}
-	if (strlen(p) > NAME_MAX) {
-		rc = -ENAMETOOLONG;
-		goto out;
-	}
-	*fd = (int)syscall(SYS_openat2, dir, *p ? p : ".", &how, sizeof(how));
-	if (*fd < 0) {
-		rc = -errno;
-		goto out;
-	}
-	struct stat st;
-	int fl;
-	if (fstat(*fd, &st) < 0 || !(S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)))
-		rc = -EACCES;
-	else if (!(flags & O_NONBLOCK) && ((fl = fcntl(*fd, F_GETFL)) < 0 ||
-					   fcntl(*fd, F_SETFL, fl & ~O_NONBLOCK) < 0))
-		rc = -errno;
-	if (rc < 0) {
-		close(*fd);
-		*fd = -1;
-	}
-out:
-	close(dir);
-	return rc;
-}
-
-int reply_fd(struct req *r, int fd, bool cloexec, bool writable)
-{
-	struct seccomp_notif_addfd a = {
-		.id = r->n->id,
-		.flags = SECCOMP_ADDFD_FLAG_SEND,
-		.srcfd = (uint32_t)fd,
-		.newfd_flags = cloexec ? O_CLOEXEC : 0,
-	};
-	int rc;
-
-	if (writable) {
-		/*
-		 * A writable fd: ward's own copy must be closed before the agent
-		 * runs again, or an exec of the file right after writing it would
-		 * fail with ETXTBSY.  Install, close, then answer.
-		 */
-		a.flags = 0;
-		rc = ioctl(S->listener, SECCOMP_IOCTL_NOTIF_ADDFD, &a);
-		close(fd);
-		if (rc < 0) {
-			rc = -errno;
-			if (rc == -ENOENT)
-				r->replied = true; /* the caller is gone */
-			return rc;
-		}
-		r->result = rc;
-		return 0; /* the dispatcher sends the reply with the new fd number */
-	}
-	rc = ioctl(S->listener, SECCOMP_IOCTL_NOTIF_ADDFD, &a);
-	rc = rc < 0 ? -errno : 0;
-	close(fd);
-	if (rc == 0 || rc == -ENOENT)
-		r->replied = true; /* answered, or the caller is gone */
-	return rc;
 }

@@ -11,7 +11,9 @@
  * removing any other is refused, unless a rule of the user's (not the
  * profile's) allowed it by name.
  */
-#include "sup.h"
+#include "shm.h"
+#include "notify.h"
+#include "session.h"
 
 #include <fcntl.h>
 #include <limits.h>

@@ -4,22 +4,33 @@
  * The main thread is the tracer: it forks the child, PTRACE_SEIZEs it,
  * and then makes every ptrace call of the session from its wait loop, as
  * ptrace requires.  It keeps the process table (who belongs to the
- * session) and verifies every exec against the grant the exec handler
- * recorded.
+ * session) and has every exec verified against the grant the exec
+ * handler recorded (execcheck.c), killing a process that fails.
  */
-#include "sup.h"
+#include "tracer.h"
+#include "execcheck.h"
+#include "features.h"
+#include "filter.h"
+#include "log.h"
+#include "mem.h"
+#include "netstate.h"
+#include "notify.h"
+#include "proc.h"
+#include "procfs.h"
+#include "session.h"
+#include "ward.h"
 #include "jline.h"
 
-#include <elf.h>
 #include <errno.h>
 #include <linux/capability.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/filter.h>
-#include <nettle/sha2.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdnoreturn.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
@@ -27,7 +38,6 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/uio.h>
 #include <sys/user.h>
 #include <sys/wait.h>
 #include <sched.h>
@@ -63,7 +73,6 @@ static int take_listener(int sock, pid_t pid)
 	return fd;
 }
 
-/* The child: become the agent, under the filter, once the parent says go. */
 /*
  * CAP_NET_ADMIN out of the process's capability sets: every set with
  * drop_bounding (the agent: root regains at exec what the bounding set
@@ -98,6 +107,7 @@ static int drop_net_admin(bool drop_bounding)
 	return 0;
 }
 
+/* The child: become the agent, under the filter, once the parent says go. */
 static noreturn void child(int sock, struct sock_fprog *prog, char **argv, mode_t umask_)
 {
 	char go;
@@ -157,7 +167,7 @@ static noreturn void child(int sock, struct sock_fprog *prog, char **argv, mode_
 
 static void log_spawn(pid_t pid)
 {
-	log_finish(log_begin("spawn", pid));
+	log_finish(log_begin(EV_SPAWN, pid));
 }
 
 /*
@@ -252,199 +262,6 @@ static void add_child(pid_t parent, pid_t child)
 }
 
 /*
- * What the exec checks read of a process, each relative to dir, its
- * /proc/PID opened once: a lookup of /proc/PID for each file cost more
- * than reading the file.  The process is stopped at its exec event and
- * not yet reaped, so dir is that process's, whatever happens to others.
- */
-
-/* argv of a process as one blob of NUL-terminated strings. */
-static ssize_t read_cmdline(int dir, char *buf, size_t len)
-{
-	ssize_t n, got = 0;
-	int fd = openat(dir, "cmdline", O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -1;
-	while ((size_t)got < len && (n = read(fd, buf + got, len - (size_t)got)) > 0)
-		got += n;
-	close(fd);
-	return got;
-}
-
-/* AT_ENTRY and AT_PHDR of a process that has just exec'd (0 when absent). */
-static bool read_auxv(int dir, uint64_t *entry, uint64_t *phdr)
-{
-	uint64_t av[2 * 64];
-	ssize_t n;
-	int fd = openat(dir, "auxv", O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return false;
-	n = read(fd, av, sizeof(av));
-	close(fd);
-	if (n <= 0)
-		return false;
-	*entry = *phdr = 0;
-	for (size_t i = 0; i + 1 < (size_t)n / 8; i += 2) {
-		if (av[i] == AT_ENTRY)
-			*entry = av[i + 1];
-		else if (av[i] == AT_PHDR)
-			*phdr = av[i + 1];
-	}
-	return true;
-}
-
-/*
- * The first bytes of the file mapped at m (its offset 0) in pid's memory,
- * against the SHA-256 of the interpreter's, taken when it was judged.
- */
-static bool head_matches(pid_t pid, const struct maps_hit *m, const struct exec_grant *g)
-{
-	static char buf[4096];
-	struct iovec local = { buf, g->run_head_len }, remote = { (void *)(uintptr_t)m->start, g->run_head_len };
-	struct sha256_ctx ctx;
-	uint8_t sha[32];
-
-	if (!m->found || g->run_head_len > sizeof(buf) || m->end - m->start < g->run_head_len ||
-	    process_vm_readv(pid, &local, 1, &remote, 1, 0) != (ssize_t)g->run_head_len)
-		return false;
-	sha256_init(&ctx);
-	sha256_update(&ctx, g->run_head_len, (const uint8_t *)buf);
-	sha256_digest(&ctx, sizeof(sha), sha);
-	return memcmp(sha, g->run_head_sha, sizeof(sha)) == 0;
-}
-
-/* runs_judged's look at the mappings, through maps, pid's. */
-static bool maps_judged(pid_t pid, int maps, struct maps_hit *h, int n, const struct exec_grant *g)
-{
-	if (proc_maps_find_fd(maps, h, n) < 0 || !h[0].found ||
-	    !((h[0].dev == g->run_dev && h[0].ino == g->run_ino) ||
-	      (h[0].dev == g->run_map_dev && h[0].ino == g->run_map_ino)))
-		return false;
-	/*
-	 * The same file: by id in maps, and by name as well only where maps
-	 * ids are not the file's own (on btrfs two files, in two subvolumes,
-	 * can share one).  Elsewhere a name is no help: hard links give one
-	 * file two.
-	 */
-	bool ids_unique = g->run_map_dev == g->run_dev;
-	for (int i = 1; i < n; i++)
-		if (h[i].found && h[i].dev == h[0].dev && h[i].ino == h[0].ino &&
-		    (ids_unique || h[i].name == h[0].name))
-			return false;
-	if (!g->run_hashed)
-		return true;
-	/* Where the interpreter's first bytes lie, to be compared with what was judged. */
-	struct maps_hit f = { .by_file = true, .dev = h[0].dev, .ino = h[0].ino, .name = h[0].name };
-	return proc_maps_find_fd(maps, &f, 1) == 0 && head_matches(pid, &f, g);
-}
-
-/*
- * The first instruction must be in the file judged to run first: the
- * program's ELF interpreter, whose name the agent could have turned to
- * another file since, or the program.  With an interpreter, the
- * program's entry and program headers (AT_ENTRY, AT_PHDR) must not lie in
- * the interpreter's file: ld.so takes an AT_ENTRY equal to its own entry
- * (musl's, an AT_PHDR equal to its own) for being run as a command, and
- * then loads the program its argv names, with no exec to judge.
- */
-static bool runs_judged(pid_t pid, int dir, const struct exec_grant *g)
-{
-	struct user_regs_struct regs;
-	struct maps_hit h[3] = { 0 };
-	int n = 1;
-
-	if (ptrace(PTRACE_GETREGS, pid, 0, &regs) < 0)
-		return false;
-	h[0].addr = regs.rip;
-	if (g->interp) {
-		if (!read_auxv(dir, &h[1].addr, &h[2].addr))
-			return false;
-		n = 3;
-	}
-	int maps = openat(dir, "maps", O_RDONLY | O_CLOEXEC);
-	bool ok = maps >= 0 && maps_judged(pid, maps, h, n, g);
-	if (maps >= 0)
-		close(maps);
-	return ok;
-}
-
-/* verify_exec's checks, dir being the process's /proc/PID. */
-static bool exec_checks(pid_t pid, int dir, struct exec_grant *g, char *exe, size_t exelen,
-			char *cmd, size_t cmdsize, ssize_t *cmdlen)
-{
-	struct stat st;
-	ssize_t n;
-
-	if (fstatat(dir, "exe", &st, 0) < 0 || st.st_dev != g->dev || st.st_ino != g->ino ||
-	    st.st_ctim.tv_sec != g->ctime.tv_sec || st.st_ctim.tv_nsec != g->ctime.tv_nsec ||
-	    st.st_size != g->size)
-		return false; /* another file, or this one changed since it was judged */
-	/*
-	 * The first instruction must be in the file judged to run first: the
-	 * program's ELF interpreter, whose name the agent could have turned to
-	 * another file since, or the program.
-	 */
-	if (!runs_judged(pid, dir, g))
-		return false;
-	n = readlinkat(dir, "exe", exe, exelen - 1);
-	exe[n > 0 ? n : 0] = '\0';
-	n = *cmdlen = read_cmdline(dir, cmd, cmdsize - 1);
-	if (n < 0 || (size_t)n == cmdsize - 1)
-		return false;
-	cmd[n] = '\0';
-	if (!g->script) {
-		uint8_t mac[32];
-		argv_mac(cmd, (size_t)n, mac);
-		return (size_t)n == g->argv_len && memcmp(mac, g->argv_mac, 32) == 0;
-	}
-	/* "#!" scripts: the kernel put the interpreter first; the tail is argv[1..]. */
-	int k = g->argc > 0 ? g->argc - 1 : 0;
-	ssize_t at = n;
-	for (int i = 0; i < k; i++) {
-		if (at <= 0)
-			return false;
-		at--; /* this string's NUL */
-		while (at > 0 && cmd[at - 1] != '\0')
-			at--;
-	}
-	uint8_t mac[32];
-	argv_mac(cmd + at, (size_t)(n - at), mac);
-	if (memcmp(mac, g->tail_mac, 32) != 0)
-		return false;
-	/* Before the tail: the script's file name, as it was decided on. */
-	if (at <= 0)
-		return false;
-	ssize_t name = at - 1;
-	while (name > 0 && cmd[name - 1] != '\0')
-		name--;
-	argv_mac(cmd + name, (size_t)(at - name), mac);
-	return memcmp(mac, g->name_mac, 32) == 0;
-}
-
-/*
- * At PTRACE_EVENT_EXEC: the process must run the file that was allowed,
- * with the argv that was read.  Returns true when it does; cmd holds the
- * argv read (*cmdlen bytes).
- */
-static bool verify_exec(pid_t pid, pid_t former, struct exec_grant *g, char *exe, size_t exelen,
-			char *cmd, size_t cmdsize, ssize_t *cmdlen)
-{
-	char link[64];
-
-	if (!proc_take_grant(former, g))
-		return false;
-	snprintf(link, sizeof(link), "/proc/%d", pid);
-	int dir = open(link, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (dir < 0)
-		return false;
-	bool ok = exec_checks(pid, dir, g, exe, exelen, cmd, cmdsize, cmdlen);
-	close(dir);
-	return ok;
-}
-
-/*
  * The argv of an exec event: at most 64 strings, each cut at 4 KiB and
  * 16 KiB in all ("argv_cut": true then), so that the line always fits.
  */
@@ -499,7 +316,7 @@ static void on_exec(pid_t pid)
 
 	ptrace(PTRACE_GETEVENTMSG, pid, 0, &msg);
 	pid_t former = (pid_t)msg;
-	bool ok = verify_exec(pid, former ? former : pid, &g, exe, sizeof(exe), cmd, sizeof(cmd),
+	bool ok = exec_verify(pid, former ? former : pid, &g, exe, sizeof(exe), cmd, sizeof(cmd),
 			      &n);
 	if (former != pid && former != 0) {
 		/* A thread exec'd: it now has the leader's id; the other threads are gone. */
@@ -508,7 +325,7 @@ static void on_exec(pid_t pid)
 	}
 	if (!ok) {
 		kill(pid, SIGKILL);
-		struct jline *l = log_begin("exec", pid);
+		struct jline *l = log_begin(EV_EXEC, pid);
 		jl_str(l, "decision", "kill");
 		jl_str(l, "reason", "the program, its interpreter or argv differs from what was allowed");
 		log_finish(l);
@@ -516,13 +333,25 @@ static void on_exec(pid_t pid)
 	}
 	proc_set_exe(pid, exe);
 	proc_set_loader(pid, &g); /* ld.so PROG: its open of PROG is checked; else nothing pending */
-	struct jline *l = log_begin("exec", pid);
+	struct jline *l = log_begin(EV_EXEC, pid);
 	jl_str(l, "path", exe);
 	log_argv(l, cmd, (size_t)n);
 	jl_bool(l, "static", g.is_static);
 	/* An exec that cannot be logged does not run: fail closed. */
 	if (log_finish(l) < 0)
 		kill(pid, SIGKILL);
+}
+
+/* A failure to start: the reason in why, for the command line to say; returns rc. */
+__attribute__((format(printf, 4, 5))) static int fail(char *why, size_t len, int rc,
+							const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, len, fmt, ap);
+	va_end(ap);
+	return rc;
 }
 
 static int exit_status(int st)
@@ -555,7 +384,7 @@ static void end_session(void)
 		if (w > 0 && (WIFEXITED(st) || WIFSIGNALED(st))) {
 			pid_t tgid, ppid;
 			if (proc_info(w, &tgid, &ppid, NULL, 0)) {
-				struct jline *l = log_begin("exit", w);
+				struct jline *l = log_begin(EV_EXIT, w);
 				jl_int(l, "status", exit_status(st));
 				log_finish(l);
 			}
@@ -574,43 +403,32 @@ static void end_session(void)
 	}
 }
 
-int tracer_run(char **argv, int *status)
+/*
+ * Fork the agent under the filter (it waits at *sock for the word go),
+ * take its listener and PTRACE_SEIZE it.  Its pid, or -errno with the
+ * reason in why.
+ */
+static pid_t spawn(char **argv, mode_t umask_, int *sock, char *why, size_t len)
 {
-	int sv[2], rc;
-	mode_t umask_ = umask(0);
+	int sv[2];
 	pid_t pid;
 
-	umask(umask_);
-	/*
-	 * ward's own threads, which connect, bind and send for the agent, do
-	 * so without CAP_NET_ADMIN (a netlink SOCK_DESTROY sent by ward is
-	 * checked against ward's capabilities, not the agent's).
-	 */
-	if (drop_net_admin(false) < 0)
-		die(WARD_EXIT_FAILURE, "cannot drop CAP_NET_ADMIN: %m");
-	/*
-	 * The session's orphans (a daemon's double fork) become ward's
-	 * children, not init's: ward stays an ancestor of every process it
-	 * serves, which Yama's ptrace_scope 1 (Ubuntu's default) requires of
-	 * an unprivileged ward to read a process's memory.
-	 */
-	if (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
-		die(WARD_EXIT_FAILURE, "cannot become the session's subreaper: %m");
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
-		die(WARD_EXIT_FAILURE, "socketpair: %m");
+		return fail(why, len, -errno, "socketpair: %s", strerror(errno));
 	pid = fork();
 	if (pid < 0)
-		die(WARD_EXIT_FAILURE, "fork: %m");
+		return fail(why, len, -errno, "fork: %s", strerror(errno));
 	if (pid == 0) {
 		close(sv[0]);
 		child(sv[1], &ward_filter, argv, umask_);
 	}
 	close(sv[1]);
+	*sock = sv[0];
 	S->child = pid;
 	S->listener = take_listener(sv[0], pid);
 	if (S->listener < 0) {
 		waitpid(pid, NULL, 0);
-		die(WARD_EXIT_FAILURE, "the child could not install the seccomp filter");
+		return fail(why, len, -EIO, "the child could not install the seccomp filter");
 	}
 	if (S->feat.sync_wake_up)
 		ioctl(S->listener, SECCOMP_IOCTL_NOTIF_SET_FLAGS, SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP);
@@ -624,40 +442,31 @@ int tracer_run(char **argv, int *status)
 		if (y != NULL)
 			fclose(y);
 		kill(pid, SIGKILL);
-		errno = e;
 		if (scope >= 2)
-			die(WARD_EXIT_FAILURE, "cannot trace the child (PTRACE_SEIZE): %m: "
-			    "kernel.yama.ptrace_scope is %d, which lets only %s trace", scope,
-			    scope == 2 ? "CAP_SYS_PTRACE" : "no one");
-		die(WARD_EXIT_FAILURE, "cannot trace the child (PTRACE_SEIZE): %m");
+			return fail(why, len, -e, "cannot trace the child (PTRACE_SEIZE): %s: "
+				    "kernel.yama.ptrace_scope is %d, which lets only %s trace",
+				    strerror(e), scope, scope == 2 ? "CAP_SYS_PTRACE" : "no one");
+		return fail(why, len, -e, "cannot trace the child (PTRACE_SEIZE): %s", strerror(e));
 	}
-	/* From here on ward serves the agent; its own files stay its own. */
-	prctl(PR_SET_DUMPABLE, 0);
-	/*
-	 * ward sets the terminal's foreground group for the agent (tcsetpgrp,
-	 * handlers/pid.c) from the background: it must not be stopped for it.
-	 * The agent, forked already, keeps its own disposition.
-	 */
-	signal(SIGTTOU, SIG_IGN);
-	umask(0);
-	proc_add(pid, pid, getpid(), 0);
-	proc_fs_own(pid); /* forked: a copy of ward's */
-	log_spawn(pid);
+	return pid;
+}
+
+/*
+ * What serves the agent once it runs: the name resolver and the
+ * notification workers, with ward's signals blocked in them and handled
+ * by this thread.  0, or -errno with the reason in why.
+ */
+static int start_serving(char *why, size_t len)
+{
+	sigset_t sigs, old;
+	int rc;
 
 	/* Workers must not take ward's signals: block them before they start. */
-	sigset_t sigs, old;
 	sigemptyset(&sigs);
 	sigaddset(&sigs, SIGINT);
 	sigaddset(&sigs, SIGTERM);
 	sigaddset(&sigs, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &sigs, &old);
-	/*
-	 * Two workers a CPU: a worker that has just answered (ADDFD waits for
-	 * the agent to take the fd) is still on its way back to RECV when the
-	 * agent's next call arrives; a second one waiting there takes it at
-	 * once.  Measured on the 2-CPU development machine: 1 worker 75 us an
-	 * open, 2 workers 27 us, 4 workers 19 us, 8 workers 21 us.
-	 */
 	/*
 	 * ward holds descriptors for the agent while it works (a send may pass
 	 * hundreds): its own limit, not the agent's, is raised to the hard one.
@@ -667,28 +476,82 @@ int tracer_run(char **argv, int *status)
 		nofile.rlim_cur = nofile.rlim_max;
 		setrlimit(RLIMIT_NOFILE, &nofile);
 	}
-	if ((rc = net_init(S->policy)) < 0) {
-		kill(pid, SIGKILL);
-		die(WARD_EXIT_FAILURE, "cannot start the name resolver: %s", strerror(-rc));
-	}
+	if ((rc = net_init(S->policy)) < 0)
+		return fail(why, len, rc, "cannot start the name resolver: %s", strerror(-rc));
+	/*
+	 * Two workers a CPU: a worker that has just answered (ADDFD waits for
+	 * the agent to take the fd) is still on its way back to RECV when the
+	 * agent's next call arrives; a second one waiting there takes it at
+	 * once.  Measured on the 2-CPU development machine: 1 worker 75 us an
+	 * open, 2 workers 27 us, 4 workers 19 us, 8 workers 21 us.
+	 */
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	long nworkers = getenv("WARD_WORKERS") ? atol(getenv("WARD_WORKERS")) : 2 * ncpu;
-	if ((rc = notify_start(nworkers > 0 ? (int)nworkers : 4)) < 0) {
-		kill(pid, SIGKILL);
-		die(WARD_EXIT_FAILURE, "cannot start the notification workers: %s", strerror(-rc));
-	}
+	if ((rc = notify_start(nworkers > 0 ? (int)nworkers : 4)) < 0)
+		return fail(why, len, rc, "cannot start the notification workers: %s", strerror(-rc));
 	struct sigaction sa = { .sa_handler = on_signal }; /* no SA_RESTART: waitpid returns */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return 0;
+}
 
-	if (write(sv[0], "g", 1) != 1) {
-		kill(pid, SIGKILL);
-		die(WARD_EXIT_FAILURE, "cannot start the child");
+/* A task of the session stopped (st: waitpid's): what stopped it, then on. */
+static void on_stop(pid_t w, int st)
+{
+	int event = st >> 16, sig = WSTOPSIG(st);
+
+	add_task(w);
+	switch (event) {
+	case PTRACE_EVENT_FORK:
+	case PTRACE_EVENT_VFORK:
+	case PTRACE_EVENT_CLONE: {
+		unsigned long msg = 0;
+		if (ptrace(PTRACE_GETEVENTMSG, w, 0, &msg) == 0)
+			add_child(w, (pid_t)msg);
+		ptrace(PTRACE_CONT, w, 0, 0);
+		break;
 	}
-	close(sv[0]);
+	case PTRACE_EVENT_EXEC:
+		on_exec(w);
+		ptrace(PTRACE_CONT, w, 0, 0);
+		break;
+	case PTRACE_EVENT_STOP:
+		if (sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU)
+			ptrace(PTRACE_LISTEN, w, 0, 0); /* a group-stop */
+		else
+			ptrace(PTRACE_CONT, w, 0, 0);
+		break;
+	default:
+		/* A signal on its way to the tracee: deliver it. */
+		ptrace(PTRACE_CONT, w, 0, sig);
+	}
+}
 
+/* A task of the session ended (st: waitpid's); true when it was the command, pid. */
+static bool on_end(pid_t w, int st, pid_t pid, int *status)
+{
+	pid_t tgid = 0, ppid;
+
+	if (proc_info(w, &tgid, &ppid, NULL, 0)) {
+		struct jline *l = log_begin(EV_EXIT, w);
+		jl_int(l, "status", exit_status(st));
+		log_finish(l);
+	}
+	proc_remove(w);
+	if (tgid == w)
+		proc_orphans(w); /* reparented by the kernel: ppid in the log follows */
+	if (w != pid)
+		return false;
+	*status = exit_status(st);
+	end_session();
+	return true;
+}
+
+/* The tracer's loop, every ptrace call of the session, until the command pid has exited. */
+static void trace(pid_t pid, int *status)
+{
 	*status = WARD_EXIT_FAILURE;
 	for (;;) {
 		int st;
@@ -702,54 +565,64 @@ int tracer_run(char **argv, int *status)
 					kill(-pid, sig);
 				continue;
 			}
-			break; /* ECHILD: nothing left */
+			return; /* ECHILD: nothing left */
 		}
 		if (WIFEXITED(st) || WIFSIGNALED(st)) {
-			pid_t tgid = 0, ppid;
-			if (proc_info(w, &tgid, &ppid, NULL, 0)) {
-				struct jline *l = log_begin("exit", w);
-				jl_int(l, "status", exit_status(st));
-				log_finish(l);
-			}
-			proc_remove(w);
-			if (tgid == w)
-				proc_orphans(w); /* reparented by the kernel: ppid in the log follows */
-			if (w == pid) {
-				*status = exit_status(st);
-				end_session();
-				break;
-			}
+			if (on_end(w, st, pid, status))
+				return;
 			continue;
 		}
-		if (!WIFSTOPPED(st))
-			continue;
-		add_task(w);
-		int event = st >> 16, sig = WSTOPSIG(st);
-		switch (event) {
-		case PTRACE_EVENT_FORK:
-		case PTRACE_EVENT_VFORK:
-		case PTRACE_EVENT_CLONE: {
-			unsigned long msg = 0;
-			if (ptrace(PTRACE_GETEVENTMSG, w, 0, &msg) == 0)
-				add_child(w, (pid_t)msg);
-			ptrace(PTRACE_CONT, w, 0, 0);
-			break;
-		}
-		case PTRACE_EVENT_EXEC:
-			on_exec(w);
-			ptrace(PTRACE_CONT, w, 0, 0);
-			break;
-		case PTRACE_EVENT_STOP:
-			if (sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU)
-				ptrace(PTRACE_LISTEN, w, 0, 0); /* a group-stop */
-			else
-				ptrace(PTRACE_CONT, w, 0, 0);
-			break;
-		default:
-			/* A signal on its way to the tracee: deliver it. */
-			ptrace(PTRACE_CONT, w, 0, sig);
-		}
+		if (WIFSTOPPED(st))
+			on_stop(w, st);
 	}
+}
+
+int tracer_run(char **argv, int *status, char *why, size_t len)
+{
+	int sock = -1, rc;
+	mode_t umask_ = umask(0);
+	pid_t pid;
+
+	umask(umask_);
+	/*
+	 * ward's own threads, which connect, bind and send for the agent, do
+	 * so without CAP_NET_ADMIN (a netlink SOCK_DESTROY sent by ward is
+	 * checked against ward's capabilities, not the agent's).
+	 */
+	if (drop_net_admin(false) < 0)
+		return fail(why, len, -errno, "cannot drop CAP_NET_ADMIN: %s", strerror(errno));
+	/*
+	 * The session's orphans (a daemon's double fork) become ward's
+	 * children, not init's: ward stays an ancestor of every process it
+	 * serves, which Yama's ptrace_scope 1 (Ubuntu's default) requires of
+	 * an unprivileged ward to read a process's memory.
+	 */
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
+		return fail(why, len, -errno, "cannot become the session's subreaper: %s",
+			    strerror(errno));
+	if ((pid = spawn(argv, umask_, &sock, why, len)) < 0)
+		return pid;
+	/* From here on ward serves the agent; its own files stay its own. */
+	prctl(PR_SET_DUMPABLE, 0);
+	/*
+	 * ward sets the terminal's foreground group for the agent (tcsetpgrp,
+	 * handlers/pid.c) from the background: it must not be stopped for it.
+	 * The agent, forked already, keeps its own disposition.
+	 */
+	signal(SIGTTOU, SIG_IGN);
+	umask(0);
+	proc_add(pid, pid, getpid(), 0);
+	proc_fs_own(pid); /* forked: a copy of ward's */
+	log_spawn(pid);
+	if ((rc = start_serving(why, len)) == 0 && write(sock, "g", 1) != 1)
+		rc = fail(why, len, -EIO, "cannot start the child");
+	if (rc < 0) {
+		kill(pid, SIGKILL);
+		return rc;
+	}
+	close(sock);
+
+	trace(pid, status);
 	/* Take the terminal back for ward's process group. */
 	if (isatty(STDIN_FILENO)) {
 		signal(SIGTTOU, SIG_IGN);

@@ -13,7 +13,8 @@
  * soon as the master is closed, and nothing else about the slave (its
  * inode, its times) tells a new pty from an old one.
  */
-#include "sup.h"
+#include "tty.h"
+#include "proc.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,6 +1,7 @@
 #!/bin/sh
 # make demo: a short scripted "agent" session under `ward run` with the
-# built-in default profile, then what ward decided, then where the log is.
+# built-in default profile, then `ward report` of it, on the terminal and as
+# a page, and where both are.
 set -eu
 ward=$(cd "$(dirname "${1:-build/ward}")" && pwd)/$(basename "${1:-build/ward}")
 demo=$(mktemp -d /tmp/ward-demo.XXXXXX)
@@ -39,26 +40,14 @@ status=0
 "$ward" run --log "$demo/session.jsonl" -q -- sh agent.sh || status=$?
 printf '\033[1m(the agent exited with status %s; ward is still here)\033[0m\n\n' "$status"
 
-printf '\033[1mWhat ward refused (from the audit log):\033[0m\n'
-grep '"decision":"deny"' "$demo/session.jsonl" |
-	sed -n 's/.*"event":"\([a-z]*\)".*"exe":"\([^"]*\)".*"syscall":"\([^"]*\)"\(.*\)/\1 \2 \3 \4/p' |
-	while read -r event exe syscall rest; do
-		op=$(printf '%s' "$rest" | sed -n 's/.*"op":"\([^"]*\)".*/\1/p')
-		path=$(printf '%s' "$rest" | sed -n 's/.*"path":"\([^"]*\)".*/\1/p')
-		target=$(printf '%s' "$rest" | sed -n 's/.*"target":\([0-9-]*\).*/pid \1/p')
-		errno=$(printf '%s' "$rest" | sed -n 's/.*"errno":"\([^"]*\)".*/\1/p')
-		rule=$(printf '%s' "$rest" | sed -n 's/.*"rule":"\([^"]*\)".*/\1/p')
-		printf '  %-7s %-14s %-6s %-42s %-7s %s\n' "$event" "$(basename "$exe")" "${op:-$syscall}" \
-			"${path:-$target}" "$errno" "${rule:-}"
-	done | sort -u
-echo
-printf '\033[1mThe session in numbers:\033[0m\n'
-printf '  %s events logged, %s allowed, %s denied, %s programs run\n' \
-	"$(wc -l <"$demo/session.jsonl")" "$(grep -c '"decision":"allow"' "$demo/session.jsonl")" \
-	"$(grep -c '"decision":"deny"' "$demo/session.jsonl")" "$(grep -c '"event":"exec"' "$demo/session.jsonl")"
-printf '  ~/.bashrc untouched: %s\n' "$(cat "$HOME/.bashrc")"
-echo
+printf '  ~/.bashrc untouched: %s\n\n' "$(cat "$HOME/.bashrc")"
+# The account of the session, from its audit log: what it changed, read, ran
+# and was refused, and the rule that would allow each refusal.
 mkdir -p /tmp/ward-demo-logs
 cp "$demo/session.jsonl" /tmp/ward-demo-logs/last.jsonl
-printf '\033[1mThe full audit log (JSON Lines):\033[0m /tmp/ward-demo-logs/last.jsonl\n'
-printf 'Try: %s explain read ~/.ssh/id_rsa    or    %s check\n' "$ward" "$ward"
+printf '\033[1m$ ward report /tmp/ward-demo-logs/last.jsonl --html /tmp/ward-demo-logs/last.html\033[0m\n'
+"$ward" report /tmp/ward-demo-logs/last.jsonl --html /tmp/ward-demo-logs/last.html
+echo
+printf '\033[1mThe audit log (JSON Lines):\033[0m /tmp/ward-demo-logs/last.jsonl\n'
+printf '\033[1mThe same report as a page:\033[0m  /tmp/ward-demo-logs/last.html (open it in a browser)\n'
+printf 'Try: %s learn /tmp/ward-demo-logs/last.jsonl    or    %s explain read ~/.ssh/id_rsa\n' "$ward" "$ward"

@@ -10,7 +10,15 @@
  * the supervisor opened (O_PATH), and made through that fd, never by
  * looking the name up again.
  */
-#include "../sup.h"
+#include "handlers.h"
+#include "../log.h"
+#include "../mem.h"
+#include "../netstate.h"
+#include "../notify.h"
+#include "../repos.h"
+#include "../resolve.h"
+#include "../session.h"
+#include "../shm.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -114,7 +122,7 @@ static int object_target(struct req *r, int dirfd, uint64_t path_addr, enum nami
 	} else if ((rc = read_path(r, path_addr, r->path, sizeof(r->path))) < 0) {
 		return rc; /* a NULL path too: EFAULT, as the kernel says */
 	}
-	r->log_path = r->path;
+	req_path(r, r->path);
 	if (r->path[0] == '\0' && how != BY_PATH) {
 		rc = agent_object(r, dirfd, fd, r->real, sizeof(r->real));
 	} else {
@@ -128,8 +136,7 @@ static int object_target(struct req *r, int dirfd, uint64_t path_addr, enum nami
 	if (rc < 0)
 		return rc;
 	if ((rc = anon_check(r, *fd, r->real)) < 0) {
-		r->op = ward_op_name(op);
-		r->log_path = r->real;
+		req_about(r, op, r->real);
 		close(*fd);
 		*fd = -1;
 		return rc;
@@ -138,9 +145,7 @@ static int object_target(struct req *r, int dirfd, uint64_t path_addr, enum nami
 	bool have_st = r->real[0] == '/' && fstat(*fd, &st) == 0;
 	if (r->real[0] != '/' || (have_st && unnamed_object(r->real, &st))) {
 		/* A pipe, socket or memfd reached through an fd of the agent's: its own. */
-		r->op = ward_op_name(op);
-		r->log_path = r->real;
-		r->decided = 0;
+		req_own(r, op, r->real);
 		return 0;
 	}
 	rc = decide_path(r, op, r->real, &v);
@@ -168,29 +173,12 @@ static void magic(int fd, char *buf, size_t len)
 }
 
 /*
- * Every change is logged before it is made (the log line must exist even
- * if the change is the last thing that happens): before() writes it, and
- * done() has a failed change logged once more, with its errno.
+ * Make a change: its decision is logged before it is made (the line must
+ * exist even if the change is the last thing that happens), then call (a
+ * system call of ward's, 0 or -1 with errno) is made.  A change that fails
+ * is logged once more, with its errno (req_commit: tells).  1, or -errno.
  */
-static int before(struct req *r)
-{
-	if (r->logged)
-		return 0;
-	if (log_request(r, 0) < 0)
-		return -EACCES;
-	r->logged = true;
-	return 0;
-}
-
-static int done(struct req *r, int rc)
-{
-	if (rc < 0) {
-		rc = -errno;
-		r->logged = false;
-		return rc;
-	}
-	return 1;
-}
+#define CHANGE(r, call) (req_commit((r), true) < 0 ? -EACCES : (call) < 0 ? -errno : 1)
 
 /*
  * A name to make, given with a trailing slash, by a call that makes no
@@ -228,7 +216,7 @@ static int do_create(struct req *r, int dirfd, uint64_t path, int kind, mode_t m
 
 	if ((rc = read_path(r, path, r->path, sizeof(r->path))) < 0)
 		return rc;
-	r->log_path = r->path;
+	req_path(r, r->path);
 	rc = name_target(r, dirfd, r->path, WARD_OP_CREATE, &t, r->real, r->real2, NULL);
 	if (rc == -EINVAL)
 		rc = -EEXIST; /* "dir/.", "dir/.." or "/": it exists */
@@ -249,11 +237,13 @@ static int do_create(struct req *r, int dirfd, uint64_t path, int kind, mode_t m
 	}
 	/* agent_umask made the agent's umask this worker's: the kernel applies it. */
 	if (kind == 'd')
-		rc = (before(r) < 0 ? -EACCES : done(r, mkdirat(t.parent, t.name, mode & 07777)));
+		rc = CHANGE(r, mkdirat(t.parent, t.name, mode & 07777));
 	else
-		rc = (before(r) < 0 ? -EACCES : done(r, mknodat(t.parent, t.name, (mode & S_IFMT) | (mode & 07777), dev)));
-	if (rc == 1)
+		rc = CHANGE(r, mknodat(t.parent, t.name, (mode & S_IFMT) | (mode & 07777), dev));
+	if (rc == 1) {
+		repos_note(r->real);
 		shm_made(r->real, t.parent, t.name);
+	}
 out:
 	if (t.parent >= 0)
 		close(t.parent);
@@ -293,7 +283,7 @@ static int do_unlink(struct req *r, int dirfd, uint64_t path, int flags)
 		return -EINVAL;
 	if ((rc = read_path(r, path, r->path, sizeof(r->path))) < 0)
 		return rc;
-	r->log_path = r->path;
+	req_path(r, r->path);
 	rc = name_target(r, dirfd, r->path, WARD_OP_DELETE, &t, r->real, r->real2, NULL);
 	if (rc == 0)
 		rc = check_trailing(r, &t, flags & AT_REMOVEDIR);
@@ -306,7 +296,9 @@ static int do_unlink(struct req *r, int dirfd, uint64_t path, int flags)
 	if (there && rc == 0)
 		rc = shm_check(r, WARD_OP_DELETE, r->real, &st);
 	if (rc == 0)
-		rc = (before(r) < 0 ? -EACCES : done(r, unlinkat(t.parent, t.name, flags)));
+		rc = CHANGE(r, unlinkat(t.parent, t.name, flags));
+	if (rc == 1)
+		repos_note(r->real);
 	if (rc == 1 && there)
 		shm_gone(r->real, &st);
 	if (t.parent >= 0)
@@ -457,10 +449,9 @@ static int pivot_after(struct req *r, int dirfd, const char *name, const char *n
 	}
 	if (n < 0 || symlink_pivot(r, name_real, dir_real, text) < 0) {
 		unlinkat(dirfd, name, 0);
-		if (r->reason == NULL)
+		if (r->dec.reason == NULL)
 			refuse(r, EACCES, "a symlink moved here could not be judged");
-		r->logged = false; /* logged once more, with the refusal */
-		return -EACCES;
+		return -EACCES; /* logged once more, with the refusal */
 	}
 	return 0;
 }
@@ -523,6 +514,76 @@ static void moved_repo(struct req *r, int dirfd, const char *name)
 }
 
 /*
+ * The source of a rename, r->path (from: its parent and name, from_real,
+ * from_dir its directory's real path, sst its stat): deleted there, and
+ * read and written (created too, exchanged), so that what cannot be read
+ * or written where it is may not be moved where it could be.  0 or a
+ * denial.
+ */
+static int rename_source(struct req *r, int olddir, unsigned flags, struct target *from,
+			 char *from_real, char *from_dir, struct stat *sst)
+{
+	int rc = name_target(r, olddir, r->path, WARD_OP_DELETE, from, from_real, r->real2, NULL);
+
+	if (rc == -EINVAL)
+		rc = -EBUSY; /* ".", ".." or "/" */
+	if (rc < 0)
+		return rc;
+	snprintf(from_dir, PATH_MAX, "%s", r->real2);
+	if (fstatat(from->parent, from->name, sst, AT_SYMLINK_NOFOLLOW) < 0)
+		return -errno;
+	/* "name/" names a directory: on anything else the kernel says ENOTDIR. */
+	if (!S_ISDIR(sst->st_mode) &&
+	    (slash_end(r->path) || (!(flags & RENAME_EXCHANGE) && slash_end(r->path2))))
+		return -ENOTDIR;
+	if ((rc = decide_also(r, WARD_OP_READ, from_real)) < 0 ||
+	    (rc = decide_also(r, WARD_OP_WRITE, from_real)) < 0)
+		return rc;
+	if ((flags & RENAME_EXCHANGE) && (rc = decide_also(r, WARD_OP_CREATE, from_real)) < 0)
+		return rc;
+	if ((rc = foreign_socket(r, sst, from_real)) < 0)
+		return rc;
+	return shm_check(r, WARD_OP_DELETE, from_real, sst);
+}
+
+/*
+ * The target of a rename, r->path2 (to, its real path in r->real, tst its
+ * stat when *exists): created there; what is there and is replaced (or
+ * moves, exchanged) is deleted and written, and under EXCHANGE read too.
+ * 0 or a denial.
+ */
+static int rename_target(struct req *r, int newdir, unsigned flags, struct target *to,
+			 struct stat *tst, bool *exists)
+{
+	int rc = name_target(r, newdir, r->path2, WARD_OP_CREATE, to, r->real, r->real2, NULL);
+
+	*exists = false;
+	if (rc == -EINVAL)
+		rc = -EBUSY;
+	if (rc < 0)
+		return rc;
+	*exists = fstatat(to->parent, to->name, tst, AT_SYMLINK_NOFOLLOW) == 0;
+	if ((flags & RENAME_EXCHANGE) && *exists && !S_ISDIR(tst->st_mode) && slash_end(r->path2))
+		return -ENOTDIR;
+	bool replaces = !(flags & RENAME_NOREPLACE) && *exists;
+	if ((flags & RENAME_EXCHANGE) || replaces) {
+		/* What is at the target is replaced (or moves): a delete and a write there. */
+		if ((rc = decide_also(r, WARD_OP_DELETE, r->real)) < 0 ||
+		    (rc = decide_also(r, WARD_OP_WRITE, r->real)) < 0)
+			return rc;
+	}
+	/* ...and under EXCHANGE it moves to the source: it must be readable too. */
+	if ((flags & RENAME_EXCHANGE) && (rc = decide_also(r, WARD_OP_READ, r->real)) < 0)
+		return rc;
+	if ((flags & RENAME_EXCHANGE) || replaces) {
+		if ((rc = foreign_socket(r, tst, r->real)) < 0)
+			return rc;
+		return shm_check(r, WARD_OP_DELETE, r->real, tst);
+	}
+	return 0;
+}
+
+/*
  * rename = delete at the source + create at the target (both ways for
  * EXCHANGE).  A move must not widen access: what cannot be read or
  * written where it is may not be moved where it could be, so the source
@@ -534,7 +595,7 @@ static int do_rename(struct req *r, int olddir, uint64_t oldp, int newdir, uint6
 {
 	struct target from = { .parent = -1 }, to = { .parent = -1 };
 	char from_real[PATH_MAX], from_dir[PATH_MAX], stext[PATH_MAX], ttext[PATH_MAX];
-	bool slink = false, tlink = false;
+	bool slink = false, tlink = false, exists;
 	struct stat sst, tst;
 	int rc;
 
@@ -545,70 +606,19 @@ static int do_rename(struct req *r, int olddir, uint64_t oldp, int newdir, uint6
 	if ((rc = read_path(r, oldp, r->path, sizeof(r->path))) < 0 ||
 	    (rc = read_path(r, newp, r->path2, sizeof(r->path2))) < 0)
 		return rc;
-	r->log_path = r->path;
+	req_path(r, r->path);
 	if (flags & RENAME_WHITEOUT) {
 		/* It leaves a 0:0 character device at the source, as mknod would. */
-		r->op = ward_op_name(WARD_OP_CREATE);
+		req_about(r, WARD_OP_CREATE, r->path);
 		return refuse(r, EPERM, "device nodes are not made (a whiteout is one)");
 	}
-	rc = name_target(r, olddir, r->path, WARD_OP_DELETE, &from, from_real, r->real2, NULL);
-	if (rc == -EINVAL)
-		rc = -EBUSY; /* ".", ".." or "/" */
-	if (rc < 0)
-		goto out;
-	snprintf(from_dir, sizeof(from_dir), "%s", r->real2);
-	if (fstatat(from.parent, from.name, &sst, AT_SYMLINK_NOFOLLOW) < 0) {
-		rc = -errno;
-		goto out;
-	}
-	/* "name/" names a directory: on anything else the kernel says ENOTDIR. */
-	if (!S_ISDIR(sst.st_mode) &&
-	    (slash_end(r->path) || (!(flags & RENAME_EXCHANGE) && slash_end(r->path2)))) {
-		rc = -ENOTDIR;
-		goto out;
-	}
-	if ((rc = decide_also(r, WARD_OP_READ, from_real)) < 0 ||
-	    (rc = decide_also(r, WARD_OP_WRITE, from_real)) < 0)
-		goto out;
-	if (flags & RENAME_EXCHANGE) {
-		if ((rc = decide_also(r, WARD_OP_CREATE, from_real)) < 0)
-			goto out;
-	}
-	if ((rc = foreign_socket(r, &sst, from_real)) < 0 ||
-	    (rc = shm_check(r, WARD_OP_DELETE, from_real, &sst)) < 0)
+	if ((rc = rename_source(r, olddir, flags, &from, from_real, from_dir, &sst)) < 0)
 		goto out;
 	/* The source's decisions are logged; what follows is about the target. */
-	if ((rc = log_request(r, 0)) < 0)
+	if ((rc = decide_next_object(r, WARD_OP_CREATE, r->path2)) < 0 ||
+	    (rc = rename_target(r, newdir, flags, &to, &tst, &exists)) < 0)
 		goto out;
-	r->decided = 2;
-	r->verdict = NULL;
-	r->op = ward_op_name(WARD_OP_CREATE);
-	r->log_path = r->path2;
-	rc = name_target(r, newdir, r->path2, WARD_OP_CREATE, &to, r->real, r->real2, NULL);
-	if (rc == -EINVAL)
-		rc = -EBUSY;
-	if (rc < 0)
-		goto out;
-	bool exists = fstatat(to.parent, to.name, &tst, AT_SYMLINK_NOFOLLOW) == 0;
-	if ((flags & RENAME_EXCHANGE) && exists && !S_ISDIR(tst.st_mode) && slash_end(r->path2)) {
-		rc = -ENOTDIR;
-		goto out;
-	}
 	bool replaces = !(flags & RENAME_NOREPLACE) && exists;
-	if ((flags & RENAME_EXCHANGE) || replaces) {
-		/* What is at the target is replaced (or moves): a delete and a write there. */
-		if ((rc = decide_also(r, WARD_OP_DELETE, r->real)) < 0 ||
-		    (rc = decide_also(r, WARD_OP_WRITE, r->real)) < 0)
-			goto out;
-	}
-	if (flags & RENAME_EXCHANGE) {
-		/* ...and under EXCHANGE it moves to the source: it must be readable too. */
-		if ((rc = decide_also(r, WARD_OP_READ, r->real)) < 0)
-			goto out;
-	}
-	if (((flags & RENAME_EXCHANGE) || replaces) &&
-	    ((rc = foreign_socket(r, &tst, r->real)) < 0 || (rc = shm_check(r, WARD_OP_DELETE, r->real, &tst)) < 0))
-		goto out;
 	/* A symlink moved is a symlink made where it lands (and, exchanged, both ways). */
 	ssize_t tn;
 	if (S_ISLNK(sst.st_mode) && (tn = readlinkat(from.parent, from.name, stext, sizeof(stext) - 1)) >= 0) {
@@ -642,8 +652,10 @@ static int do_rename(struct req *r, int olddir, uint64_t oldp, int newdir, uint6
 		rc = refuse(r, EACCES, "it would carry what is below it into or out of a rule's reach");
 		goto out;
 	}
-	rc = (before(r) < 0 ? -EACCES : done(r, (int)syscall(SYS_renameat2, from.parent, from.name, to.parent, to.name, flags)));
+	rc = CHANGE(r, syscall(SYS_renameat2, from.parent, from.name, to.parent, to.name, flags));
 	if (rc == 1) {
+		repos_note(from_real);
+		repos_note(r->real);
 		/* Both sides, whatever the first says. */
 		int at_to = pivot_after(r, to.parent, to.name, r->real, r->real2, slink ? stext : NULL);
 		int at_from = (flags & RENAME_EXCHANGE) ?
@@ -669,7 +681,7 @@ out:
 static int do_link(struct req *r, int olddir, uint64_t oldp, int newdir, uint64_t newp, int flags)
 {
 	struct target to = { .parent = -1 };
-	char link[64];
+	char link[64], src_real[PATH_MAX];
 	int src = -1, rc;
 
 	if (flags & ~(AT_SYMLINK_FOLLOW | AT_EMPTY_PATH))
@@ -687,18 +699,20 @@ static int do_link(struct req *r, int olddir, uint64_t oldp, int newdir, uint64_
 		rc = -EPERM; /* no hard links to directories */
 		goto out;
 	}
-	if (r->real[0] == '/' && ((rc = decide_also(r, WARD_OP_WRITE, r->real)) < 0 ||
-				  (rc = shm_check(r, WARD_OP_WRITE, r->real, &sst)) < 0))
-		goto out;
+	/* A name of the source's, written to: its repository is noted once linked. */
+	src_real[0] = '\0';
+	if (r->real[0] == '/') {
+		if ((rc = decide_also(r, WARD_OP_WRITE, r->real)) < 0 ||
+		    (rc = shm_check(r, WARD_OP_WRITE, r->real, &sst)) < 0)
+			goto out;
+		snprintf(src_real, sizeof(src_real), "%s", r->real);
+	}
 	/* The source's decisions are logged; what follows is about the target. */
-	if ((rc = log_request(r, 0)) < 0)
+	if ((rc = decide_next_object(r, WARD_OP_CREATE, r->dec.path)) < 0)
 		goto out;
-	r->decided = 2;
-	r->verdict = NULL;
-	r->op = ward_op_name(WARD_OP_CREATE);
 	if ((rc = read_path(r, newp, r->path2, sizeof(r->path2))) < 0)
 		goto out;
-	r->log_path = r->path2;
+	req_path(r, r->path2);
 	rc = name_target(r, newdir, r->path2, WARD_OP_CREATE, &to, r->real, r->real2, NULL);
 	if (rc == -EINVAL)
 		rc = -EEXIST; /* ".", ".." or "/": they exist */
@@ -724,7 +738,12 @@ static int do_link(struct req *r, int olddir, uint64_t oldp, int newdir, uint64_
 	}
 	/* Link the object that was decided on, through its fd. */
 	magic(src, link, sizeof(link));
-	rc = (before(r) < 0 ? -EACCES : done(r, linkat(AT_FDCWD, link, to.parent, to.name, AT_SYMLINK_FOLLOW)));
+	rc = CHANGE(r, linkat(AT_FDCWD, link, to.parent, to.name, AT_SYMLINK_FOLLOW));
+	if (rc == 1) {
+		if (src_real[0] != '\0')
+			repos_note(src_real);
+		repos_note(r->real);
+	}
 out:
 	if (src >= 0)
 		close(src);
@@ -742,7 +761,7 @@ static int do_symlink(struct req *r, uint64_t target, int newdir, uint64_t linkp
 	if ((rc = read_path(r, target, r->path2, sizeof(r->path2))) < 0 ||
 	    (rc = read_path(r, linkp, r->path, sizeof(r->path))) < 0)
 		return rc;
-	r->log_path = r->path;
+	req_path(r, r->path);
 	rc = name_target(r, newdir, r->path, WARD_OP_CREATE, &t, r->real, r->real2, NULL);
 	if (rc == -EINVAL)
 		rc = -EEXIST; /* ".", ".." or "/": they exist */
@@ -750,8 +769,9 @@ static int do_symlink(struct req *r, uint64_t target, int newdir, uint64_t linkp
 	if (rc == 0 && slash_end(r->path))
 		rc = slash_create(&t);
 	else if (rc == 0 && (rc = symlink_pivot(r, r->real, r->real2, r->path2)) == 0)
-		rc = (before(r) < 0 ? -EACCES : done(r, symlinkat(r->path2, t.parent, t.name)));
+		rc = CHANGE(r, symlinkat(r->path2, t.parent, t.name));
 	if (rc == 1) {
+		repos_note(r->real);
 		shm_made(r->real, t.parent, t.name);
 		moved_repo(r, t.parent, t.name); /* a link in the project to a repository elsewhere */
 	}
@@ -789,14 +809,167 @@ static int read_times(struct req *r, int nr, uint64_t addr, struct timespec ts[2
 	return 0;
 }
 
+/*
+ * A change to an existing object, made (rc 1) or not through fd, ward's
+ * (closed here): a repository it changed is noted.
+ */
+static int object_changed(struct req *r, int fd, int rc)
+{
+	if (rc == 1)
+		repos_note(r->real);
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}
+
+/* chmod, fchmod, fchmodat. */
+static int do_chmod(struct req *r, int nr, const __u64 *a)
+{
+	mode_t mode = (mode_t)(nr == SYS_fchmodat ? a[2] : a[1]);
+	char link[64];
+	int fd, rc;
+
+	if (nr == SYS_fchmod) {
+		/* An O_PATH fd cannot change anything (EBADF, as the kernel says). */
+		if (agent_fd_opath(r, (int)a[0]))
+			return -EBADF;
+		rc = object_target(r, (int)a[0], 0, BY_FD, true, WARD_OP_WRITE, &fd);
+	} else {
+		int dirfd = nr == SYS_chmod ? AT_FDCWD : (int)a[0];
+		rc = object_target(r, dirfd, nr == SYS_chmod ? a[0] : a[1], BY_PATH, true,
+				   WARD_OP_WRITE, &fd);
+	}
+	if (rc < 0)
+		return rc;
+	/* chmod through the fd's magic link acts on the object decided on. */
+	magic(fd, link, sizeof(link));
+	return object_changed(r, fd, CHANGE(r, fchmodat(AT_FDCWD, link, mode & 07777, 0)));
+}
+
+/* chown, lchown, fchown, fchownat. */
+static int do_chown(struct req *r, int nr, const __u64 *a)
+{
+	uid_t uid;
+	gid_t gid;
+	int fd, rc;
+
+	if (nr == SYS_fchown) {
+		if (agent_fd_opath(r, (int)a[0]))
+			return -EBADF;
+		uid = (uid_t)a[1];
+		gid = (gid_t)a[2];
+		rc = object_target(r, (int)a[0], 0, BY_FD, true, WARD_OP_WRITE, &fd);
+	} else if (nr == SYS_fchownat) {
+		int flags = (int)a[4];
+		if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+			return -EINVAL;
+		uid = (uid_t)a[2];
+		gid = (gid_t)a[3];
+		rc = object_target(r, (int)a[0], a[1],
+				   (flags & AT_EMPTY_PATH) ? BY_PATH_OR_EMPTY : BY_PATH,
+				   !(flags & AT_SYMLINK_NOFOLLOW), WARD_OP_WRITE, &fd);
+	} else {
+		uid = (uid_t)a[1];
+		gid = (gid_t)a[2];
+		rc = object_target(r, AT_FDCWD, a[0], BY_PATH, nr == SYS_chown, WARD_OP_WRITE, &fd);
+	}
+	if (rc < 0)
+		return rc;
+	return object_changed(r, fd, CHANGE(r, fchownat(fd, "", uid, gid, AT_EMPTY_PATH)));
+}
+
+/* truncate: a regular file, opened for writing through the object decided on. */
+static int do_truncate(struct req *r, const __u64 *a)
+{
+	char link[64];
+	struct stat st;
+	int fd, w, rc;
+
+	if ((rc = object_target(r, AT_FDCWD, a[0], BY_PATH, true, WARD_OP_WRITE, &fd)) < 0)
+		return rc;
+	if (fstat(fd, &st) < 0)
+		return object_changed(r, fd, -errno);
+	if (!S_ISREG(st.st_mode))
+		return object_changed(r, fd, S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL);
+	magic(fd, link, sizeof(link));
+	if ((w = open(link, O_WRONLY | O_CLOEXEC | O_NOCTTY)) < 0)
+		return object_changed(r, fd, -errno);
+	rc = CHANGE(r, ftruncate(w, (off_t)a[1]));
+	close(w);
+	return object_changed(r, fd, rc);
+}
+
+/* utime, utimes, futimesat, utimensat (and futimens, its fd form). */
+static int do_utimes(struct req *r, int nr, const __u64 *a)
+{
+	bool at = nr == SYS_futimesat || nr == SYS_utimensat;
+	int dirfd = at ? (int)a[0] : AT_FDCWD, fd, rc;
+	uint64_t path = at ? a[1] : a[0], times = at ? a[2] : a[1];
+	int flags = nr == SYS_utimensat ? (int)a[3] : 0;
+	struct timespec ts[2];
+	char link[64];
+	bool now;
+
+	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	if ((rc = read_times(r, nr, times, ts, &now)) < 0)
+		return rc;
+	/* utimensat(fd, NULL, ...) is futimens, futimesat(fd, NULL) the same: the fd itself. */
+	bool fdform = at && path == 0;
+	if (fdform && dirfd == AT_FDCWD)
+		return -EFAULT;
+	if (fdform && flags)
+		return -EINVAL; /* the fd itself takes no flags */
+	if (fdform && agent_fd_opath(r, dirfd))
+		return -EBADF;
+	rc = object_target(r, dirfd, path,
+			   fdform ? BY_FD : (flags & AT_EMPTY_PATH) ? BY_PATH_OR_EMPTY : BY_PATH,
+			   !(flags & AT_SYMLINK_NOFOLLOW), WARD_OP_WRITE, &fd);
+	if (rc < 0)
+		return rc;
+	magic(fd, link, sizeof(link));
+	return object_changed(r, fd, CHANGE(r, utimensat(AT_FDCWD, link, now ? NULL : ts, 0)));
+}
+
+/* setxattr, lsetxattr, fsetxattr, removexattr, lremovexattr, fremovexattr. */
+static int do_xattr(struct req *r, int nr, const __u64 *a)
+{
+	static __thread char value[XATTR_SIZE_MAX];
+	bool set = nr == SYS_setxattr || nr == SYS_lsetxattr || nr == SYS_fsetxattr;
+	bool byfd = nr == SYS_fsetxattr || nr == SYS_fremovexattr;
+	bool follow = nr == SYS_setxattr || nr == SYS_removexattr || byfd;
+	size_t size = set ? (size_t)a[3] : 0;
+	char link[64], name[XATTR_NAME_MAX + 1];
+	int fd, rc;
+
+	if (size > sizeof(value))
+		return -E2BIG;
+	rc = mem_read_str(r, a[1], name, sizeof(name));
+	if (rc < 0)
+		return rc == -ENAMETOOLONG ? -ERANGE : rc;
+	if (set && size > 0 && (rc = mem_read(r, a[2], value, size)) < 0)
+		return rc;
+	if (byfd && agent_fd_opath(r, (int)a[0]))
+		return -EBADF;
+	rc = byfd ? object_target(r, (int)a[0], 0, BY_FD, true, WARD_OP_WRITE, &fd)
+		  : object_target(r, AT_FDCWD, a[0], BY_PATH, follow, WARD_OP_WRITE, &fd);
+	if (rc < 0)
+		return rc;
+	/*
+	 * Through the fd's magic link, which leads to the object decided on
+	 * and no further: a symlink opened O_NOFOLLOW (the l-forms) is changed
+	 * itself, not what it points to.
+	 */
+	magic(fd, link, sizeof(link));
+	rc = set ? CHANGE(r, setxattr(link, name, value, size, (int)a[4]))
+		 : CHANGE(r, removexattr(link, name));
+	return object_changed(r, fd, rc);
+}
+
 int h_change(struct req *r)
 {
 	const __u64 *a = r->n->data.args;
-	int nr = r->n->data.nr, fd = -1, rc;
-	char link[64], name[XATTR_NAME_MAX + 1];
-	static __thread char value[XATTR_SIZE_MAX];
-	struct timespec ts[2];
-	bool now;
+	int nr = r->n->data.nr;
 
 	switch (nr) {
 	case SYS_mkdir:
@@ -827,148 +1000,29 @@ int h_change(struct req *r)
 		return do_symlink(r, a[0], AT_FDCWD, a[1]);
 	case SYS_symlinkat:
 		return do_symlink(r, a[0], (int)a[1], a[2]);
-
 	case SYS_chmod:
 	case SYS_fchmodat:
-	case SYS_fchmod: {
-		mode_t mode = (mode_t)(nr == SYS_fchmodat ? a[2] : a[1]);
-		if (nr == SYS_fchmod) {
-			/* An O_PATH fd cannot change anything (EBADF, as the kernel says). */
-			if (agent_fd_opath(r, (int)a[0]))
-				return -EBADF;
-			rc = object_target(r, (int)a[0], 0, BY_FD, true, WARD_OP_WRITE, &fd);
-		} else {
-			int dirfd = nr == SYS_chmod ? AT_FDCWD : (int)a[0];
-			rc = object_target(r, dirfd, nr == SYS_chmod ? a[0] : a[1], BY_PATH, true,
-					   WARD_OP_WRITE, &fd);
-		}
-		if (rc < 0)
-			return rc;
-		/* chmod through the fd's magic link acts on the object decided on. */
-		magic(fd, link, sizeof(link));
-		rc = (before(r) < 0 ? -EACCES : done(r, fchmodat(AT_FDCWD, link, mode & 07777, 0)));
-		break;
-	}
+	case SYS_fchmod:
+		return do_chmod(r, nr, a);
 	case SYS_chown:
 	case SYS_lchown:
 	case SYS_fchown:
-	case SYS_fchownat: {
-		uid_t uid;
-		gid_t gid;
-		if (nr == SYS_fchown) {
-			if (agent_fd_opath(r, (int)a[0]))
-				return -EBADF;
-			uid = (uid_t)a[1];
-			gid = (gid_t)a[2];
-			rc = object_target(r, (int)a[0], 0, BY_FD, true, WARD_OP_WRITE, &fd);
-		} else if (nr == SYS_fchownat) {
-			int flags = (int)a[4];
-			if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
-				return -EINVAL;
-			uid = (uid_t)a[2];
-			gid = (gid_t)a[3];
-			rc = object_target(r, (int)a[0], a[1],
-					   (flags & AT_EMPTY_PATH) ? BY_PATH_OR_EMPTY : BY_PATH,
-					   !(flags & AT_SYMLINK_NOFOLLOW), WARD_OP_WRITE, &fd);
-		} else {
-			uid = (uid_t)a[1];
-			gid = (gid_t)a[2];
-			rc = object_target(r, AT_FDCWD, a[0], BY_PATH, nr == SYS_chown, WARD_OP_WRITE,
-					   &fd);
-		}
-		if (rc < 0)
-			return rc;
-		rc = (before(r) < 0 ? -EACCES : done(r, fchownat(fd, "", uid, gid, AT_EMPTY_PATH)));
-		break;
-	}
-	case SYS_truncate: {
-		struct stat st;
-		if ((rc = object_target(r, AT_FDCWD, a[0], BY_PATH, true, WARD_OP_WRITE, &fd)) < 0)
-			return rc;
-		if (fstat(fd, &st) < 0) {
-			rc = -errno;
-			break;
-		}
-		if (!S_ISREG(st.st_mode)) {
-			rc = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
-			break;
-		}
-		magic(fd, link, sizeof(link));
-		int w = open(link, O_WRONLY | O_CLOEXEC | O_NOCTTY);
-		if (w < 0) {
-			rc = -errno;
-			break;
-		}
-		rc = (before(r) < 0 ? -EACCES : done(r, ftruncate(w, (off_t)a[1])));
-		close(w);
-		break;
-	}
+	case SYS_fchownat:
+		return do_chown(r, nr, a);
+	case SYS_truncate:
+		return do_truncate(r, a);
 	case SYS_utime:
 	case SYS_utimes:
 	case SYS_futimesat:
-	case SYS_utimensat: {
-		int dirfd = (nr == SYS_futimesat || nr == SYS_utimensat) ? (int)a[0] : AT_FDCWD;
-		uint64_t path = (nr == SYS_futimesat || nr == SYS_utimensat) ? a[1] : a[0];
-		uint64_t times = (nr == SYS_futimesat || nr == SYS_utimensat) ? a[2] : a[1];
-		int flags = nr == SYS_utimensat ? (int)a[3] : 0;
-		if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
-			return -EINVAL;
-		if ((rc = read_times(r, nr, times, ts, &now)) < 0)
-			return rc;
-		/* utimensat(fd, NULL, ...) is futimens, futimesat(fd, NULL) the same: the fd itself. */
-		bool fdform = (nr == SYS_utimensat || nr == SYS_futimesat) && path == 0;
-		if (fdform && dirfd == AT_FDCWD)
-			return -EFAULT;
-		if (fdform && flags)
-			return -EINVAL; /* the fd itself takes no flags */
-		if (fdform && agent_fd_opath(r, dirfd))
-			return -EBADF;
-		rc = object_target(r, dirfd, path,
-				   fdform ? BY_FD : (flags & AT_EMPTY_PATH) ? BY_PATH_OR_EMPTY : BY_PATH,
-				   !(flags & AT_SYMLINK_NOFOLLOW), WARD_OP_WRITE, &fd);
-		if (rc < 0)
-			return rc;
-		magic(fd, link, sizeof(link));
-		rc = (before(r) < 0 ? -EACCES : done(r, utimensat(AT_FDCWD, link, now ? NULL : ts, 0)));
-		break;
-	}
+	case SYS_utimensat:
+		return do_utimes(r, nr, a);
 	case SYS_setxattr:
 	case SYS_lsetxattr:
 	case SYS_fsetxattr:
 	case SYS_removexattr:
 	case SYS_lremovexattr:
-	case SYS_fremovexattr: {
-		bool set = nr == SYS_setxattr || nr == SYS_lsetxattr || nr == SYS_fsetxattr;
-		bool byfd = nr == SYS_fsetxattr || nr == SYS_fremovexattr;
-		bool follow = nr == SYS_setxattr || nr == SYS_removexattr || byfd;
-		size_t size = set ? (size_t)a[3] : 0;
-		if (size > sizeof(value))
-			return -E2BIG;
-		rc = mem_read_str(r, a[1], name, sizeof(name));
-		if (rc < 0)
-			return rc == -ENAMETOOLONG ? -ERANGE : rc;
-		if (set && size > 0 && (rc = mem_read(r, a[2], value, size)) < 0)
-			return rc;
-		if (byfd && agent_fd_opath(r, (int)a[0]))
-			return -EBADF;
-		rc = byfd ? object_target(r, (int)a[0], 0, BY_FD, true, WARD_OP_WRITE, &fd)
-			  : object_target(r, AT_FDCWD, a[0], BY_PATH, follow, WARD_OP_WRITE, &fd);
-		if (rc < 0)
-			return rc;
-		/*
-		 * Through the fd's magic link, which leads to the object decided on
-		 * and no further: a symlink opened O_NOFOLLOW (the l-forms) is
-		 * changed itself, not what it points to.
-		 */
-		magic(fd, link, sizeof(link));
-		rc = set ? (before(r) < 0 ? -EACCES : done(r, setxattr(link, name, value, size, (int)a[4])))
-			 : (before(r) < 0 ? -EACCES : done(r, removexattr(link, name)));
-		break;
+	case SYS_fremovexattr:
+		return do_xattr(r, nr, a);
 	}
-	default:
-		return -ENOSYS;
-	}
-	if (fd >= 0)
-		close(fd);
-	return rc;
+	return -ENOSYS;
 }

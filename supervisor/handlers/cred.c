@@ -11,7 +11,8 @@
  * (The filter notifies these calls only when ward runs as root; an
  * unprivileged agent can only move among its own ids, which are ward's.)
  */
-#include "../sup.h"
+#include "handlers.h"
+#include "../notify.h"
 
 #include <errno.h>
 #include <sys/syscall.h>
@@ -61,6 +62,6 @@ int h_cred(struct req *r)
 	 * CONTINUE: the decision read only the id registers, which the kernel
 	 * uses as they are; the call changes nothing.  Nothing to log.
 	 */
-	r->logged = true;
+	req_quiet(r);
 	return 0;
 }

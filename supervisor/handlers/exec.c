@@ -8,21 +8,25 @@
  * runs the file that was allowed with the argv that was read, and kills
  * it otherwise: a path or argv changed after the check cannot win.
  */
-#include "../sup.h"
+#include "handlers.h"
+#include "../execcheck.h"
+#include "../features.h"
+#include "../mem.h"
+#include "../notify.h"
+#include "../proc.h"
+#include "../procfs.h"
+#include "../resolve.h"
+#include "../session.h"
 #include "../sniff.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/capability.h>
-#include <linux/magic.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/openat2.h>
@@ -31,15 +35,6 @@
 
 #define MAX_ARGS 65536
 #define MAX_ARG_LEN 131072 /* the kernel's MAX_ARG_STRLEN */
-
-void argv_mac(const void *data, size_t len, uint8_t out[32])
-{
-	struct hmac_sha256_ctx ctx;
-
-	hmac_sha256_set_key(&ctx, sizeof(S->exec_key), S->exec_key);
-	hmac_sha256_update(&ctx, len, data);
-	hmac_sha256_digest(&ctx, 32, out);
-}
 
 struct argv_info {
 	struct hmac_sha256_ctx mac;	 /* over the argv strings, each with its NUL */
@@ -205,7 +200,7 @@ static int interpreters(struct req *r, const struct head *head, struct exec_gran
 			break;
 		}
 		anon_target(ireal, sizeof(ireal), &st);
-		r->log_path = interp;
+		req_path(r, interp);
 		rc = decide_path(r, WARD_OP_EXEC, ireal, &iv);
 		if (rc == 0)
 			rc = servable(r, ifd);
@@ -236,90 +231,6 @@ static int interpreters(struct req *r, const struct head *head, struct exec_gran
 	}
 	*last = cur;
 	return rc;
-}
-
-/*
- * How /proc/PID/maps names the files of a filesystem, by st_dev: maps
- * shows the superblock's device, which is not always what stat says (a
- * btrfs subvolume has a device of its own), with the inode stat shows.
- * Learnt once a filesystem, by mapping one of its files here and reading
- * ward's own maps.  Where the inode differs too, and always on overlayfs
- * (before Linux 6.8 maps shows the file of whichever layer holds it),
- * each file is mapped to learn its ids.
- */
-#define MAP_DEVS 64
-static struct {
-	dev_t st_dev, map_dev;
-	bool per_file;
-} map_devs[MAP_DEVS];
-static int n_map_devs;
-static pthread_mutex_t map_devs_lock = PTHREAD_MUTEX_INITIALIZER;
-
-/* The ids a mapping of fd shows in ward's own maps. */
-static int mapped_ids(int fd, dev_t *dev, ino_t *ino)
-{
-	int rd = sniff_open(fd), rc = -EACCES;
-	void *p = rd < 0 ? MAP_FAILED : mmap(NULL, 1, PROT_READ, MAP_PRIVATE, rd, 0);
-
-	if (rd >= 0)
-		close(rd);
-	if (p != MAP_FAILED) {
-		struct maps_hit hit = { .addr = (uintptr_t)p };
-		rc = proc_maps_find(0, &hit, 1);
-		if (rc == 0 && !hit.found)
-			rc = -ENOENT;
-		*dev = hit.dev;
-		*ino = hit.ino;
-		munmap(p, 1);
-	}
-	return rc;
-}
-
-/*
- * The ids of the file behind fd as the tracer will find them in
- * /proc/PID/maps: fstat's (run_dev, run_ino) and the maps view of them
- * (run_map_dev, run_map_ino).  Left at fstat's when that cannot be
- * learnt: the exec is then killed, not let through.
- */
-static int run_ids(int fd, struct exec_grant *g)
-{
-	struct stat st;
-	struct statfs sf;
-	dev_t dev;
-	ino_t ino;
-	int i, found = -1;
-
-	if (fstat(fd, &st) < 0 || fstatfs(fd, &sf) < 0)
-		return -errno;
-	g->run_dev = g->run_map_dev = st.st_dev;
-	g->run_ino = g->run_map_ino = st.st_ino;
-	pthread_mutex_lock(&map_devs_lock);
-	for (i = 0; i < n_map_devs; i++)
-		if (map_devs[i].st_dev == st.st_dev)
-			found = i;
-	if (found >= 0 && !map_devs[found].per_file) {
-		g->run_map_dev = map_devs[found].map_dev;
-		pthread_mutex_unlock(&map_devs_lock);
-		return 0;
-	}
-	pthread_mutex_unlock(&map_devs_lock);
-	if (mapped_ids(fd, &dev, &ino) < 0)
-		return 0;
-	g->run_map_dev = dev;
-	g->run_map_ino = ino;
-	if (found >= 0)
-		return 0; /* a filesystem learnt per file */
-	pthread_mutex_lock(&map_devs_lock);
-	for (i = 0; i < n_map_devs && map_devs[i].st_dev != st.st_dev; i++)
-		;
-	if (i == n_map_devs && n_map_devs < MAP_DEVS) {
-		map_devs[i].st_dev = st.st_dev;
-		map_devs[i].map_dev = dev;
-		map_devs[i].per_file = ino != st.st_ino || sf.f_type == OVERLAYFS_SUPER_MAGIC;
-		n_map_devs++;
-	}
-	pthread_mutex_unlock(&map_devs_lock);
-	return 0;
 }
 
 /*
@@ -362,14 +273,14 @@ static int judge_run(struct req *r, int run, enum elf_kind kind, const struct he
 	int ifd, rc;
 
 	if (kind != ELF_DYNAMIC)
-		return run_ids(run, g);
+		return exec_run_ids(run, g);
 	if ((rc = read_interp(run, h, ia, path, sizeof(path))) == -EACCES)
 		return refuse(r, EACCES, "the program's ELF interpreter could not be read");
 	if (rc < 0)
 		return rc;
 	if (decide_next(r) < 0)
 		return -EACCES; /* the program's decision, logged before the interpreter's */
-	r->log_path = path;
+	req_path(r, path);
 	rc = resolve(r, AT_FDCWD, path, RES_FINAL, &ifd, real, sizeof(real), NULL);
 	if (rc == -E_FOREIGN_PROC) {
 		struct ward_verdict v;
@@ -388,12 +299,128 @@ static int judge_run(struct req *r, int run, enum elf_kind kind, const struct he
 	if (rc == 0)
 		rc = servable(r, ifd);
 	if (rc == 0)
-		rc = run_ids(ifd, g);
+		rc = exec_run_ids(ifd, g);
 	g->interp = true;
 	if (rc == 0 && g->run_map_dev != g->run_dev)
 		rc = hash_head(r, ifd, g);
 	close(ifd);
 	return rc == 1 ? -EACCES : rc;
+}
+
+/*
+ * ld.so PROG ARGS: the loader runs PROG, so PROG is what is judged: its
+ * real path in *target (r->real2), and the file the loader must find in g.
+ * The loader opens PROG by its path later, so that path must lead to the
+ * file judged with no symlink on the way (a symlink could be turned
+ * elsewhere meanwhile).  Only the first three arguments are kept: a
+ * program after more options than that is refused.  0 or a denial.
+ */
+static int loader_prog(struct req *r, const struct argv_info *ai, struct exec_grant *g,
+		       const char **target)
+{
+	int i = 1, prog, cwd, rc;
+
+	while (i < ai->argc && i < 3 && strncmp(ai->first[i], "--", 2) == 0)
+		i += loader_opt_takes_value(ai->first[i]) ? 2 : 1;
+	if (i >= 3 || i >= ai->argc || ai->first_cut[i])
+		return -EACCES;
+	/*
+	 * PROG must be absolute: a relative one is looked up by the loader
+	 * after the exec, in a cwd that another process sharing it (clone
+	 * with CLONE_FS) can change meanwhile, and one without a slash is
+	 * looked up in the library path, not the cwd at all.
+	 */
+	if (ai->first[i][0] != '/')
+		return refuse(r, EACCES, "ld.so PROG: PROG must be an absolute path");
+	struct open_how how = { .flags = O_PATH | O_CLOEXEC, .resolve = RESOLVE_NO_SYMLINKS };
+	if ((rc = agent_fd(r, AT_FDCWD, &cwd)) < 0)
+		return rc;
+	prog = (int)syscall(SYS_openat2, cwd, ai->first[i], &how, sizeof(how));
+	rc = prog < 0 ? (errno == ELOOP ? -EACCES : -errno) : 0;
+	close(cwd);
+	if (rc < 0)
+		return rc;
+	struct stat pst;
+	rc = fd_real_path(prog, r->real2, sizeof(r->real2));
+	if (rc == 0 && fstat(prog, &pst) < 0)
+		rc = -errno;
+	close(prog);
+	if (rc < 0)
+		return rc;
+	anon_target(r->real2, sizeof(r->real2), &pst);
+	/* The loader opens PROG by this name after the exec: it must find this file. */
+	g->loader = true;
+	g->prog_dev = pst.st_dev;
+	g->prog_ino = pst.st_ino;
+	argv_mac(ai->first[i], strlen(ai->first[i]) + 1, g->prog_mac);
+	*target = r->real2;
+	req_path(r, ai->first[i]);
+	return 0;
+}
+
+/*
+ * The program an exec names, as ward's own O_PATH fd (*opath) and its
+ * stat: a regular file, reached by ward's walk (or the agent's fd, with
+ * AT_EMPTY_PATH), with a name to judge or the agent's own.  0 or a denial.
+ */
+static int find_program(struct req *r, bool at, int dirfd, int flags, uint64_t path, int *opath,
+			struct stat *st)
+{
+	struct ward_verdict v;
+	int rc;
+
+	if ((rc = mem_read_str(r, path, r->path, sizeof(r->path))) < 0)
+		return rc;
+	req_about(r, WARD_OP_EXEC, r->path);
+	if (at && r->path[0] == '\0' && (flags & AT_EMPTY_PATH)) {
+		rc = agent_object(r, dirfd, opath, r->real, sizeof(r->real));
+	} else {
+		rc = resolve(r, dirfd, r->path,
+			     (flags & AT_SYMLINK_NOFOLLOW) ? RES_FINAL_NOFOLLOW : RES_FINAL, opath,
+			     r->real, sizeof(r->real), NULL);
+	}
+	if (rc == -E_FOREIGN_PROC) {
+		rc = decide_path(r, WARD_OP_EXEC, r->real, &v);
+		return foreign_denied(r, rc);
+	}
+	if (rc < 0)
+		return rc;
+	if (fstat(*opath, st) < 0)
+		return -errno;
+	if (S_ISLNK(st->st_mode))
+		return -ELOOP;
+	if (!S_ISREG(st->st_mode))
+		return -EACCES; /* the kernel runs regular files only */
+	return anon_check(r, *opath, r->real);
+}
+
+/*
+ * What the tracer checks at PTRACE_EVENT_EXEC, into g: argv's MACs and
+ * size, whether the program is static, and for a script the file name the
+ * kernel hands its interpreter (the name as given to execve, dirfd's
+ * /dev/fd/N before a relative one: AT_FDCWD for none), so that a path
+ * flipped after the decision to another script with the same interpreter
+ * is caught.
+ */
+static void seal_grant(struct req *r, struct exec_grant *g, struct argv_info *ai, int dirfd,
+		       enum elf_kind kind)
+{
+	if (g->script) {
+		char fname[PATH_MAX + 32];
+		if (dirfd == AT_FDCWD || r->path[0] == '/')
+			snprintf(fname, sizeof(fname), "%s", r->path);
+		else if (r->path[0] == '\0')
+			snprintf(fname, sizeof(fname), "/dev/fd/%d", dirfd);
+		else
+			snprintf(fname, sizeof(fname), "/dev/fd/%d/%s", dirfd, r->path);
+		argv_mac(fname, strlen(fname) + 1, g->name_mac);
+	}
+	g->set = true;
+	hmac_sha256_digest(&ai->mac, 32, g->argv_mac);
+	hmac_sha256_digest(&ai->tail_mac, 32, g->tail_mac);
+	g->argv_len = ai->len;
+	g->argc = ai->argc;
+	g->is_static = kind == ELF_STATIC;
 }
 
 int h_exec(struct req *r)
@@ -412,37 +439,7 @@ int h_exec(struct req *r)
 	if (flags & ~(AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW))
 		return -EINVAL;
 	proc_set_grant(r->tid, &g); /* no grant left from an earlier, failed exec */
-	if ((rc = mem_read_str(r, at ? arg[1] : arg[0], r->path, sizeof(r->path))) < 0)
-		return rc;
-	r->op = "exec";
-	r->log_path = r->path;
-
-	if (at && r->path[0] == '\0' && (flags & AT_EMPTY_PATH)) {
-		rc = agent_object(r, dirfd, &opath, r->real, sizeof(r->real));
-	} else {
-		rc = resolve(r, dirfd, r->path,
-			     (flags & AT_SYMLINK_NOFOLLOW) ? RES_FINAL_NOFOLLOW : RES_FINAL, &opath,
-			     r->real, sizeof(r->real), NULL);
-	}
-	if (rc == -E_FOREIGN_PROC) {
-		rc = decide_path(r, WARD_OP_EXEC, r->real, &v);
-		return foreign_denied(r, rc);
-	}
-	if (rc < 0)
-		return rc;
-	if (fstat(opath, &st) < 0) {
-		rc = -errno;
-		goto out;
-	}
-	if (S_ISLNK(st.st_mode)) {
-		rc = -ELOOP;
-		goto out;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		rc = -EACCES; /* the kernel runs regular files only */
-		goto out;
-	}
-	if ((rc = anon_check(r, opath, r->real)) < 0)
+	if ((rc = find_program(r, at, dirfd, flags, at ? arg[1] : arg[0], &opath, &st)) < 0)
 		goto out;
 	/*
 	 * What the exec must find: this file, unchanged (its ctime and size as
@@ -475,56 +472,8 @@ int h_exec(struct req *r)
 		goto out;
 	}
 	const char *target = r->real;
-	if (kind == ELF_LOADER && ai.argc > 1) {
-		/*
-		 * ld.so PROG ARGS: the loader runs PROG, so PROG is what is judged.
-		 * The loader opens PROG by its path later, so that path must lead
-		 * to the file judged with no symlink on the way (a symlink could
-		 * be turned elsewhere meanwhile).  Only the first three arguments
-		 * are kept: a program after more options than that is refused.
-		 */
-		int i = 1;
-		while (i < ai.argc && i < 3 && strncmp(ai.first[i], "--", 2) == 0)
-			i += loader_opt_takes_value(ai.first[i]) ? 2 : 1;
-		if (i >= 3 || i >= ai.argc || ai.first_cut[i]) {
-			rc = -EACCES;
-			goto out;
-		}
-		/*
-		 * PROG must be absolute: a relative one is looked up by the loader
-		 * after the exec, in a cwd that another process sharing it
-		 * (clone with CLONE_FS) can change meanwhile, and one without a
-		 * slash is looked up in the library path, not the cwd at all.
-		 */
-		if (ai.first[i][0] != '/') {
-			rc = refuse(r, EACCES, "ld.so PROG: PROG must be an absolute path");
-			goto out;
-		}
-		int prog, cwd;
-		struct open_how how = { .flags = O_PATH | O_CLOEXEC, .resolve = RESOLVE_NO_SYMLINKS };
-		if ((rc = agent_fd(r, AT_FDCWD, &cwd)) < 0)
-			goto out;
-		prog = (int)syscall(SYS_openat2, cwd, ai.first[i], &how, sizeof(how));
-		rc = prog < 0 ? (errno == ELOOP ? -EACCES : -errno) : 0;
-		close(cwd);
-		if (rc < 0)
-			goto out;
-		struct stat pst;
-		rc = fd_real_path(prog, r->real2, sizeof(r->real2));
-		if (rc == 0 && fstat(prog, &pst) < 0)
-			rc = -errno;
-		close(prog);
-		if (rc < 0)
-			goto out;
-		anon_target(r->real2, sizeof(r->real2), &pst);
-		/* The loader opens PROG by this name after the exec: it must find this file. */
-		g.loader = true;
-		g.prog_dev = pst.st_dev;
-		g.prog_ino = pst.st_ino;
-		argv_mac(ai.first[i], strlen(ai.first[i]) + 1, g.prog_mac);
-		target = r->real2;
-		r->log_path = ai.first[i];
-	}
+	if (kind == ELF_LOADER && ai.argc > 1 && (rc = loader_prog(r, &ai, &g, &target)) < 0)
+		goto out;
 	rc = decide_path(r, WARD_OP_EXEC, target, &v);
 	if (rc < 0)
 		goto out;
@@ -544,27 +493,7 @@ int h_exec(struct req *r)
 		close(last);
 	if (rc < 0)
 		goto out;
-	if (g.script) {
-		/*
-		 * The kernel hands the interpreter the file name as given to
-		 * execve: checked at PTRACE_EVENT_EXEC, so a path flipped after the
-		 * decision to another script with the same interpreter is caught.
-		 */
-		char fname[PATH_MAX + 32];
-		if (!at || dirfd == AT_FDCWD || r->path[0] == '/')
-			snprintf(fname, sizeof(fname), "%s", r->path);
-		else if (r->path[0] == '\0')
-			snprintf(fname, sizeof(fname), "/dev/fd/%d", dirfd);
-		else
-			snprintf(fname, sizeof(fname), "/dev/fd/%d/%s", dirfd, r->path);
-		argv_mac(fname, strlen(fname) + 1, g.name_mac);
-	}
-	g.set = true;
-	hmac_sha256_digest(&ai.mac, 32, g.argv_mac);
-	hmac_sha256_digest(&ai.tail_mac, 32, g.tail_mac);
-	g.argv_len = ai.len;
-	g.argc = ai.argc;
-	g.is_static = kind == ELF_STATIC;
+	seal_grant(r, &g, &ai, at ? dirfd : AT_FDCWD, kind);
 	if (!proc_set_grant(r->tid, &g)) {
 		rc = -EPERM; /* not traced: nothing would verify this exec */
 		goto out;

@@ -20,7 +20,9 @@
  * however fast they are made), a sweeper looks every 100 ms and forgets
  * the ids no longer there.
  */
-#include "../sup.h"
+#include "handlers.h"
+#include "../mem.h"
+#include "../notify.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -248,8 +250,7 @@ static int get(struct req *r, enum kind k, key_t key, unsigned long arg, int fla
 			break;
 		if ((id = get_as(k, key, arg, flags & ~IPC_CREAT)) >= 0) {
 			pthread_mutex_unlock(&made_lock);
-			r->result = id;
-			return 1;
+			return req_answer_value(r, id);
 		}
 		if (errno != ENOENT)
 			break; /* gone meanwhile (ENOENT): make it again */
@@ -263,8 +264,7 @@ static int get(struct req *r, enum kind k, key_t key, unsigned long arg, int fla
 	pthread_mutex_unlock(&made_lock);
 	if (rc < 0)
 		return rc;
-	r->result = id;
-	return 1;
+	return req_answer_value(r, id);
 }
 
 /* Commands on the whole namespace, not one object: they read, they change nothing. */
@@ -316,7 +316,7 @@ int h_ipc(struct req *r)
 {
 	const __u64 *a = r->n->data.args;
 
-	r->event = "process";
+	r->event = EV_PROCESS;
 	switch (r->n->data.nr) {
 	case SYS_shmget:
 		return get(r, K_SHM, (key_t)a[0], (unsigned long)a[1], (int)a[2]);

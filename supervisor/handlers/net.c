@@ -13,7 +13,14 @@
  * What a send carries (its data and control messages) is copied too, and
  * descriptors passed with SCM_RIGHTS are translated into ward's own.
  */
-#include "../sup.h"
+#include "handlers.h"
+#include "../features.h"
+#include "../log.h"
+#include "../mem.h"
+#include "../netstate.h"
+#include "../notify.h"
+#include "../resolve.h"
+#include "../session.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -28,6 +35,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -398,7 +406,7 @@ static int decide_dest(struct req *r, const struct sock *s, enum call call, stru
 	char real[PATH_MAX], kind[64];
 	int rc;
 
-	r->event = call == C_BIND ? "bind" : "connect";
+	r->event = call == C_BIND ? EV_BIND : EV_CONNECT;
 	r->net_port = -1;
 	r->net_host[0] = '\0';
 	switch (d->kind) {
@@ -406,8 +414,7 @@ static int decide_dest(struct req *r, const struct sock *s, enum call call, stru
 	case D_PASS:
 	case D_NETLINK:
 		/* Nothing outside the socket's own peer or the kernel: no decision to log. */
-		r->decided = 0;
-		r->logged = true;
+		req_quiet(r);
 		return 0;
 	case D_OTHER:
 		sock_kind(s->domain, s->type, s->protocol, kind, sizeof(kind));
@@ -449,7 +456,7 @@ static int decide_dest(struct req *r, const struct sock *s, enum call call, stru
 		r->net_port = d->port;
 		t.host = pick_host(op, &t, hosts, nh);
 		rc = decide_net(r, op, &t);
-		if (t.host != NULL && ward_rule_names_host(r->verdict ? r->verdict->rule : NULL))
+		if (t.host != NULL && ward_rule_names_host(r->dec.verdict ? r->dec.verdict->rule : NULL))
 			snprintf(r->net_host, sizeof(r->net_host), "%s", t.host);
 		break;
 	}
@@ -484,11 +491,12 @@ static int decide_dest(struct req *r, const struct sock *s, enum call call, stru
 	}
 	if (rc < 0)
 		return rc;
-	/* What ward is about to do is in the log before it does it. */
-	if (log_request(r, 0) < 0)
-		return -EACCES;
-	r->logged = true;
-	return 0;
+	/*
+	 * What ward is about to do is in the log before it does it; what the
+	 * network then answers (a refused connection) is the call's, not a
+	 * decision, and gets no line of its own.
+	 */
+	return req_commit(r, false);
 }
 
 /*
@@ -625,7 +633,7 @@ static int do_connect(struct req *r, struct sock *s, uint64_t addr, long len)
 	struct dest d;
 	int rc;
 
-	r->event = "connect";
+	r->event = EV_CONNECT;
 	if ((rc = read_name(r, addr, len, sa)) < 0)
 		return rc;
 	if ((rc = decode(s, C_CONNECT, sa, len, &d)) < 0)
@@ -722,7 +730,7 @@ static int do_bind(struct req *r, struct sock *s, uint64_t addr, long len)
 	bool shared = false;
 	int rc;
 
-	r->event = "bind";
+	r->event = EV_BIND;
 	if ((rc = read_name(r, addr, len, sa)) < 0)
 		return rc;
 	if ((rc = decode(s, C_BIND, sa, len, &d)) < 0)
@@ -776,10 +784,9 @@ static int do_listen(struct req *r, struct sock *s, int backlog)
 	bool autobind = false;
 	int rc;
 
-	r->event = "bind";
+	r->event = EV_BIND;
 	r->net_port = -1;
-	r->decided = 0;
-	r->logged = true; /* a bound socket: its bind was the decision, and is logged */
+	req_quiet(r); /* a bound socket: its bind was the decision, and is logged */
 	snprintf(r->net_addr, sizeof(r->net_addr), "none");
 	if (is_inet(s)) {
 		if (getsockname(s->fd, (struct sockaddr *)&ss, &l) < 0)
@@ -793,12 +800,8 @@ static int do_listen(struct req *r, struct sock *s, int backlog)
 				net_v4_mapped(0, t.addr);
 			net_format(t.addr, r->net_addr, sizeof(r->net_addr));
 			r->net_port = 0;
-			r->logged = false;
-			if ((rc = decide_net(r, WARD_OP_BIND, &t)) < 0)
+			if ((rc = decide_net(r, WARD_OP_BIND, &t)) < 0 || (rc = req_commit(r, false)) < 0)
 				return rc;
-			if (log_request(r, 0) < 0)
-				return -EACCES;
-			r->logged = true;
 		}
 	}
 	if (listen(s->fd, backlog) < 0)
@@ -807,8 +810,7 @@ static int do_listen(struct req *r, struct sock *s, int backlog)
 	struct dest d = { .kind = D_INET, .pathfd = -1 };
 	if (autobind)
 		record_bind(s, &d);
-	r->result = 0;
-	return 1;
+	return req_answer_value(r, 0);
 }
 
 /* ---- sends ---- */
@@ -1015,7 +1017,7 @@ static long send_one(struct req *r, struct sock *s, const struct msghdr *m, int 
 	*want = 0;
 	if (b == NULL)
 		return -ENOMEM;
-	r->event = "connect";
+	r->event = EV_CONNECT;
 	r->net_port = -1;
 	r->net_host[0] = '\0';
 	snprintf(r->net_addr, sizeof(r->net_addr), "none");
@@ -1037,8 +1039,7 @@ static long send_one(struct req *r, struct sock *s, const struct msghdr *m, int 
 			goto out;
 	} else {
 		/* A send on a connected socket: nothing to decide, nothing to log. */
-		r->decided = 0;
-		r->logged = true;
+		req_quiet(r);
 	}
 	if (m->msg_iovlen > UIO_MAXIOV) {
 		rc = -EMSGSIZE;
@@ -1122,8 +1123,7 @@ static int do_sendto(struct req *r, struct sock *s)
 
 	if (rc < 0)
 		return (int)rc;
-	r->result = rc;
-	return 1;
+	return req_answer_value(r, rc);
 }
 
 static int do_sendmsg(struct req *r, struct sock *s)
@@ -1137,20 +1137,7 @@ static int do_sendmsg(struct req *r, struct sock *s)
 		return (int)rc;
 	if ((rc = send_one(r, s, &m, (int)a[2], false, &want)) < 0)
 		return (int)rc;
-	r->result = rc;
-	return 1;
-}
-
-/* Make room for the next message's decision (the last one is logged). */
-static void next_message(struct req *r)
-{
-	r->decided = 2;
-	r->verdict = NULL;
-	r->op = NULL;
-	r->by = NULL;
-	r->log_path = NULL;
-	r->denied_by_shadow = false;
-	r->logged = false;
+	return req_answer_value(r, rc);
 }
 
 /*
@@ -1174,7 +1161,7 @@ static int do_sendmmsg(struct req *r, struct sock *s)
 		uint64_t at = a[1] + (uint64_t)i * sizeof(mm);
 		size_t want;
 		if (i > 0)
-			next_message(r);
+			decide_restart(r); /* the last message's line is written */
 		if ((rc = mem_read(r, at, &mm, sizeof(mm))) < 0)
 			break;
 		if ((rc = send_one(r, s, &mm.msg_hdr, flags, false, &want)) < 0)
@@ -1191,11 +1178,9 @@ static int do_sendmmsg(struct req *r, struct sock *s)
 	}
 	if (rc < 0 && i == 0)
 		return (int)rc;
-	if (rc < 0 && !r->logged)
-		log_request(r, (int)-rc); /* the failed message's own line */
-	r->logged = true;
-	r->result = i;
-	return 1;
+	/* The answer is the count: a failed message has its own line, if it is to have one. */
+	req_settle(r, rc < 0 ? (int)-rc : 0);
+	return req_answer_value(r, i);
 }
 
 int h_net(struct req *r)
@@ -1205,7 +1190,7 @@ int h_net(struct req *r)
 	struct sock s;
 	int rc;
 
-	r->event = nr == SYS_bind || nr == SYS_listen ? "bind" : "connect";
+	r->event = nr == SYS_bind || nr == SYS_listen ? EV_BIND : EV_CONNECT;
 	r->net_port = -1;
 	r->net_host[0] = '\0';
 	snprintf(r->net_addr, sizeof(r->net_addr), "none");
@@ -1255,12 +1240,12 @@ int h_socket(struct req *r)
 	 * no decision (nor a log line) here.  CONTINUE: registers only.
 	 */
 	if (plain_inet((int)a[0], (int)a[1], (int)a[2])) {
-		r->logged = true;
+		req_quiet(r);
 		return 0;
 	}
 	sock_kind((int)a[0], (int)a[1], (int)a[2], kind, sizeof(kind));
 	t.path = kind;
-	r->event = "connect";
+	r->event = EV_CONNECT;
 	r->net_port = -1;
 	r->net_host[0] = '\0';
 	snprintf(r->net_addr, sizeof(r->net_addr), "socket:%s", kind);

@@ -8,7 +8,9 @@
  * shares its fs_struct with no other (proc.c).  A umask(2) makes the
  * caller's group forget it; the next create reads it again.
  */
-#include "../sup.h"
+#include "handlers.h"
+#include "../notify.h"
+#include "../proc.h"
 
 int h_umask(struct req *r)
 {
@@ -19,6 +21,6 @@ int h_umask(struct req *r)
 	 * runs late, or never (its caller killed), leaves no wrong value.
 	 * Nothing is decided, so nothing is logged.
 	 */
-	r->logged = true;
+	req_quiet(r);
 	return 0;
 }

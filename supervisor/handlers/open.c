@@ -11,7 +11,17 @@
  *     and created with O_EXCL | O_NOFOLLOW relative to that parent's fd.
  * An open for reading and writing needs both read and write allowed.
  */
-#include "../sup.h"
+#include "handlers.h"
+#include "../log.h"
+#include "../mem.h"
+#include "../notify.h"
+#include "../proc.h"
+#include "../procfs.h"
+#include "../repos.h"
+#include "../resolve.h"
+#include "../session.h"
+#include "../shm.h"
+#include "../tty.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -115,10 +125,16 @@ static unsigned open_ops(int flags)
 	return ops;
 }
 
+/* The op a line names for an open before (or without) its decisions. */
+static unsigned logged_op(int flags)
+{
+	return open_ops(flags) & WARD_OP_WRITE ? WARD_OP_WRITE : WARD_OP_READ;
+}
+
 /*
  * Decide every op of ops on path: all must allow.  Returns 0, 1 (rewrite,
  * v holds the replacement) or a denial.  Each decision but the last is
- * logged here; the last one by the caller.
+ * logged as the next one starts; the last one when the call is answered.
  */
 static int decide_ops(struct req *r, unsigned ops, const char *path, struct ward_verdict *v)
 {
@@ -126,11 +142,10 @@ static int decide_ops(struct req *r, unsigned ops, const char *path, struct ward
 	bool first = true;
 	struct ward_verdict w;
 
-	for (unsigned op = 1; op <= WARD_OP_BIND; op <<= 1) {
+	for (unsigned op = 1; op & WARD_OPS_ALL; op <<= 1) {
 		if (!(ops & op))
 			continue;
-		/* Every decision is logged: the one before this one, here. */
-		if (!first && log_request(r, 0) < 0)
+		if (!first && decide_next(r) < 0)
 			return -EACCES;
 		first = false;
 		rc = decide_path(r, (enum ward_op)op, path, &w);
@@ -159,19 +174,103 @@ static int reopen(int opath, int flags)
 	return fd_reopen(opath, flags | O_NOCTTY);
 }
 
-/* Hand over fd after logging the decision; the log line comes first. */
+/* A write or a create was let through: a repository it changed is noted (repos.c). */
+static void note_change(struct req *r)
+{
+	if (r->dec.outcome == DEC_ALLOW && (r->dec.op & (WARD_OP_WRITE | WARD_OP_CREATE)))
+		repos_note(r->dec.path);
+}
+
+/* Hand over fd: the decision is logged first, then the agent gets it. */
 static int finish(struct req *r, int fd, int flags)
 {
-	if (log_request(r, 0) < 0) {
-		close(fd);
-		return -EACCES;
+	int rc = req_answer_fd(r, fd, flags & O_CLOEXEC,
+			       (flags & O_ACCMODE) != O_RDONLY || (flags & (O_CREAT | O_TRUNC)));
+	if (rc > 0)
+		note_change(r);
+	return rc;
+}
+
+/*
+ * Open a rewrite's replacement: under $SESSION, where the agent may make
+ * anything, so nothing on the way is followed.  Missing parents are made
+ * one at a time below the directory before them (mkdirat on an fd, never
+ * a path that could lead through a symlink planted meanwhile).  The open
+ * never blocks (a FIFO waits for its other end and would hold a worker):
+ * what is found must be a regular file or a directory.
+ */
+static int open_rewrite(const char *path, int flags, mode_t mode, int *fd)
+{
+	struct open_how dir_how = {
+		.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+	};
+	struct open_how how = {
+		.flags = (uint64_t)(flags | O_CLOEXEC | O_NOCTTY | O_NONBLOCK),
+		.mode = (flags & (O_CREAT | O_TMPFILE)) ? mode : 0,
+		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+	};
+	char name[NAME_MAX + 1];
+	const char *p = path, *slash;
+	int dir, rc = 0;
+
+	*fd = -1;
+	if (path[0] != '/')
+		return -EACCES; /* rewrites are absolute after expansion */
+	if ((dir = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return -errno;
+	while (*p == '/')
+		p++;
+	while ((slash = strchr(p, '/')) != NULL) {
+		size_t n = (size_t)(slash - p);
+		if (n > NAME_MAX) {
+			rc = -ENAMETOOLONG;
+			goto out;
+		}
+		memcpy(name, p, n);
+		name[n] = '\0';
+		for (p = slash; *p == '/'; p++)
+			;
+		if (n == 0 || strcmp(name, ".") == 0)
+			continue;
+		int next = (int)syscall(SYS_openat2, dir, name, &dir_how, sizeof(dir_how));
+		if (next < 0 && errno == ENOENT && (flags & O_CREAT)) {
+			if (mkdirat(dir, name, 0700) < 0 && errno != EEXIST) {
+				rc = -errno;
+				goto out;
+			}
+			next = (int)syscall(SYS_openat2, dir, name, &dir_how, sizeof(dir_how));
+		}
+		if (next < 0) {
+			rc = -errno;
+			goto out;
+		}
+		close(dir);
+		dir = next;
 	}
-	r->logged = true;
-	int rc = reply_fd(r, fd, flags & O_CLOEXEC,
-			  (flags & O_ACCMODE) != O_RDONLY || (flags & (O_CREAT | O_TRUNC)));
-	if (rc < 0 && !r->replied)
-		r->logged = false; /* the call fails after all: log that too */
-	return rc < 0 ? rc : 1;
+	if (strlen(p) > NAME_MAX) {
+		rc = -ENAMETOOLONG;
+		goto out;
+	}
+	*fd = (int)syscall(SYS_openat2, dir, *p ? p : ".", &how, sizeof(how));
+	if (*fd < 0) {
+		rc = -errno;
+		goto out;
+	}
+	struct stat st;
+	int fl;
+	if (fstat(*fd, &st) < 0 || !(S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)))
+		rc = -EACCES;
+	else if (!(flags & O_NONBLOCK) && ((fl = fcntl(*fd, F_GETFL)) < 0 ||
+					   fcntl(*fd, F_SETFL, fl & ~O_NONBLOCK) < 0))
+		rc = -errno;
+	if (rc < 0) {
+		close(*fd);
+		*fd = -1;
+	}
+out:
+	close(dir);
+	return rc;
 }
 
 static int do_rewrite(struct req *r, const struct ward_verdict *v, int flags, mode_t mode)
@@ -265,12 +364,11 @@ static int open_fifo(struct req *r, int opath, int flags)
 		free(f);
 		return refuse(r, EAGAIN, "too many FIFO opens wait at once (64)");
 	}
-	if (log_request(r, 0) < 0) {
+	if (req_commit(r, true) < 0) {
 		atomic_fetch_sub(&fifo_waits, 1);
 		free(f);
 		return -EACCES;
 	}
-	r->logged = true;
 	*f = (struct fifo_open){ r->n->id, r->tid, fcntl(opath, F_DUPFD_CLOEXEC, 0), flags };
 	pthread_attr_init(&attr);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
@@ -282,11 +380,11 @@ static int open_fifo(struct req *r, int opath, int flags)
 		free(f);
 		atomic_fetch_sub(&fifo_waits, 1);
 		pthread_attr_destroy(&attr);
-		r->logged = false;
 		return -EAGAIN;
 	}
 	pthread_attr_destroy(&attr);
 	r->replied = true; /* the thread answers */
+	note_change(r);
 	return 1;
 }
 
@@ -520,16 +618,12 @@ static int open_existing(struct req *r, const struct open_args *a, mode_t mode)
 	 * another process's /proc/PID/fd/N.
 	 */
 	if ((rc = anon_check(r, opath, r->real)) < 0) {
-		r->log_path = r->real;
-		r->op = ward_op_name(open_ops(a->flags) & WARD_OP_WRITE ? WARD_OP_WRITE : WARD_OP_READ);
+		req_about(r, logged_op(a->flags), r->real);
 		goto out;
 	}
 	strip_deleted(r->real, &st);
 	if (unnamed_object(r->real, &st)) {
-		r->op = ward_op_name(open_ops(a->flags) & WARD_OP_WRITE ? WARD_OP_WRITE : WARD_OP_READ);
-		r->log_path = r->real;
-		r->decided = 0;
-		r->by = "policy";
+		req_own(r, logged_op(a->flags), r->real);
 	} else {
 		rc = decide_ops(r, open_ops(a->flags), r->real, &v);
 		if (rc < 0)
@@ -730,8 +824,7 @@ int h_open(struct req *r)
 		return -EINVAL; /* since Linux 6.4 */
 	if ((rc = mem_read_str(r, a.path, r->path, sizeof(r->path))) < 0)
 		return rc;
-	r->log_path = r->path;
-	r->op = ward_op_name(open_ops(a.flags) & WARD_OP_WRITE ? WARD_OP_WRITE : WARD_OP_READ);
+	req_about(r, logged_op(a.flags), r->path);
 	if ((a.flags & (O_CREAT | __O_TMPFILE)) && a.resolve != 0) {
 		/*
 		 * Creating under openat2's RESOLVE_* restrictions would need the

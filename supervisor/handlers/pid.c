@@ -5,7 +5,10 @@
  * kcmp.  Each may aim only at processes of the session, so the agent
  * cannot make ward a SIGIO target, lower its limits or starve it.
  */
-#include "../sup.h"
+#include "handlers.h"
+#include "../mem.h"
+#include "../notify.h"
+#include "../proc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -114,7 +117,7 @@ static int core_limit(struct req *r, uint64_t newp, uint64_t oldp)
 	} lim, zero = { 0, 0 };
 	int rc;
 
-	r->op = "rlimit";
+	req_about(r, OP_RLIMIT, NULL);
 	if ((rc = mem_read(r, newp, &lim, sizeof(lim))) < 0)
 		return rc;
 	if (lim.cur > lim.max)
@@ -124,8 +127,75 @@ static int core_limit(struct req *r, uint64_t newp, uint64_t oldp)
 					"where no rule looks");
 	if (oldp != 0 && (rc = mem_write(r, oldp, &zero, sizeof(zero))) < 0)
 		return rc;
-	r->result = 0;
-	return 1;
+	return req_answer_value(r, 0);
+}
+
+/*
+ * fcntl: F_SETOWN (CONTINUE, on the owner in a register), O_ASYNC turned
+ * on, F_SETOWN_EX (its owner is in the agent's memory: read, checked and
+ * set by ward).
+ */
+static int pid_fcntl(struct req *r, const __u64 *a)
+{
+	if ((int)a[1] == F_SETOWN) {
+		r->sig_target = (int)a[2];
+		/* CONTINUE: the owner is a register; ward's process table says whose. */
+		return owner_ok((long)(int)a[2]) ? 0 : -EPERM;
+	}
+	if ((int)a[1] == F_SETFL) {
+		/* O_ASYNC (the filter notifies no other F_SETFL): not on a terminal. */
+		r->sig_target = 0;
+		return async_on(r, (int)a[0], F_SETFL, (void *)(uintptr_t)a[2], false);
+	}
+	if ((int)a[1] == F_SETOWN_EX) {
+		/* The owner is in the agent's memory: read it, check it, set it ourselves. */
+		struct f_owner_ex ex;
+		int rc = mem_read(r, a[2], &ex, sizeof(ex));
+		if (rc < 0)
+			return rc;
+		r->sig_target = ex.pid;
+		if (!(ex.type == F_OWNER_PGRP ? owner_ok(-(long)ex.pid) : owner_ok(ex.pid)))
+			return -EPERM;
+		return on_copy(r, (int)a[0], F_SETOWN_EX, &ex, false);
+	}
+	return -EINVAL; /* the filter notifies no other command */
+}
+
+/*
+ * ioctl: btrfs's type, and the commands that aim SIGIO or choose a
+ * terminal's foreground group, whose argument (the agent's memory) ward
+ * reads once and passes on its copy of the fd.
+ */
+static int pid_ioctl(struct req *r, const __u64 *a)
+{
+	if (((unsigned)a[1] & 0xff00) == 0x9400) {
+		/*
+		 * btrfs's type: the generic FICLONE, FICLONERANGE and
+		 * FIDEDUPERANGE only (their source is an fd the agent opened for
+		 * reading, so judged).  CONTINUE: decided on the command number
+		 * alone, a register.
+		 */
+		unsigned cmd = (unsigned)a[1];
+		r->sig_target = 0;
+		if (cmd == FICLONE || cmd == FICLONERANGE || cmd == FIDEDUPERANGE)
+			return 0;
+		return refuse(r, EPERM, "a btrfs ioctl: snapshots and raw reads reach files past their names");
+	}
+	int owner, rc = mem_read(r, a[2], &owner, sizeof(owner));
+	if (rc < 0)
+		return rc;
+	r->sig_target = owner;
+	if ((unsigned)a[1] == FIOASYNC) {
+		r->sig_target = 0;
+		return owner ? async_on(r, (int)a[0], FIOASYNC, &owner, true)
+			     : on_copy(r, (int)a[0], FIOASYNC, &owner, true);
+	}
+	if ((unsigned)a[1] == TIOCSPGRP)
+		return set_fg(r, (int)a[0], (pid_t)owner);
+	/* FIOSETOWN and SIOCSPGRP take a pid, or a negated process group. */
+	if (!owner_ok(owner))
+		return -EPERM;
+	return on_copy(r, (int)a[0], (unsigned)a[1], &owner, true);
 }
 
 int h_pid(struct req *r)
@@ -134,62 +204,12 @@ int h_pid(struct req *r)
 	int nr = r->n->data.nr;
 	bool ok;
 
-	r->event = nr == SYS_fcntl || nr == SYS_ioctl ? "signal" : "process";
+	r->event = nr == SYS_fcntl || nr == SYS_ioctl ? EV_SIGNAL : EV_PROCESS;
 	switch (nr) {
 	case SYS_fcntl:
-		if ((int)a[1] == F_SETOWN) {
-			r->sig_target = (int)a[2];
-			ok = owner_ok((long)(int)a[2]);
-			break;
-		}
-		if ((int)a[1] == F_SETFL) {
-			/* O_ASYNC (the filter notifies no other F_SETFL): not on a terminal. */
-			r->sig_target = 0;
-			return async_on(r, (int)a[0], F_SETFL, (void *)(uintptr_t)a[2], false);
-		}
-		if ((int)a[1] == F_SETOWN_EX) {
-			/* The owner is in the agent's memory: read it, check it, set it ourselves. */
-			struct f_owner_ex ex;
-			int rc = mem_read(r, a[2], &ex, sizeof(ex));
-			if (rc < 0)
-				return rc;
-			r->sig_target = ex.pid;
-			ok = ex.type == F_OWNER_PGRP ? owner_ok(-(long)ex.pid) : owner_ok(ex.pid);
-			if (!ok)
-				return -EPERM;
-			return on_copy(r, (int)a[0], F_SETOWN_EX, &ex, false);
-		}
-		return -EINVAL; /* the filter notifies no other command */
-	case SYS_ioctl: {
-		if (((unsigned)a[1] & 0xff00) == 0x9400) {
-			/*
-			 * btrfs's type: the generic FICLONE, FICLONERANGE and
-			 * FIDEDUPERANGE only (their source is an fd the agent opened
-			 * for reading, so judged).  CONTINUE: decided on the command
-			 * number alone, a register.
-			 */
-			unsigned cmd = (unsigned)a[1];
-			r->sig_target = 0;
-			if (cmd == FICLONE || cmd == FICLONERANGE || cmd == FIDEDUPERANGE)
-				return 0;
-			return refuse(r, EPERM, "a btrfs ioctl: snapshots and raw reads reach files past their names");
-		}
-		int owner, rc = mem_read(r, a[2], &owner, sizeof(owner));
-		if (rc < 0)
-			return rc;
-		r->sig_target = owner;
-		if ((unsigned)a[1] == FIOASYNC) {
-			r->sig_target = 0;
-			return owner ? async_on(r, (int)a[0], FIOASYNC, &owner, true)
-				     : on_copy(r, (int)a[0], FIOASYNC, &owner, true);
-		}
-		if ((unsigned)a[1] == TIOCSPGRP)
-			return set_fg(r, (int)a[0], (pid_t)owner);
-		/* FIOSETOWN and SIOCSPGRP take a pid, or a negated process group. */
-		if (!owner_ok(owner))
-			return -EPERM;
-		return on_copy(r, (int)a[0], (unsigned)a[1], &owner, true);
-	}
+		return pid_fcntl(r, a);
+	case SYS_ioctl:
+		return pid_ioctl(r, a);
 	case SYS_setrlimit:
 		if ((unsigned)a[0] != RLIMIT_CORE)
 			return 0; /* CONTINUE: the filter sends RLIMIT_CORE only; registers alone */

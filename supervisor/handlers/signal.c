@@ -6,7 +6,12 @@
  * anything else of the user's.  A process group is allowed when it is the
  * session's (proc_pgrp_in_session()).
  */
-#include "../sup.h"
+#include "handlers.h"
+#include "../mem.h"
+#include "../notify.h"
+#include "../proc.h"
+#include "../procfs.h"
+#include "../resolve.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -95,6 +100,7 @@ static int send_via_pidfd(struct req *r)
 	if (target == -2)
 		target = proc_dir_pid(fd);
 	r->result = target;
+	r->sig_target = target > 0 ? (int)target : 0; /* the log names whom the pidfd was for */
 	if (target == -2) {
 		close(fd);
 		return -EBADF; /* not a pidfd */
@@ -124,7 +130,7 @@ int h_signal(struct req *r)
 	long target;
 	int sig;
 
-	r->event = "signal";
+	r->event = EV_SIGNAL;
 	switch (r->n->data.nr) {
 	case SYS_kill:
 	case SYS_rt_sigqueueinfo:

@@ -6,7 +6,10 @@
  * the object O_PATH by its own walk, decides on its real path, asks the
  * kernel about that fd, and writes the answer into the agent's buffer.
  */
-#include "../sup.h"
+#include "handlers.h"
+#include "../mem.h"
+#include "../notify.h"
+#include "../resolve.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -29,8 +32,7 @@ static int object_op(struct req *r, int dirfd, uint64_t path, int flags, int *fd
 		r->path[0] = '\0'; /* a NULL path is "" with AT_EMPTY_PATH (Linux 6.11) */
 	else if ((rc = mem_read_str(r, path, r->path, sizeof(r->path))) < 0)
 		return rc;
-	r->log_path = r->path;
-	r->op = ward_op_name(op);
+	req_about(r, op, r->path);
 	if (r->path[0] == '\0') {
 		if (!(flags & AT_EMPTY_PATH))
 			return -ENOENT;
@@ -47,14 +49,13 @@ static int object_op(struct req *r, int dirfd, uint64_t path, int flags, int *fd
 	if (rc < 0)
 		return rc;
 	if ((rc = anon_check(r, *fd, r->real)) < 0) {
-		r->log_path = r->real;
+		req_path(r, r->real);
 		close(*fd);
 		*fd = -1;
 		return rc;
 	}
 	if (r->real[0] != '/') {
-		r->log_path = r->real;
-		r->decided = 0; /* a pipe or socket of the agent's own */
+		req_own(r, op, r->real); /* a pipe or socket of the agent's own */
 		return 0;
 	}
 	rc = decide_path(r, op, r->real, &v);
@@ -103,8 +104,7 @@ int h_watch(struct req *r)
 	close(fd);
 	if (rc < 0)
 		return rc;
-	r->result = rc;
-	return 1;
+	return req_answer_value(r, rc);
 }
 
 int h_stat(struct req *r)

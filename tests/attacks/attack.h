@@ -9,12 +9,27 @@
  *   sub/deep/     empty directories, for dirfd and ".." games
  *   bin/mycat     a copy of /bin/cat (some tests deny its exec)
  *
- * It prints one line per attempt ("blocked: ...", "LEAK: ..." when it read
- * the secret or otherwise got through, "WRONG: ..." when ward answered
- * something the kernel would not, "note: ..." for information) and ends
- * with "RESULT: stopped|through|wrong".  Exit status: 0 when every attempt
- * was stopped as it should be, 1 otherwise, 2 when the attack could not
- * even be set up.
+ * It prints one line an attempt:
+ *   blocked: HOW: ...   stopped as it should be: refused with the errno the
+ *                       policy gives (not any error), or an outcome the
+ *                       program checked (ward still alive, the agent's own
+ *                       object and not another's, a race run to its end)
+ *   LEAK: HOW: ...      it read the secret or otherwise got through
+ *   MISSED: HOW: ...    it did not test what it names: another error than
+ *                       the policy's, nothing there to try, a race whose
+ *                       window was never reached
+ *   WRONG: ...          ward answered something the kernel would not
+ *   note: ...           information
+ * and it ends with one line saying what became of the attack as a whole:
+ *   RESULT: through     something got through (exit 1)
+ *   RESULT: wrong       nothing got through, but ward misbehaved (exit 4)
+ *   RESULT: not-tried   nothing was stopped, or an attempt was missed, or
+ *                       the setup failed (a SETUP line says which; exit 3)
+ *   RESULT: stopped     attempts were made and every one was stopped (exit 0)
+ * attacks.sh runs each attack natively, where it must get through (there is
+ * no ward), and under ward, where it must be stopped: "not-tried" fails
+ * both, so an attack that stopped attempting cannot pass for one that ward
+ * stopped.
  */
 #ifndef WARD_ATTACK_H
 #define WARD_ATTACK_H
@@ -44,6 +59,8 @@
 #define PUBLIC_CONTENT "PUBLIC-CONTENT"
 
 static int att_through, att_wrong;
+/* Attempts stopped as they should be, and attempts that tested nothing. */
+static unsigned long att_stopped, att_missed;
 
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void say(const char *fmt, ...)
@@ -79,31 +96,129 @@ static void leak(const char *how, const char *data, size_t len)
 	say("LEAK: %s: %s", how, line);
 }
 
+/* One line of an attempt's outcome, "TAG: ...", counted in *count. */
+static void tell(const char *tag, unsigned long *count, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+static void tell(const char *tag, unsigned long *count, const char *fmt, va_list ap)
+{
+	char buf[768];
+
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	__atomic_add_fetch(count, 1, __ATOMIC_RELAXED);
+	say("%s: %s", tag, buf);
+}
+
+static unsigned long att_wrongs;
+
+/* ward answered what the kernel would not. */
 static void wrong(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void wrong(const char *fmt, ...)
 {
-	char buf[768];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	tell("WRONG", &att_wrongs, fmt, ap);
 	va_end(ap);
 	att_wrong = 1;
-	say("WRONG: %s", buf);
+}
+
+/* An attempt stopped as it should be. */
+static void blocked(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void blocked(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	tell("blocked", &att_stopped, fmt, ap);
+	va_end(ap);
+}
+
+/* An attempt that tested nothing. */
+static void missed(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void missed(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	tell("MISSED", &att_missed, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * A call that should have been refused failed with errno err: blocked when
+ * err is want (the policy's errno), missed otherwise (the attempt never
+ * reached the decision it is about).
+ */
+static void refused(const char *how, int err, int want)
+{
+	if (err == want)
+		blocked("%s: %s", how, strerror(err));
+	else
+		missed("%s: %s, where the policy's answer is %s", how, strerror(err), strerror(want));
+}
+
+/* A call that must fail with want: a LEAK when it succeeded (rc >= 0). */
+static void should_fail(const char *how, long rc, int want)
+{
+	int e = errno;
+
+	if (rc >= 0) {
+		att_through = 1;
+		say("LEAK: %s: succeeded (returned %ld)", how, rc);
+	} else {
+		refused(how, e, want);
+	}
+}
+
+/*
+ * A race: tries made, windows hit (the tries during which the raced thing
+ * changed).  One never reached is no test of the race: missed.
+ */
+static void race_done(const char *what, unsigned long tries, unsigned long windows)
+{
+	if (att_through)
+		return;
+	if (windows == 0)
+		missed("%s: the race never reached its window (%lu tries)", what, tries);
+	else
+		blocked("%s: %lu tries, %lu in the window, none got through", what, tries, windows);
 }
 
 static void setup_failed(const char *what) __attribute__((noreturn));
 static void setup_failed(const char *what)
 {
 	say("SETUP: %s: %s", what, strerror(errno));
-	say("RESULT: setup-failed");
-	exit(2);
+	say("RESULT: not-tried");
+	exit(3);
 }
 
 static int finish(void)
 {
-	say("RESULT: %s", att_through ? "through" : att_wrong ? "wrong" : "stopped");
-	return att_through || att_wrong ? 1 : 0;
+	if (att_through) {
+		say("RESULT: through");
+		return 1;
+	}
+	if (att_wrong) {
+		say("RESULT: wrong");
+		return 4;
+	}
+	if (att_missed > 0 || att_stopped == 0) {
+		say("note: %lu attempts stopped, %lu missed", att_stopped, att_missed);
+		say("RESULT: not-tried");
+		return 3;
+	}
+	say("RESULT: stopped");
+	return 0;
+}
+
+/*
+ * The driver's native run (no ward: a stand-in waits as the parent) sets
+ * ATTACK_NATIVE.  The attempts are the same; only the controls that say a
+ * rule of ward's is in force look at it.
+ */
+static int native_run(void)
+{
+	return getenv("ATTACK_NATIVE") != NULL;
 }
 
 /* True when buf holds the secret. */
@@ -132,21 +247,37 @@ static int check_fd(const char *how, int fd)
 
 /*
  * Try to read the secret through openat(dirfd, path, flags): a LEAK when
- * the secret is read.  Returns the errno of a refusal (0 when it opened).
+ * the secret is read, blocked when refused with the policy's EACCES (or
+ * want: the kernel's own error, which comes first), missed otherwise.  A directory is listed: its entries are what a read
+ * of it gives.  Returns the errno of a refusal (0 when it opened).
  */
-static int try_read(const char *how, int dirfd, const char *path, int flags)
+static int try_read_want(const char *how, int dirfd, const char *path, int flags, int want)
 {
 	int fd = openat(dirfd, path, flags | O_CLOEXEC);
 	int e = errno;
+	struct stat st;
 
 	if (fd < 0) {
-		say("blocked: %s: %s", how, strerror(e));
+		refused(how, e, want);
 		return e;
 	}
-	if (!check_fd(how, fd))
-		say("blocked: %s: opened, but it is not the secret", how);
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		char buf[4096];
+		long n = syscall(SYS_getdents64, fd, buf, sizeof(buf));
+		if (n > 0 && memmem(buf, (size_t)n, "x", 2) != NULL)
+			leak(how, "listed the secret's directory (x in it)", 39);
+		else
+			missed("%s: opened a directory, but listed nothing of the secret's", how);
+	} else if (!check_fd(how, fd)) {
+		missed("%s: opened, but it is not the secret", how);
+	}
 	close(fd);
 	return 0;
+}
+
+static int try_read(const char *how, int dirfd, const char *path, int flags)
+{
+	return try_read_want(how, dirfd, path, flags, EACCES);
 }
 
 static double now(void)
@@ -233,8 +364,18 @@ static const char *wstatus(int st)
  * kernel then runs the interpreter's code, never the program's.  entry:
  * the entry point it declares, 0 for its own code.
  */
+static int write_tiny_elf_as(int fd, unsigned long base, const char *interp, const char *msg,
+			     unsigned long entry, int linger);
+
 static int write_tiny_elf(int fd, unsigned long base, const char *interp, const char *msg,
 			  unsigned long entry)
+{
+	return write_tiny_elf_as(fd, base, interp, msg, entry, 0);
+}
+
+/* The same; with linger, the program waits in pause(2) after its write, until killed. */
+static int write_tiny_elf_as(int fd, unsigned long base, const char *interp, const char *msg,
+			     unsigned long entry, int linger)
 {
 	unsigned char buf[4096];
 	size_t ilen = interp ? strlen(interp) + 1 : 0, mlen = strlen(msg);
@@ -247,7 +388,7 @@ static int write_tiny_elf(int fd, unsigned long base, const char *interp, const 
 		0x48, 0x8d, 0x35, 16, 0, 0, 0,	/* lea rsi, [rip + 16]: msg */
 		0xba, 0, 0, 0, 0,		/* mov edx, len */
 		0x0f, 0x05,			/* syscall */
-		0xb8, 60, 0, 0, 0,		/* mov eax, 60 (exit) */
+		0xb8, 60, 0, 0, 0,		/* mov eax, 60 (exit); linger: 34 (pause) */
 		0x31, 0xff,			/* xor edi, edi */
 		0x0f, 0x05,			/* syscall */
 	};
@@ -255,6 +396,12 @@ static int write_tiny_elf(int fd, unsigned long base, const char *interp, const 
 	if (total > sizeof(buf) || mlen > 255)
 		return -1;
 	text[18] = (unsigned char)mlen;
+	if (linger) {
+		/* mov eax, 34 (pause); syscall; jmp back to the mov (-9: from byte 33 to 24). */
+		text[25] = 34;
+		text[29] = 0x0f, text[30] = 0x05;
+		text[31] = 0xeb, text[32] = (unsigned char)-9;
+	}
 	memset(buf, 0, sizeof(buf));
 	Elf64_Ehdr *eh = (Elf64_Ehdr *)buf;
 	memcpy(eh->e_ident, ELFMAG, SELFMAG);
@@ -289,6 +436,29 @@ static int write_tiny_elf(int fd, unsigned long base, const char *interp, const 
 	memcpy(buf + code, text, sizeof(text));
 	memcpy(buf + code + sizeof(text), msg, mlen);
 	return write(fd, buf, total) == (ssize_t)total ? 0 : -1;
+}
+
+/*
+ * A control: what the attack relies on works here (an allowed file opens
+ * by the same route, say).  If not, the attack proves nothing: a ward
+ * that refused everything would "stop" it.  Not tried, then.
+ */
+static void control_check(int ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void control_check(int ok, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	int e = errno;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (ok) {
+		say("note: control: %s", buf);
+		return;
+	}
+	errno = e;
+	setup_failed(buf);
 }
 
 /* A control: what fn runs must print want, or the attack proves nothing. */

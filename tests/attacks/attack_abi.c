@@ -77,7 +77,7 @@ static void attempt(const char *how, int which)
 	if (n > 0 && is_secret(buf, (size_t)n))
 		leak(how, buf, (size_t)n);
 	else if (WIFSIGNALED(st) && (WTERMSIG(st) == SIGSYS || WTERMSIG(st) == SIGKILL))
-		say("blocked: %s: %s", how, wstatus(st));
+		blocked("%s: %s", how, wstatus(st));
 	else if (WIFEXITED(st) && WEXITSTATUS(st) == 10) {
 		att_through = 1;
 		say("LEAK: %s: the call was executed and succeeded", how);

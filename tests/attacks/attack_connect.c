@@ -210,7 +210,7 @@ static void attempt(const char *how, int fam, const struct sockaddr *sa, socklen
 	if (s < 0)
 		setup_failed("socket");
 	if (connect(s, sa, len) < 0) {
-		say("blocked: %s: %s", how, strerror(errno));
+		refused(how, errno, EACCES);
 		close(s);
 		return;
 	}

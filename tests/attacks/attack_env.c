@@ -45,8 +45,10 @@ static void run(const char *how, void (*fn)(void *))
 
 	if (is_secret(out, strlen(out)))
 		leak(how, strstr(out, SECRET_PREFIX), strlen(strstr(out, SECRET_PREFIX)));
+	else if (strstr(out, strerror(EACCES)) != NULL)
+		blocked("%s (%s): %.200s", how, wstatus(st), out);
 	else
-		say("blocked: %s (%s): %.200s", how, wstatus(st), out);
+		missed("%s (%s): not refused by the policy: %.200s", how, wstatus(st), out);
 }
 
 int main(int argc, char **argv)

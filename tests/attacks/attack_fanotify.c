@@ -23,12 +23,12 @@ int main(void)
 	int fan = fanotify_init(FAN_CLASS_NOTIF | FAN_CLOEXEC | FAN_NONBLOCK, O_RDONLY | O_LARGEFILE);
 
 	if (fan < 0) {
-		say("blocked: fanotify_init(FAN_CLASS_NOTIF): %s", strerror(errno));
+		refused("fanotify_init(FAN_CLASS_NOTIF)", errno, EPERM); /* the filter's, and the kernel's */
 		return finish();
 	}
 	if (fanotify_mark(fan, FAN_MARK_ADD, FAN_OPEN | FAN_ACCESS | FAN_CLOSE_NOWRITE, AT_FDCWD,
 			  SECRET) < 0) {
-		say("blocked: fanotify_mark(secret/x): %s", strerror(errno));
+		missed("fanotify_mark(secret/x): %s", strerror(errno));
 		return finish();
 	}
 	say("note: fanotify watches secret/x");
@@ -68,7 +68,9 @@ int main(void)
 		}
 	}
 	say("note: %d fanotify events", events);
-	if (!att_through)
-		say("blocked: no event gave the secret's content");
+	if (!att_through && events == 0)
+		missed("no fanotify event: nothing opened the secret");
+	else if (!att_through)
+		blocked("%d events, none gave the secret's content", events);
 	return finish();
 }

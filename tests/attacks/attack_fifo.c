@@ -27,7 +27,7 @@
 #include <stdbool.h>
 
 static const char *mode;
-static atomic_int again;
+static atomic_int again, execs_refused;
 static atomic_bool done[200];
 static char names[200][16];
 
@@ -44,6 +44,9 @@ static void *blocker(void *arg)
 	} else {
 		extern char **environ;
 		execve(name, (char *[]){ (char *)name, NULL }, environ);
+		/* A FIFO is no program: EACCES, as the kernel says. */
+		if (errno == EACCES)
+			atomic_fetch_add(&execs_refused, 1);
 	}
 	return NULL;
 }
@@ -84,6 +87,9 @@ int main(int argc, char **argv)
 			setup_failed("pthread_create");
 	usleep(strcmp(mode, "many") == 0 ? 1500 * 1000 : 300 * 1000);
 
+	int waiting = 0;
+	for (int i = 0; i < n; i++)
+		waiting += !done[i];
 	signal(SIGALRM, on_alarm);
 	alarm(3);
 	int fd = open(PUBLIC, O_RDONLY | O_CLOEXEC);
@@ -118,11 +124,20 @@ int main(int argc, char **argv)
 		if (again == 0)
 			wrong("all %d FIFO opens waited in ward at once: none was refused", n);
 		else
-			say("blocked: %d of %d FIFO opens refused with EAGAIN", again, n);
+			blocked("%d of %d FIFO opens refused with EAGAIN", again, n);
 	}
 	for (int i = 0; i < n; i++)
 		pthread_join(t[i], NULL);
 	alarm(0);
-	say("blocked: %d FIFO %ss did not stop ward from serving", n, mode);
+	if (strcmp(mode, "exec") == 0) {
+		if (execs_refused != n)
+			missed("%d of %d FIFO execs were refused with EACCES", execs_refused, n);
+		else
+			blocked("%d FIFO execs did not stop ward from serving", n);
+	} else if (waiting == 0) {
+		missed("no FIFO open was waiting when ward was probed: nothing wedged it");
+	} else {
+		blocked("%d FIFO opens waiting (of %d) did not stop ward from serving", waiting, n);
+	}
 	return finish();
 }

@@ -42,40 +42,40 @@ static void mode_hardlink(void)
 	if (link(SECRET, "hl1") == 0)
 		read_new_name("link(secret/x, hl1)", "hl1");
 	else
-		say("blocked: link(secret/x, hl1): %s", strerror(errno));
+		refused("link(secret/x, hl1)", errno, EACCES);
 
 	if (symlink(SECRET, "sl-for-link") < 0)
 		setup_failed("symlink");
 	if (linkat(AT_FDCWD, "sl-for-link", AT_FDCWD, "hl2", AT_SYMLINK_FOLLOW) == 0)
 		read_new_name("linkat(symlink to secret, hl2, AT_SYMLINK_FOLLOW)", "hl2");
 	else
-		say("blocked: linkat(symlink to secret, AT_SYMLINK_FOLLOW): %s", strerror(errno));
+		refused("linkat(symlink to secret, AT_SYMLINK_FOLLOW)", errno, EACCES);
 
 	int o = open(SECRET, O_PATH | O_CLOEXEC);
 	if (o < 0) {
-		say("note: open(secret/x, O_PATH): %s", strerror(errno));
+		refused("open(secret/x, O_PATH)", errno, EACCES);
 	} else {
 		if (linkat(o, "", AT_FDCWD, "hl3", AT_EMPTY_PATH) == 0)
 			read_new_name("linkat(O_PATH fd, \"\", AT_EMPTY_PATH)", "hl3");
 		else
-			say("blocked: linkat(O_PATH fd of secret, AT_EMPTY_PATH): %s", strerror(errno));
+			refused("linkat(O_PATH fd of secret, AT_EMPTY_PATH)", errno, EACCES);
 		snprintf(p, sizeof(p), "/proc/self/fd/%d", o);
 		if (linkat(AT_FDCWD, p, AT_FDCWD, "hl4", AT_SYMLINK_FOLLOW) == 0)
 			read_new_name("linkat(/proc/self/fd/N, hl4, AT_SYMLINK_FOLLOW)", "hl4");
 		else
-			say("blocked: linkat(/proc/self/fd/N of secret): %s", strerror(errno));
+			refused("linkat(/proc/self/fd/N of secret)", errno, EACCES);
 		close(o);
 	}
 	snprintf(p, sizeof(p), "%s/secret//./x", cwd);
 	if (link(p, "sub/hl5") == 0)
 		read_new_name("link(absolute secret path, sub/hl5)", "sub/hl5");
 	else
-		say("blocked: link(absolute secret path, sub/hl5): %s", strerror(errno));
+		refused("link(absolute secret path, sub/hl5)", errno, EACCES);
 	/* A link made inside secret/ itself (create there is allowed), read from there. */
 	if (link(SECRET, "secret/y") == 0)
 		read_new_name("link(secret/x, secret/y)", "secret/y");
 	else
-		say("blocked: link(secret/x, secret/y): %s", strerror(errno));
+		refused("link(secret/x, secret/y)", errno, EACCES);
 }
 
 static void mode_symlink(void)
@@ -96,10 +96,8 @@ static void mode_symlink(void)
 		{ "secret", "s6" },
 	};
 	for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
-		if (symlink(links[i].target, links[i].name) < 0) {
-			say("note: symlink(%s, %s): %s", links[i].target, links[i].name, strerror(errno));
-			continue;
-		}
+		if (symlink(links[i].target, links[i].name) < 0)
+			setup_failed(links[i].name);
 		char how[PATH_MAX + 64];
 		snprintf(how, sizeof(how), "symlink %s -> %s", links[i].name, links[i].target);
 		read_new_name(how, links[i].name);
@@ -113,7 +111,7 @@ static void mode_symlink(void)
 		read_new_name("symlink in $TMPDIR to the secret", t);
 		unlink(t);
 	} else {
-		say("note: symlink in $TMPDIR: %s", strerror(errno));
+		setup_failed("symlink in $TMPDIR");
 	}
 }
 
@@ -122,11 +120,13 @@ static void mode_rename(void)
 	if (rename(SECRET, "stolen") == 0)
 		read_new_name("rename(secret/x, stolen)", "stolen");
 	else
-		say("blocked: rename(secret/x, stolen): %s", strerror(errno));
+		refused("rename(secret/x, stolen)", errno, EACCES);
 	if (renameat2(AT_FDCWD, SECRET, AT_FDCWD, "sub/stolen2", 0) == 0)
 		read_new_name("renameat2(secret/x, sub/stolen2)", "sub/stolen2");
-	else if (errno != ENOENT)
-		say("blocked: renameat2(secret/x, sub/stolen2): %s", strerror(errno));
+	else if (errno == ENOENT)
+		say("note: renameat2(secret/x, sub/stolen2): the secret was moved already");
+	else
+		refused("renameat2(secret/x, sub/stolen2)", errno, EACCES);
 }
 
 static void mode_renamedir(void)
@@ -134,7 +134,7 @@ static void mode_renamedir(void)
 	if (rename("secret", "notsecret") == 0)
 		read_new_name("rename(secret, notsecret)", "notsecret/x");
 	else
-		say("blocked: rename(secret, notsecret): %s", strerror(errno));
+		refused("rename(secret, notsecret)", errno, EACCES);
 }
 
 static void mode_exchange(void)
@@ -142,7 +142,7 @@ static void mode_exchange(void)
 	if (renameat2(AT_FDCWD, SECRET, AT_FDCWD, PUBLIC, RENAME_EXCHANGE) == 0)
 		read_new_name("renameat2(secret/x, public/x, RENAME_EXCHANGE)", PUBLIC);
 	else
-		say("blocked: renameat2(RENAME_EXCHANGE secret/x <-> public/x): %s", strerror(errno));
+		refused("renameat2(RENAME_EXCHANGE secret/x <-> public/x)", errno, EACCES);
 }
 
 int main(int argc, char **argv)

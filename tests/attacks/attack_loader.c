@@ -100,7 +100,11 @@ static void attempt(const char *how, const char *path, char *const *argv)
 		char *nl = strchr(out, '\n');
 		if (nl)
 			*nl = '\0';
-		say("blocked: %s: %s: %.160s", how, wstatus(st), out);
+		/* Refused with the policy's EACCES (by the exec, or the loader's open), or killed by ward. */
+		if (strstr(out, strerror(EACCES)) != NULL || (WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL))
+			blocked("%s: %s: %.160s", how, wstatus(st), out);
+		else
+			missed("%s: not refused by the policy (%s): %.160s", how, wstatus(st), out);
 	}
 }
 
@@ -140,7 +144,7 @@ static void mode_basic(void)
 			(char *[]){ "mycat", PUBLIC, NULL });
 		exec_fd = -1;
 	} else {
-		say("note: open(bin/mycat, O_PATH): %s", strerror(errno));
+		setup_failed("open(bin/mycat, O_PATH)");
 	}
 	attempt("ld.so /abs/bin/mycat", LDSO, (char *[]){ LDSO, abs, PUBLIC, NULL });
 	attempt("ld.so bin/mycat", LDSO, (char *[]){ LDSO, "bin/mycat", PUBLIC, NULL });
@@ -328,20 +332,29 @@ static void mode_cwdrace(void)
 	attempt("d/prog itself (control: denied by the policy)", "d/prog",
 		(char *[]){ "prog", pub, NULL });
 	char *argv[] = { LDSO, "./prog", pub, NULL };
-	int ran = 0, tries = 40;
-	for (int i = 0; i < tries && !att_through; i++) {
+	unsigned long ran = 0, refusals = 0, tries = 40;
+	for (unsigned long i = 0; i < tries && !att_through; i++) {
 		int st = run_capture(flip_and_exec, argv, out, sizeof(out));
 		if (strstr(out, PUBLIC_CONTENT) != NULL) {
 			att_through = 1;
 			say("LEAK: ld.so ./prog with the cwd flipped by a CLONE_FS sibling: d/prog ran "
-			    "(try %d, %s)", i + 1, wstatus(st));
+			    "(try %lu, %s)", i + 1, wstatus(st));
 		} else if (WIFEXITED(st) && WEXITSTATUS(st) == 0 && out[0] == '\0') {
 			ran++; /* a/prog (true) ran */
+		} else if (strstr(out, strerror(EACCES)) != NULL) {
+			refusals++;
 		}
 	}
-	if (!att_through)
-		say("blocked: ld.so ./prog with the cwd flipped by a CLONE_FS sibling: %d tries, "
-		    "a/prog ran %d times, d/prog never", tries, ran);
+	say("note: %lu tries: a/prog ran %lu times, refused %lu times", tries, ran, refusals);
+	/*
+	 * Refused every time (a relative program path is no judgement of what
+	 * the loader will open): stopped before any race.  Otherwise every
+	 * loader that ran did so while the sibling flipped the cwd: the window.
+	 */
+	if (!att_through && refusals == tries)
+		blocked("ld.so ./prog is refused (EACCES) each of %lu times", tries);
+	else
+		race_done("ld.so ./prog with the cwd flipped by a CLONE_FS sibling", tries, ran);
 }
 
 static void mode_interp(void)

@@ -101,7 +101,7 @@ static void read_info(void)
 		setup_failed("read the service's info (TCP4 PID TCP6 UDP4 UDP6 TCPR UDPR)");
 	}
 	if (tcp6 == 0 || udp6 == 0)
-		say("note: the service has no IPv6 socket: the IPv6 attempts are skipped");
+		say("note: the service has no IPv6 socket: the IPv6 attempts are left out");
 }
 
 struct addr {
@@ -183,7 +183,7 @@ static bool answered(const char *how, int s, int ms)
 static void outcome(const char *how, int s, long rc, int err)
 {
 	if (rc < 0) {
-		say("blocked: %s: %s", how, strerror(err));
+		refused(how, err, EACCES);
 		return;
 	}
 	if (!answered(how, s, 1000)) {
@@ -307,9 +307,9 @@ static void try_sendmmsg(const char *how, int domain, int type, struct addr firs
 			    rc);
 		}
 	} else if (rc < 0) {
-		say("blocked: %s: %s", how, strerror(e));
+		refused(how, e, EACCES);
 	} else {
-		say("blocked: %s: %d of 2 sent, the outside one refused", how, rc);
+		blocked("%s: %d of 2 sent, the outside one refused", how, rc);
 	}
 	/* The session's own destination must still be served. */
 	if (receiver >= 0 && outside == 1) {
@@ -451,7 +451,7 @@ static void mode_fastopen(void)
 		long rc = connect(s, SA(out), out.len);
 		int e = errno;
 		if (rc < 0) {
-			say("blocked: %s: the connect: %s", how, strerror(e));
+			refused(how, e, EACCES);
 		} else if ((rc = write(s, "ping", 4)) < 0) {
 			/* connect said yes: that alone named the outside service. */
 			att_through = 1;
@@ -469,8 +469,17 @@ static void mode_fastopen(void)
 	/* A fast open refuses an AF_UNSPEC name (EOPNOTSUPP): it must not become an AF_INET one. */
 	struct addr unspec = out;
 	unspec.ss.ss_family = AF_UNSPEC;
-	try_sendto("sendto(MSG_FASTOPEN, AF_UNSPEC name holding 127.0.0.1:TCP4)", AF_INET,
-		   SOCK_STREAM, 0, unspec, MSG_FASTOPEN);
+	{
+		/* The kernel's own EOPNOTSUPP comes first, natively as under ward. */
+		const char *how = "sendto(MSG_FASTOPEN, AF_UNSPEC name holding 127.0.0.1:TCP4)";
+		int s = sock(AF_INET, SOCK_STREAM, 0);
+		long rc = send_to(s, unspec, MSG_FASTOPEN);
+		if (rc < 0)
+			refused(how, errno, EOPNOTSUPP);
+		else
+			outcome(how, s, rc, 0);
+		close(s);
+	}
 }
 
 /* ---- unixdgram ---- */
@@ -549,9 +558,10 @@ static void mode_unixdgram(void)
 		int n = sendmmsg(s, mm, 2, 0);
 		if (n == 2)
 			outcome(how, s, 2, 0);
+		else if (n < 0)
+			refused(how, errno, EACCES);
 		else
-			say("blocked: %s: %d sent%s%s", how, n, n < 0 ? ": " : "",
-			    n < 0 ? strerror(errno) : "");
+			blocked("%s: %d sent, the outside one refused", how, n);
 		usleep(50 * 1000);
 		if (drain(r) != 1)
 			wrong("%s: the session's own socket did not receive its message", how);
@@ -609,7 +619,7 @@ static void mode_unixpath(void)
 	if (link(out, "hard.sock") == 0)
 		connect_path("connect(hard.sock, a hard link of DIR/outside.sock)", "hard.sock", 0);
 	else
-		say("note: link(DIR/outside.sock, hard.sock): %s", strerror(errno));
+		refused("link(DIR/outside.sock, hard.sock)", errno, EACCES);
 
 	/* Relative paths from inside the outside directory. */
 	int here = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
@@ -669,7 +679,8 @@ static void mode_unixpath(void)
 			try_connect("connect(a 108-byte path without NUL to DIR/outside.sock)", AF_UNIX,
 				    SOCK_STREAM, 0, a);
 		} else {
-			say("note: DIR/outside.sock is too long (%zu bytes) for the 108-byte test", l);
+			errno = ENAMETOOLONG;
+			setup_failed("DIR/outside.sock in a 108-byte sun_path");
 		}
 	}
 
@@ -685,7 +696,7 @@ static void mode_unixpath(void)
 			connect_path("connect(own.sock, a hard link of DIR/outside.sock renamed over it)",
 				     "own.sock", 0);
 		else
-			say("note: hard link renamed over own.sock: %s", strerror(errno));
+			refused("a hard link of DIR/outside.sock renamed over own.sock", errno, EACCES);
 		close(s);
 	}
 }
@@ -707,7 +718,7 @@ static void try_socket(const char *how, long domain, long type, long proto)
 {
 	long s = syscall(SYS_socket, domain, type, proto);
 	if (s < 0) {
-		say("blocked: %s: %s", how, strerror(errno));
+		refused(how, errno, EACCES);
 		return;
 	}
 	att_through = 1;
@@ -723,10 +734,10 @@ static void try_sockopt(const char *how, int s, long level, long name, const voi
 		att_through = 1;
 		say("LEAK: %s: set", how);
 	} else if (errno == EPERM) {
-		say("blocked: %s: %s", how, strerror(errno));
+		blocked("%s: %s", how, strerror(errno));
 	} else {
 		/* The kernel's own refusal (e.g. a routing header type it does not build). */
-		say("blocked: %s: %s (note: not ward's EPERM, the kernel refused it)", how,
+		say("note: %s: %s, not ward's EPERM: the kernel refused it, which proves nothing", how,
 		    strerror(errno));
 	}
 }
@@ -764,7 +775,7 @@ static void mode_kinds(void)
 		try_socket("socket(AF_INET, SOCK_RAW | 1 << 32, IPPROTO_RAW)", AF_INET,
 			   SOCK_RAW | (1L << 32), IPPROTO_RAW);
 	} else {
-		say("note: no CAP_NET_RAW: raw and packet sockets fail without ward too, skipped");
+		say("note: no CAP_NET_RAW: raw and packet sockets fail without ward too, left out");
 	}
 	/* vsock reaches the hypervisor host: no address ward knows how to judge. */
 	try_socket("socket(AF_VSOCK, SOCK_STREAM)", AF_VSOCK, SOCK_STREAM, 0);
@@ -840,7 +851,7 @@ static void mode_kinds(void)
 			att_through = 1;
 			say("LEAK: sendmsg(own socket, IP_RETOPTS LSRR): sent with a source route");
 		} else {
-			say("blocked: sendmsg(own socket, IP_RETOPTS LSRR): %s", strerror(errno));
+			refused("sendmsg(own socket, IP_RETOPTS LSRR)", errno, EPERM);
 		}
 		/* connected, no name: the control message is still judged */
 		if (connect(s, SA(own), own.len) < 0)
@@ -853,7 +864,7 @@ static void mode_kinds(void)
 			att_through = 1;
 			say("LEAK: %s: sent with a source route", how);
 		} else {
-			say("blocked: %s: %s", how, strerror(errno));
+			refused(how, errno, EPERM);
 		}
 		close(s);
 		close(r);
@@ -885,7 +896,7 @@ static void bind_then_proto(const char *how, int bdomain, int btype, int bproto,
 	if (v6only && setsockopt(bs, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one)) < 0)
 		setup_failed("IPV6_V6ONLY");
 	if (bind(bs, SA(b), b.len) < 0) {
-		say("note: %s: the bind failed (%s): nothing to try", how, strerror(errno));
+		missed("%s: the bind failed (%s): nothing to try", how, strerror(errno));
 		close(bs);
 		return;
 	}
@@ -969,7 +980,7 @@ static void mode_reuseport(void)
 
 	if (setsockopt(l, SOL_SOCKET, SO_REUSEPORT, &one, sizeof(one)) < 0 ||
 	    bind(l, SA(t), t.len) < 0 || listen(l, 64) < 0) {
-		say("note: joining the SO_REUSEPORT group of 127.0.0.1:TCPR: %s", strerror(errno));
+		setup_failed("joining the SO_REUSEPORT group of 127.0.0.1:TCPR");
 	} else {
 		for (int i = 0; i < 32 && !att_through; i++) {
 			int s = sock(AF_INET, SOCK_STREAM, 0);
@@ -986,9 +997,11 @@ static void mode_reuseport(void)
 			}
 			close(s);
 		}
-		if (!att_through)
-			say("blocked: %s: 32 connects: %d to our socket, %d denied, %d other errors",
-			    tcp_how, ours, denied, other);
+		if (!att_through && denied > 0 && other == 0)
+			blocked("%s: 32 connects: %d to our socket, %d denied", tcp_how, ours, denied);
+		else if (!att_through)
+			missed("%s: 32 connects: %d to our socket, %d denied, %d other errors", tcp_how,
+			       ours, denied, other);
 	}
 	close(l);
 
@@ -996,9 +1009,7 @@ static void mode_reuseport(void)
 	ours = denied = other = 0;
 	if (setsockopt(r, SOL_SOCKET, SO_REUSEPORT, &one, sizeof(one)) < 0 ||
 	    bind(r, SA(u), u.len) < 0) {
-		say("note: joining the SO_REUSEPORT group of 127.0.0.1:UDPR: %s", strerror(errno));
-		close(r);
-		return;
+		setup_failed("joining the SO_REUSEPORT group of 127.0.0.1:UDPR");
 	}
 	/* From 32 sockets, 32 source ports: the kernel's hash spreads them. */
 	for (int i = 0; i < 32; i++) {
@@ -1014,9 +1025,11 @@ static void mode_reuseport(void)
 			leaked = answered(udp_how, s[i], 0);
 		close(s[i]);
 	}
-	if (!leaked)
-		say("blocked: %s: 32 sends: %d to our socket, %d denied, %d other errors", udp_how,
-		    ours, denied, other);
+	if (!leaked && denied > 0 && other == 0)
+		blocked("%s: 32 sends: %d to our socket, %d denied", udp_how, ours, denied);
+	else if (!leaked)
+		missed("%s: 32 sends: %d to our socket, %d denied, %d other errors", udp_how, ours,
+		       denied, other);
 	close(r);
 }
 
@@ -1055,7 +1068,7 @@ static void mode_anyaddr(void)
 			att_through = 1;
 			say("LEAK: %s: sent, to every socket of the host on that port", how);
 		} else {
-			say("blocked: %s: %s", how, strerror(errno));
+			refused(how, errno, EACCES);
 		}
 		close(s);
 	}
@@ -1076,6 +1089,13 @@ static int bound_at(const char *path, bool keep)
 	return s;
 }
 
+/* The outside service's socket, or the way to it, was changed: through. */
+static void taken(const char *what)
+{
+	att_through = 1;
+	say("LEAK: %s", what);
+}
+
 static void mode_takeover(void)
 {
 	char osock[PATH_MAX + 32], moved[PATH_MAX + 32], mine[PATH_MAX + 32], dmoved[PATH_MAX + 96];
@@ -1092,30 +1112,30 @@ static void mode_takeover(void)
 		setup_failed("a file of the session's");
 	close(fd);
 	if (unlink(osock) == 0)
-		wrong("unlink() removed the socket the outside service listens on");
+		taken("unlink() removed the socket the outside service listens on");
 	else
-		say("blocked: unlink(outside.sock): %s", strerror(errno));
+		refused("unlink(outside.sock)", errno, EACCES);
 	if (rename(osock, moved) == 0) {
-		wrong("rename() moved the socket the outside service listens on");
+		taken("rename() moved the socket the outside service listens on");
 		rename(moved, osock);
 	} else {
-		say("blocked: rename(outside.sock, moved.sock): %s", strerror(errno));
+		refused("rename(outside.sock, moved.sock)", errno, EACCES);
 	}
 	if (rename(mine, osock) == 0)
-		wrong("rename() replaced the socket the outside service listens on");
+		taken("rename() replaced the socket the outside service listens on");
 	else
-		say("blocked: rename(a file, outside.sock): %s", strerror(errno));
+		refused("rename(a file, outside.sock)", errno, EACCES);
 	if (syscall(SYS_renameat2, AT_FDCWD, mine, AT_FDCWD, osock, RENAME_EXCHANGE) == 0) {
-		wrong("renameat2(RENAME_EXCHANGE) moved the socket the outside service listens on");
+		taken("renameat2(RENAME_EXCHANGE) moved the socket the outside service listens on");
 		syscall(SYS_renameat2, AT_FDCWD, mine, AT_FDCWD, osock, RENAME_EXCHANGE);
 	} else {
-		say("blocked: renameat2(a file, outside.sock, RENAME_EXCHANGE): %s", strerror(errno));
+		refused("renameat2(a file, outside.sock, RENAME_EXCHANGE)", errno, EACCES);
 	}
 	if (rename(dir, dmoved) == 0) {
-		wrong("rename() moved the directory of the socket the outside service listens on");
+		taken("rename() moved the directory of the socket the outside service listens on");
 		rename(dmoved, dir);
 	} else {
-		say("blocked: rename(the service's directory): %s", strerror(errno));
+		refused("rename(the service's directory)", errno, EACCES);
 	}
 	/*
 	 * A listener bound by a name with a symlink and "//" in it
@@ -1131,22 +1151,22 @@ static void mode_takeover(void)
 	snprintf(tmpl, sizeof(tmpl), "%s/srvlink.new", ld);
 	snprintf(dmoved, sizeof(dmoved), "%s.moved", real_svc);
 	if (rename(real_svc, dmoved) == 0) {
-		wrong("rename() moved the real directory of a socket bound through a symlink");
+		taken("rename() moved the real directory of a socket bound through a symlink");
 		rename(dmoved, real_svc);
 	} else {
-		say("blocked: rename(srvreal/svc): %s", strerror(errno));
+		refused("rename(srvreal/svc)", errno, EACCES);
 	}
 	if (symlink(cwd, tmpl) < 0)
 		setup_failed("symlink");
 	if (rename(tmpl, link) == 0)
-		wrong("rename() replaced the symlink on the way to an outside listener");
+		taken("rename() replaced the symlink on the way to an outside listener");
 	else
-		say("blocked: rename(a symlink, srvlink): %s", strerror(errno));
+		refused("rename(a symlink, srvlink)", errno, EACCES);
 	unlink(tmpl);
 	if (unlink(link) == 0)
-		wrong("unlink() removed the symlink on the way to an outside listener");
+		taken("unlink() removed the symlink on the way to an outside listener");
 	else
-		say("blocked: unlink(srvlink): %s", strerror(errno));
+		refused("unlink(srvlink)", errno, EACCES);
 	/* The session's own socket files: one listened on, one left stale. */
 	char own[PATH_MAX + 32], stale[PATH_MAX + 32];
 	snprintf(own, sizeof(own), "%s/own.sock", cwd);

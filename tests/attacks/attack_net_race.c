@@ -25,6 +25,10 @@
  * LEAK; at the end the attack also reads the service's DIR/hits, which
  * must be empty (the driver checks it too).  ward must read the address
  * once and act on its copy (DESIGN.md §2 invariant 2).
+ *
+ * A try is in the race's window when the address (or, for bindswap, the
+ * name) changed while the call was in the kernel; a race with no try in
+ * its window, or with one kind of answer only, was never run: missed.
  */
 #include "attack.h"
 
@@ -50,6 +54,21 @@ static union {
 } name __attribute__((aligned(16)));
 static uint64_t word_own, word_out;
 static volatile int stop;
+static unsigned long flips, windows; /* flips by the flipper; tries during one */
+
+/* Around one try: was the name flipped while it was in the kernel? */
+static unsigned long try_begin(void)
+{
+	return __atomic_load_n(&flips, __ATOMIC_RELAXED);
+}
+
+static void try_end(unsigned long before)
+{
+	int e = errno;
+	if (__atomic_load_n(&flips, __ATOMIC_RELAXED) != before)
+		windows++;
+	errno = e;
+}
 
 static void *flipper(void *arg)
 {
@@ -62,6 +81,7 @@ static void *flipper(void *arg)
 		for (volatile int i = 0; i < (int)(n & 63); i++)
 			;
 		__atomic_store_n(w, word_out, __ATOMIC_RELAXED);
+		__atomic_add_fetch(&flips, 1, __ATOMIC_RELAXED);
 		for (volatile int i = 0; i < (int)((n >> 6) & 63); i++)
 			;
 		n = n * 6364136223846793005ul + 1442695040888963407ul;
@@ -146,10 +166,13 @@ static void check_hits(void)
 	}
 }
 
-static void one_sided(unsigned long own, unsigned long denied)
+static void one_sided(const char *what, unsigned long tries, unsigned long own,
+		      unsigned long denied)
 {
 	if (!att_through && (own == 0 || denied == 0))
-		say("note: the race was one-sided: the flip did not interleave");
+		missed("the race was one-sided: %lu went to the session's own, %lu were refused", own,
+		       denied);
+	race_done(what, tries, windows);
 }
 
 /* A socket of the session's own on 127.0.0.1, port picked by the kernel. */
@@ -199,7 +222,10 @@ static void race_tcp(const char *how)
 				setup_failed("socket");
 			setsockopt(s, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
 			tries++;
-			if (connect(s, (struct sockaddr *)&name.ss, sizeof(struct sockaddr_in)) < 0) {
+			unsigned long before = try_begin();
+			int rc = connect(s, (struct sockaddr *)&name.ss, sizeof(struct sockaddr_in));
+			try_end(before);
+			if (rc < 0) {
 				if (errno == EACCES)
 					denied++;
 				else
@@ -231,7 +257,7 @@ static void race_tcp(const char *how)
 	close(l);
 	say("note: %lu connects: %lu to the session's own server, %lu denied, %lu other errors",
 	    tries, owns, denied, other);
-	one_sided(owns, denied);
+	one_sided("connect of a flipping sockaddr_in", tries, owns, denied);
 }
 
 static void race_udp(const char *how)
@@ -253,8 +279,11 @@ static void race_udp(const char *how)
 	while (now() < end && !att_through) {
 		for (int k = 0; k < 32; k++) {
 			tries++;
-			if (sendto(s, "ping", 4, 0, (struct sockaddr *)&name.ss,
-				   sizeof(struct sockaddr_in)) >= 0)
+			unsigned long before = try_begin();
+			ssize_t rc = sendto(s, "ping", 4, 0, (struct sockaddr *)&name.ss,
+					    sizeof(struct sockaddr_in));
+			try_end(before);
+			if (rc >= 0)
 				sent++;
 			else if (errno == EACCES)
 				denied++;
@@ -280,7 +309,7 @@ static void race_udp(const char *how)
 	say("note: %lu sends: %lu sent (%lu received by the session's own socket), %lu denied, "
 	    "%lu other errors",
 	    tries, sent, got, denied, other);
-	one_sided(sent, denied);
+	one_sided("sendto of a flipping sockaddr_in", tries, sent, denied);
 }
 
 static void race_unix(const char *how)
@@ -315,7 +344,10 @@ static void race_unix(const char *how)
 			if (s < 0)
 				setup_failed("socket");
 			tries++;
-			if (connect(s, (struct sockaddr *)&name.ss, len) < 0) {
+			unsigned long before = try_begin();
+			int rc = connect(s, (struct sockaddr *)&name.ss, len);
+			try_end(before);
+			if (rc < 0) {
 				if (errno == EACCES)
 					denied++;
 				else
@@ -349,7 +381,7 @@ static void race_unix(const char *how)
 	close(l);
 	say("note: %lu connects: %lu to the session's own socket, %lu denied, %lu other errors",
 	    tries, owns, denied, other);
-	one_sided(owns, denied);
+	one_sided("connect of a flipping unix path", tries, owns, denied);
 }
 
 /* ---- bindswap ---- */
@@ -363,7 +395,7 @@ static void *swapper(void *arg)
 	while (!stop) {
 		unlink("swap.tmp");
 		if (link(outside_sock, "swap.tmp") == 0 && rename("swap.tmp", "b.sock") == 0)
-			swaps++;
+			__atomic_add_fetch(&swaps, 1, __ATOMIC_RELAXED);
 	}
 	return NULL;
 }
@@ -384,7 +416,8 @@ static void race_bindswap(void)
 	snprintf(b.sun_path, sizeof(b.sun_path), "b.sock");
 	/* The hard link is the attack's tool: without it there is nothing to race. */
 	if (link(outside_sock, "probe.sock") < 0) {
-		say("note: link(DIR/outside.sock, probe.sock): %s: nothing to race", strerror(errno));
+		/* The attack's tool, refused: a hard link of an outside socket is a read of it. */
+		refused("link(DIR/outside.sock, probe.sock), the tool of the race", errno, EACCES);
 		return;
 	}
 	unlink("probe.sock");
@@ -397,7 +430,11 @@ static void race_bindswap(void)
 			setup_failed("socket");
 		unlink("b.sock");
 		tries++;
-		if (bind(s, (struct sockaddr *)&b, sizeof(b)) == 0) {
+		unsigned long before = __atomic_load_n(&swaps, __ATOMIC_RELAXED);
+		int rc = bind(s, (struct sockaddr *)&b, sizeof(b));
+		if (__atomic_load_n(&swaps, __ATOMIC_RELAXED) != before)
+			windows++;
+		if (rc == 0) {
 			bound++;
 			/* Did ward take the outside socket for the one just bound? */
 			int c = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -427,8 +464,10 @@ static void race_bindswap(void)
 	say("note: %lu binds (%lu succeeded, %lu renames over them): %lu connects denied, %lu "
 	    "other errors",
 	    tries, bound, swaps, denied, other);
-	if (!att_through && (bound == 0 || swaps == 0))
-		say("note: the race was one-sided: binds and renames did not interleave");
+	if (!att_through && (bound == 0 || swaps == 0 || denied == 0))
+		missed("the race was one-sided: %lu binds, %lu renames, %lu connects refused", bound, swaps,
+		       denied);
+	race_done("a bind raced with a rename of the outside socket over its name", tries, windows);
 }
 
 int main(int argc, char **argv)
@@ -450,8 +489,6 @@ int main(int argc, char **argv)
 		errno = EINVAL;
 		setup_failed(mode);
 	}
-	if (!att_through)
-		say("blocked: %s: the outside service was never reached", mode);
 	check_hits();
 	return finish();
 }

@@ -24,7 +24,7 @@
 static void attempt(const char *how, long tree)
 {
 	if (tree < 0) {
-		say("blocked: %s: %s", how, strerror(errno));
+		refused(how, errno, EPERM); /* the filter's answer to the mount calls */
 		return;
 	}
 	char what[160];

@@ -53,11 +53,15 @@
  * hard-denied (deny!), and ward "cannot ... read ward's state".  Any open
  * of a foreign /proc entry that succeeds is reported as a LEAK.
  *
- *   victim-serve SECRETFILE PIDFILE   (run by the driver, not under ward)
+ *   victim-serve SECRETFILE PIDFILE [hop]   (run by the driver, not under
+ *           ward): writes "PID [FILE]" to PIDFILE, FILE with hop: a file of
+ *           /usr whose inode number its memfd has (see hoprace)
  */
 #include "attack.h"
 
 #include <dirent.h>
+#include <ftw.h>
+#include <search.h>
 #include <stdbool.h>
 #include <limits.h>
 #include <pthread.h>
@@ -79,7 +83,13 @@ static void try_foreign_at(const char *how, int dirfd, const char *path)
 	struct stat st;
 
 	if (fd < 0) {
-		say("blocked: %s (%s): %s", how, path, strerror(errno));
+		if (errno == ENOENT) {
+			say("note: %s (%s): nothing there", how, path);
+			return;
+		}
+		char what[600];
+		snprintf(what, sizeof(what), "%s (%s)", how, path);
+		refused(what, errno, EACCES); /* deny! on /proc of processes outside the session */
 		return;
 	}
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
@@ -174,10 +184,13 @@ static void foreign_process(const char *who, pid_t pid, bool regular_fds_only)
 		try_foreign(how, self);
 		snprintf(how, sizeof(how), "%s fd/%d (%.60s) by O_PATH, then chmod through it", who, n,
 			 target);
-		if (fchmodat(AT_FDCWD, self, 0600, 0) == 0)
+		/* Natively, pid 1's own files are left as they are: the reads show enough. */
+		if (native_run() && pid == 1)
+			;
+		else if (fchmodat(AT_FDCWD, self, 0600, 0) == 0)
 			leak(how, "changed", 7);
 		else
-			say("blocked: %s: %s", how, strerror(errno));
+			refused(how, errno, EACCES);
 		close(o);
 	}
 
@@ -185,7 +198,7 @@ static void foreign_process(const char *who, pid_t pid, bool regular_fds_only)
 	snprintf(p, sizeof(p), "/proc/%d", pid);
 	int d = open(p, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (d < 0) {
-		say("note: open(%s, O_PATH): %s", p, strerror(errno));
+		refused("open(/proc/PID, O_PATH)", errno, EACCES);
 	} else {
 		const char *names[] = { "environ", "fd/3", "fd/4", "cwd/" PUBLIC, NULL };
 		for (int i = 0; names[i]; i++) {
@@ -202,7 +215,7 @@ static void foreign_process(const char *who, pid_t pid, bool regular_fds_only)
 
 	/* chdir is not supervised: walk from a foreign /proc/PID as the cwd. */
 	if (chdir(p) < 0) {
-		say("note: chdir(%s): %s", p, strerror(errno));
+		missed("chdir(%s), which is not supervised: %s", p, strerror(errno));
 		return;
 	}
 	for (int i = 0; entries[i]; i++) {
@@ -249,25 +262,25 @@ static void mode_self(void)
 {
 	char p[PATH_MAX + 64];
 	int opath = open(SECRET, O_PATH | O_CLOEXEC);
+	int opath_err = errno;
 	int pub = open(PUBLIC, O_RDONLY | O_CLOEXEC);
 	int sub = open("sub", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	int sdir = open("secret", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	int sdir_err = errno;
 
 	if (pub < 0 || sub < 0)
 		setup_failed("open public/x, sub");
-	/* Controls: the agent's own /proc entries for allowed files should work. */
+	/* Controls: the agent's own /proc entries for allowed files work. */
 	snprintf(p, sizeof(p), "/proc/self/fd/%d", pub);
 	int c = open(p, O_RDONLY | O_CLOEXEC);
-	say("note: control open(/proc/self/fd/N of public/x): %s", c >= 0 ? "opened" : strerror(errno));
-	if (c >= 0)
-		close(c);
+	control_check(c >= 0, "open(/proc/self/fd/N of public/x) opens");
+	close(c);
 	c = open("/proc/self/cwd/" PUBLIC, O_RDONLY | O_CLOEXEC);
-	say("note: control open(/proc/self/cwd/public/x): %s", c >= 0 ? "opened" : strerror(errno));
-	if (c >= 0)
-		close(c);
+	control_check(c >= 0, "open(/proc/self/cwd/public/x) opens");
+	close(c);
 
 	if (opath < 0) {
-		say("note: open(secret/x, O_PATH): %s", strerror(errno));
+		refused("open(secret/x, O_PATH)", opath_err, EACCES);
 	} else {
 		snprintf(p, sizeof(p), "/proc/self/fd/%d", opath);
 		try_read("/proc/self/fd/N of an O_PATH fd of the secret", AT_FDCWD, p, O_RDONLY);
@@ -285,19 +298,24 @@ static void mode_self(void)
 			try_read("openat(fd of /proc/self/fd, N)", fdd, p, O_RDONLY);
 			close(fdd);
 		} else {
-			say("note: open(/proc/self/fd): %s", strerror(errno));
+			setup_failed("open(/proc/self/fd)");
 		}
 		/* A child of the session going through its parent's fd table. */
 		pid_t kid = fork();
 		if (kid == 0) {
 			snprintf(p, sizeof(p), "/proc/%d/fd/%d", getppid(), opath);
 			try_read("child: /proc/PARENT/fd/N", AT_FDCWD, p, O_RDONLY);
-			_exit(att_through ? 1 : 0);
+			_exit(att_through ? 1 : att_missed ? 3 : 0);
 		}
+		/* The child's counts are its own: its exit status brings them back. */
 		int st;
 		waitpid(kid, &st, 0);
-		if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		if (!WIFEXITED(st) || WEXITSTATUS(st) == 1)
 			att_through = 1;
+		else if (WEXITSTATUS(st) == 3)
+			att_missed++;
+		else
+			att_stopped++;
 	}
 	snprintf(p, sizeof(p), "/proc/self/root%s/%s", cwd, SECRET);
 	try_read("/proc/self/root/.../secret/x", AT_FDCWD, p, O_RDONLY);
@@ -312,6 +330,8 @@ static void mode_self(void)
 	if (sdir >= 0) {
 		snprintf(p, sizeof(p), "/proc/self/fd/%d/x", sdir);
 		try_read("/proc/self/fd/SECRETDIR/x", AT_FDCWD, p, O_RDONLY);
+	} else {
+		refused("open(secret, O_PATH|O_DIRECTORY)", sdir_err, EACCES);
 	}
 	try_read("/proc/self/../self/cwd/secret/x", AT_FDCWD, "/proc/self/../self/cwd/" SECRET,
 		 O_RDONLY);
@@ -372,7 +392,7 @@ static void mode_links(void)
 		if (pid == ward)
 			leak(status_links[i], "ward's /proc/PID/status", 24);
 		else if (pid == me)
-			say("blocked: %s is the agent's own status", status_links[i]);
+			blocked("%s is the agent's own status", status_links[i]);
 		else if (pid < 0)
 			wrong("%s: not read (%s); natively it is the agent's own status", status_links[i],
 			      strerror(errno));
@@ -389,7 +409,7 @@ static void mode_links(void)
 	else if (b < 0)
 		wrong("l_environ -> /proc/self/environ: %s; natively the agent's own", strerror(errno));
 	else
-		say("blocked: l_environ -> /proc/self/environ: the agent's own");
+		blocked("l_environ -> /proc/self/environ: the agent's own");
 	/* mem: opening the agent's own is fine; ward's is what must not happen. */
 	link_to("l_mem", "/proc/self/mem");
 	int fd = open("l_mem", O_RDONLY | O_CLOEXEC);
@@ -402,10 +422,10 @@ static void mode_links(void)
 		if (strcmp(target, p) == 0)
 			leak("l_mem -> /proc/self/mem opened ward's memory", target, strlen(target));
 		else
-			say("blocked: l_mem -> /proc/self/mem is %s", target);
+			blocked("l_mem -> /proc/self/mem is %s", target);
 		close(fd);
 	} else {
-		say("blocked: l_mem: %s", strerror(errno));
+		refused("l_mem", errno, EACCES);
 	}
 	/* Through /proc/self/.. to ward's directory by number. */
 	snprintf(p, sizeof(p), "/proc/self/../%d/environ", ward);
@@ -434,7 +454,8 @@ static void mode_links(void)
 			}
 		}
 	}
-	say("blocked: /dev/fd/N and links to it, for the fds the agent does not have");
+	if (!att_through)
+		blocked("/dev/fd/N and links to it, for the fds the agent does not have");
 }
 
 static void mode_init(void)
@@ -449,14 +470,10 @@ static void sysv_shm(void)
 	char line[512];
 	int tried = 0;
 
-	if (f == NULL) {
-		say("note: /proc/sysvipc/shm: %s", strerror(errno));
-		return;
-	}
-	if (fgets(line, sizeof(line), f) == NULL) { /* the header */
-		fclose(f);
-		return;
-	}
+	if (f == NULL)
+		setup_failed("/proc/sysvipc/shm");
+	if (fgets(line, sizeof(line), f) == NULL) /* the header */
+		setup_failed("/proc/sysvipc/shm is empty");
 	while (fgets(line, sizeof(line), f) != NULL) {
 		int key, id;
 		if (sscanf(line, "%d %d", &key, &id) != 2)
@@ -464,7 +481,7 @@ static void sysv_shm(void)
 		char *seg = shmat(id, NULL, SHM_RDONLY);
 		tried++;
 		if (seg == (void *)-1) {
-			say("blocked: shmat(%d) of another process's segment: %s", id, strerror(errno));
+			refused("shmat() of another process's segment", errno, EACCES);
 			continue;
 		}
 		if (is_secret(seg, 256))
@@ -473,6 +490,8 @@ static void sysv_shm(void)
 	}
 	fclose(f);
 	say("note: %d System V segments tried", tried);
+	if (tried == 0)
+		missed("no System V segment listed: the victim's is not there");
 }
 
 /* The key of the victim's message queue and semaphore set. */
@@ -482,6 +501,17 @@ struct victim_msg {
 	long type;
 	char text[256];
 };
+
+/* A call on the victim's IPC object that must fail: it went through otherwise. */
+static void ipc_must_fail(const char *how, long rc)
+{
+	if (rc < 0) {
+		refused(how, errno, EACCES); /* ward's for an object the session did not make */
+	} else {
+		att_through = 1;
+		say("LEAK: %s worked on an object of a process outside the session", how);
+	}
+}
 
 /* The victim's queue and set, as any process of its user may reach them. */
 static void sysv_msg_sem(void)
@@ -496,48 +526,35 @@ static void sysv_msg_sem(void)
 	}
 	int q = msgget(VICTIM_KEY(v), 0);
 	if (q < 0) {
-		say("note: msgget(the victim's key): %s", strerror(errno));
+		refused("msgget(the victim's key)", errno, EACCES);
 	} else {
 		ssize_t n = msgrcv(q, &m, sizeof(m.text), 0, IPC_NOWAIT | MSG_NOERROR);
 		if (n > 0 && is_secret(m.text, (size_t)n))
 			leak("msgrcv() from the message queue of a process outside the session", m.text,
 			     (size_t)n);
+		else if (n < 0)
+			refused("msgrcv() from the victim's queue", errno, EACCES);
 		else
-			say("blocked: msgrcv() from the victim's queue: %s", n < 0 ? strerror(errno) : "no secret");
+			missed("msgrcv() from the victim's queue: no secret in it");
 		m.type = 1;
 		strcpy(m.text, "from the agent");
-		if (msgsnd(q, &m, strlen(m.text), IPC_NOWAIT) == 0)
-			wrong("msgsnd() into the message queue of a process outside the session");
-		else
-			say("blocked: msgsnd() into the victim's queue: %s", strerror(errno));
+		ipc_must_fail("msgsnd() into the victim's queue", msgsnd(q, &m, strlen(m.text), IPC_NOWAIT));
 		struct msqid_ds ds;
-		if (msgctl(q, IPC_STAT, &ds) == 0)
-			wrong("msgctl(IPC_STAT) of the victim's queue: %lu messages", (unsigned long)ds.msg_qnum);
-		if (msgctl(q, IPC_RMID, NULL) == 0)
-			wrong("msgctl(IPC_RMID) removed the message queue of a process outside the session");
-		else
-			say("blocked: msgctl(IPC_RMID) of the victim's queue: %s", strerror(errno));
+		ipc_must_fail("msgctl(IPC_STAT) of the victim's queue", msgctl(q, IPC_STAT, &ds));
+		ipc_must_fail("msgctl(IPC_RMID) of the victim's queue", msgctl(q, IPC_RMID, NULL));
 	}
 	int sem = semget(VICTIM_KEY(v), 0, 0);
 	if (sem < 0) {
-		say("note: semget(the victim's key): %s", strerror(errno));
+		refused("semget(the victim's key)", errno, EACCES);
 		return;
 	}
-	int val = semctl(sem, 0, GETVAL);
-	if (val >= 0)
-		wrong("semctl(GETVAL) read the victim's semaphore: %d", val);
-	if (semctl(sem, 0, SETVAL, 0) == 0)
-		wrong("semctl(SETVAL) set the semaphore of a process outside the session");
+	ipc_must_fail("semctl(GETVAL) of the victim's semaphore", semctl(sem, 0, GETVAL));
+	ipc_must_fail("semctl(SETVAL) of the victim's semaphore", semctl(sem, 0, SETVAL, 0));
 	struct sembuf op = { 0, -1, IPC_NOWAIT };
-	if (semop(sem, &op, 1) == 0)
-		wrong("semop() took the semaphore of a process outside the session");
+	ipc_must_fail("semop() on the victim's semaphore", semop(sem, &op, 1));
 	struct timespec ts = { 0, 0 };
-	if (semtimedop(sem, &op, 1, &ts) == 0)
-		wrong("semtimedop() took the semaphore of a process outside the session");
-	if (semctl(sem, 0, IPC_RMID) == 0)
-		wrong("semctl(IPC_RMID) removed the semaphore set of a process outside the session");
-	else
-		say("blocked: semctl(IPC_RMID) of the victim's set: %s", strerror(errno));
+	ipc_must_fail("semtimedop() on the victim's semaphore", semtimedop(sem, &op, 1, &ts));
+	ipc_must_fail("semctl(IPC_RMID) of the victim's set", semctl(sem, 0, IPC_RMID));
 }
 
 static void mode_victim(void)
@@ -560,14 +577,15 @@ static void mode_victim(void)
  * the same inode number.  ward serves an object without a name only if the
  * agent's fd still holds that object, not as O_PATH, when it looks: the
  * inode number alone repeats across filesystems, and the swap made it
- * match.  The file is searched for on every filesystem but /proc, /sys
- * and /dev; when none has the number, the race is not run (said so).
+ * match.  The victim (victim-serve ... hop) makes its memfd so that a
+ * readable file of /usr has its inode number, and says which in
+ * $HOP_FILE; without one the race is not run, and missed.
  */
 #define HOP_FD 200
 static int hop_opath = -1, hop_other = -1;
 static volatile int hop_stop;
+static unsigned long hop_swaps;
 static ino_t hop_ino;
-static char hop_found[PATH_MAX];
 
 static void *hop_swapper(void *arg)
 {
@@ -575,37 +593,9 @@ static void *hop_swapper(void *arg)
 	while (!hop_stop) {
 		dup2(hop_opath, HOP_FD);
 		dup2(hop_other, HOP_FD);
+		__atomic_add_fetch(&hop_swaps, 1, __ATOMIC_RELAXED);
 	}
 	return NULL;
-}
-
-static bool find_ino(const char *dir, int depth, double until)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	bool found = false;
-
-	if (d == NULL)
-		return false;
-	while (!found && now() < until && (e = readdir(d)) != NULL) {
-		char p[PATH_MAX];
-		struct stat st;
-		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
-		    (depth == 16 && (strcmp(e->d_name, "proc") == 0 || strcmp(e->d_name, "sys") == 0 ||
-				     strcmp(e->d_name, "dev") == 0)))
-			continue;
-		if (snprintf(p, sizeof(p), "%s/%s", strcmp(dir, "/") ? dir : "", e->d_name) >= (int)sizeof(p) ||
-		    lstat(p, &st) < 0)
-			continue;
-		if (S_ISREG(st.st_mode) && st.st_ino == hop_ino && access(p, R_OK) == 0) {
-			snprintf(hop_found, sizeof(hop_found), "%s", p);
-			found = true;
-		} else if (S_ISDIR(st.st_mode) && depth > 0) {
-			found = find_ino(p, depth - 1, until);
-		}
-	}
-	closedir(d);
-	return found;
 }
 
 static void mode_hoprace(void)
@@ -626,15 +616,16 @@ static void mode_hoprace(void)
 			hop_opath = open(p, O_PATH | O_CLOEXEC);
 	}
 	if (hop_opath < 0 || fstat(hop_opath, &st) < 0) {
-		say("blocked: open(%s, O_PATH): %s", p, strerror(errno));
+		refused("open(/proc/VICTIM/fd/N of its memfd, O_PATH)", errno, EACCES);
 		return;
 	}
 	hop_ino = st.st_ino;
-	/* Everywhere but /proc, /sys and /dev, for 20 seconds at most. */
-	find_ino("/", 16, now() + 20);
-	if (!hop_found[0]) {
-		say("note: no readable file with inode number %lu found: the race was not run",
-		    (unsigned long)hop_ino);
+	/* The victim made its memfd so that a file of /usr has its inode number. */
+	const char *hop_found = getenv("HOP_FILE");
+	struct stat hs;
+	if (hop_found == NULL || *hop_found == '\0' || stat(hop_found, &hs) < 0 || hs.st_ino != hop_ino) {
+		missed("no readable file with inode number %lu (HOP_FILE=%s): the race was not run",
+		       (unsigned long)hop_ino, hop_found ? hop_found : "");
 		return;
 	}
 	hop_other = open(hop_found, O_RDONLY | O_CLOEXEC);
@@ -646,10 +637,13 @@ static void mode_hoprace(void)
 		setup_failed("pthread_create");
 	snprintf(p, sizeof(p), "/proc/self/fd/%d", HOP_FD);
 	double end = now() + race_seconds();
-	long tries = 0;
+	unsigned long tries = 0, windows = 0;
 	while (now() < end && !att_through) {
+		unsigned long before = __atomic_load_n(&hop_swaps, __ATOMIC_RELAXED);
 		int fd = open(p, O_RDONLY | O_CLOEXEC);
 		tries++;
+		if (__atomic_load_n(&hop_swaps, __ATOMIC_RELAXED) != before)
+			windows++;
 		if (fd < 0)
 			continue;
 		char buf[256];
@@ -660,8 +654,7 @@ static void mode_hoprace(void)
 	}
 	hop_stop = 1;
 	pthread_join(t, NULL);
-	if (!att_through)
-		say("blocked: the victim's memfd through a swapped O_PATH fd (%ld tries)", tries);
+	race_done("the victim's memfd through a swapped O_PATH fd", tries, windows);
 }
 
 static volatile int victim_q = -1, victim_sem = -1;
@@ -676,7 +669,59 @@ static void victim_cleanup(int sig)
 	_exit(0);
 }
 
-static int victim_serve(const char *secretfile, const char *pidfile)
+/*
+ * For hoprace: the inode numbers of the regular files of /usr, to find one
+ * a memfd of ours gets.  memfds take their numbers from a counter of the
+ * kernel's (in batches a CPU), so new ones are tried until one matches.
+ */
+static void *hop_tree;
+static int hop_cmp(const void *a, const void *b)
+{
+	ino_t x = *(const ino_t *)a, y = *(const ino_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+struct hop_file {
+	ino_t ino; /* first: compared as an ino_t by hop_cmp */
+	char path[];
+};
+
+static int hop_add(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)ftw;
+	if (type != FTW_F || !S_ISREG(st->st_mode) || access(path, R_OK) < 0)
+		return 0;
+	struct hop_file *h = malloc(sizeof(*h) + strlen(path) + 1);
+	if (h == NULL)
+		return 1;
+	h->ino = st->st_ino;
+	strcpy(h->path, path);
+	if (tsearch(h, &hop_tree, hop_cmp) == NULL)
+		return 1;
+	return 0;
+}
+
+/* A memfd whose inode number a readable file of /usr has; that file's name in *path. */
+static int matching_memfd(const char **path)
+{
+	if (nftw("/usr", hop_add, 32, FTW_PHYS) != 0)
+		return -1;
+	for (long i = 0; i < 4000000; i++) {
+		int m = memfd_create("victim-secret", 0);
+		struct stat st;
+		if (m < 0 || fstat(m, &st) < 0)
+			return -1;
+		struct hop_file **hit = tfind(&st.st_ino, &hop_tree, hop_cmp);
+		if (hit != NULL) {
+			*path = (*hit)->path;
+			return m;
+		}
+		close(m);
+	}
+	return -1;
+}
+
+static int victim_serve(const char *secretfile, const char *pidfile, bool hop)
 {
 	char buf[256], tmp[PATH_MAX];
 	ssize_t n = slurp(secretfile, buf, sizeof(buf));
@@ -684,7 +729,8 @@ static int victim_serve(const char *secretfile, const char *pidfile)
 
 	if (n <= 0)
 		return 2;
-	int m = memfd_create("victim-secret", 0);
+	const char *hop_path = "";
+	int m = hop ? matching_memfd(&hop_path) : memfd_create("victim-secret", 0);
 	if (m < 0 || write(m, buf, (size_t)n) != n)
 		return 2;
 	snprintf(tmp, sizeof(tmp), "%s.deleted", pidfile);
@@ -717,7 +763,7 @@ static int victim_serve(const char *secretfile, const char *pidfile)
 	FILE *f = fopen(tmp, "w");
 	if (f == NULL)
 		return 2;
-	fprintf(f, "%d\n", getpid());
+	fprintf(f, "%d %s\n", getpid(), hop_path);
 	fclose(f);
 	rename(tmp, pidfile);
 	for (;;)
@@ -785,9 +831,10 @@ static void mode_ipcreuse(void)
 	if (n > 0 && is_secret(m.text, (size_t)n))
 		leak("msgrcv() by an id the session had, now a queue of a process outside it", m.text,
 		     (size_t)n);
+	else if (n < 0)
+		refused("msgrcv() of the id the session had, now another's", errno, EACCES);
 	else
-		say("blocked: msgrcv() of the id the session had, now another's: %s",
-		    n < 0 ? strerror(errno) : "no secret");
+		missed("msgrcv() of the id the session had: no secret in it");
 }
 
 /* The other side of ipcreuse: remove the session's queue, then take its id. */
@@ -845,11 +892,8 @@ static void mode_shmreuse(void)
 			if (getpid() != want)
 				_exit(3);
 			char *seg = shmat(id, NULL, SHM_RDONLY);
-			if (seg == (void *)-1) {
-				say("blocked: shmat(%d) as the creator's id %d, taken over: %s", id, want,
-				    strerror(errno));
-				_exit(0);
-			}
+			if (seg == (void *)-1)
+				_exit(errno < 100 ? 100 + errno : 5); /* the errno, to the parent */
 			_exit(is_secret(seg, 256) ? 1 : 4);
 		}
 		int st;
@@ -860,11 +904,13 @@ static void mode_shmreuse(void)
 		if (WEXITSTATUS(st) == 1)
 			leak("shmat() of a segment whose creator's id a session process took", "(secret)",
 			     8);
-		else if (WEXITSTATUS(st) == 4)
-			wrong("the segment attached but does not hold the secret");
+		else if (WEXITSTATUS(st) >= 100)
+			refused("shmat() as the creator's id, taken over", WEXITSTATUS(st) - 100, EACCES);
+		else
+			missed("the segment attached but does not hold the secret (%d)", WEXITSTATUS(st));
 		return;
 	}
-	wrong("could not take the id %d in 50 forks", want);
+	missed("could not take the id %d in 50 forks", want);
 }
 
 /* Another mount of procfs: its PID directories are no less foreign. */
@@ -952,7 +998,7 @@ static void mode_mount(void)
 			snprintf(dir, sizeof(dir), "%s/penv", cwd);
 		int o = open(dir, O_PATH | O_CLOEXEC);
 		if (o < 0) {
-			say("note: O_PATH open of %s: %s", held[i], strerror(errno));
+			refused("an O_PATH open of a foreign /proc entry", errno, EACCES);
 			continue;
 		}
 		snprintf(p, sizeof(p), "/proc/self/fd/%d", o);
@@ -986,14 +1032,10 @@ static void mode_mount(void)
 	/* The agent's own entries are its to read. */
 	snprintf(p, sizeof(p), "%s/proc2/%d/status", cwd, getpid());
 	long pid = status_pid(p);
-	if (pid != getpid())
-		wrong("its own status through the second procfs: Pid %ld, expected %d", pid, getpid());
+	control_check(pid == getpid(), "its own status through the second procfs: Pid %ld", pid);
 	snprintf(p, sizeof(p), "%s/proc2/self/status", cwd);
 	pid = status_pid(p);
-	if (pid != getpid())
-		wrong("proc2/self/status: Pid %ld, expected %d", pid, getpid());
-	else
-		say("note: its own entries open through the second procfs");
+	control_check(pid == getpid(), "proc2/self/status: Pid %ld", pid);
 }
 
 int main(int argc, char **argv)
@@ -1001,7 +1043,9 @@ int main(int argc, char **argv)
 	const char *mode = argc > 1 ? argv[1] : "self";
 
 	if (strcmp(mode, "victim-serve") == 0)
-		return argc == 4 ? victim_serve(argv[2], argv[3]) : 2;
+		return argc == 4 || (argc == 5 && strcmp(argv[4], "hop") == 0)
+			       ? victim_serve(argv[2], argv[3], argc == 5)
+			       : 2;
 	if (strcmp(mode, "shm-orphan") == 0)
 		return argc == 4 ? shm_orphan(argv[2], argv[3]) : 2;
 	if (strcmp(mode, "ipc-recycler") == 0)

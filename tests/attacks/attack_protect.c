@@ -95,31 +95,35 @@ static void write_through(const char *how, const char *name)
 {
 	int fd = open(name, O_WRONLY | O_APPEND | O_CLOEXEC);
 	if (fd < 0) {
-		say("blocked: %s, then open(%s, O_WRONLY): %s", how, name, strerror(errno));
+		char what[256];
+		snprintf(what, sizeof(what), "%s, then open(%s, O_WRONLY)", how, name);
+		refused(what, errno, EACCES);
 		return;
 	}
 	if (write(fd, "INJECTED\n", 9) != 9)
-		say("blocked: %s, then write: %s", how, strerror(errno));
+		missed("%s, then write: %s", how, strerror(errno));
 	close(fd);
 }
 
 static void mode_hardlink(void)
 {
-	int fd = open(GUARDED, O_WRONLY | O_APPEND | O_CLOEXEC);
-	if (fd >= 0) {
-		wrong("open(%s, O_WRONLY) was allowed: the rule is not in force", GUARDED);
-		close(fd);
+	if (!native_run()) {
+		int fd = open(GUARDED, O_WRONLY | O_APPEND | O_CLOEXEC);
+		control_check(fd < 0 && errno == EACCES, "open(%s, O_WRONLY) is refused: the rule is in force",
+			      GUARDED);
 	}
 	if (link(GUARDED, "hl") == 0)
 		write_through("link(guarded/x, hl)", "hl");
 	else
-		say("blocked: link(guarded/x, hl): %s", strerror(errno));
+		refused("link(guarded/x, hl)", errno, EACCES);
 	int o = open(GUARDED, O_RDONLY | O_CLOEXEC);
-	if (o >= 0) {
+	if (o < 0)
+		setup_failed("open(guarded/x, O_RDONLY)");
+	{
 		if (linkat(o, "", AT_FDCWD, "hl2", AT_EMPTY_PATH) == 0)
 			write_through("linkat(fd, \"\", hl2, AT_EMPTY_PATH)", "hl2");
 		else
-			say("blocked: linkat(fd, \"\", hl2, AT_EMPTY_PATH): %s", strerror(errno));
+			refused("linkat(fd, \"\", hl2, AT_EMPTY_PATH)", errno, EACCES);
 		close(o);
 	}
 	check_guarded();
@@ -137,17 +141,19 @@ static void mode_rename(void)
 			say("LEAK: %s was moved away", GUARDED);
 		}
 	} else {
-		say("blocked: rename(guarded/x, moved): %s", strerror(errno));
+		refused("rename(guarded/x, moved)", errno, EACCES);
 	}
 }
 
 static volatile int stop;
+static unsigned long swaps;
 
 static void *swapper(void *arg)
 {
 	(void)arg;
 	while (!stop)
-		syscall(SYS_renameat2, AT_FDCWD, "D", AT_FDCWD, "E", RENAME_EXCHANGE);
+		if (syscall(SYS_renameat2, AT_FDCWD, "D", AT_FDCWD, "E", RENAME_EXCHANGE) == 0)
+			__atomic_add_fetch(&swaps, 1, __ATOMIC_RELAXED);
 	return NULL;
 }
 
@@ -168,20 +174,24 @@ static void mode_renamerace(void)
 		say("LEAK: rename(E, hooks) moved a directory with pre-commit into hooks/");
 		return;
 	}
-	say("blocked: rename(E, hooks): %s", strerror(errno));
+	refused("rename(E, hooks)", errno, EACCES);
 	if (pthread_create(&t, NULL, swapper, NULL) != 0)
 		setup_failed("pthread_create");
 	double end = now() + race_seconds();
-	long tries = 0, moved = 0;
+	unsigned long tries = 0, moved = 0, windows = 0;
 	while (now() < end && !att_through) {
 		tries++;
-		if (rename("D", "hooks") < 0)
+		unsigned long before = __atomic_load_n(&swaps, __ATOMIC_RELAXED);
+		int rc = rename("D", "hooks");
+		if (__atomic_load_n(&swaps, __ATOMIC_RELAXED) != before)
+			windows++;
+		if (rc < 0)
 			continue;
 		moved++;
 		struct stat st;
 		if (stat("hooks/pre-commit", &st) == 0) {
 			att_through = 1;
-			say("LEAK: a directory with pre-commit became hooks/ (try %ld)", tries);
+			say("LEAK: a directory with pre-commit became hooks/ (try %lu)", tries);
 			break;
 		}
 		/* A file landed there: put it back for the next try. */
@@ -190,8 +200,8 @@ static void mode_renamerace(void)
 	}
 	stop = 1;
 	pthread_join(t, NULL);
-	say("%s: rename(D, hooks) against a file/directory swap: %ld tries, %ld moved",
-	    att_through ? "note" : "blocked", tries, moved);
+	say("note: rename(D, hooks) against a file/directory swap: %lu tries, %lu moved", tries, moved);
+	race_done("rename(D, hooks) while D is swapped between a file and a directory", tries, windows);
 }
 
 static void mode_globdir(void)
@@ -199,11 +209,11 @@ static void mode_globdir(void)
 	if (rename("hidden", "shown") == 0)
 		try_read("rename(hidden, shown), then read shown/x", AT_FDCWD, "shown/x", O_RDONLY);
 	else
-		say("blocked: rename(hidden, shown): %s", strerror(errno));
+		refused("rename(hidden, shown)", errno, EACCES);
 	if (mkdir("up", 0755) == 0 && rename("hidden", "up/hidden") == 0)
 		try_read("rename(hidden, up/hidden), then read", AT_FDCWD, "up/hidden/x", O_RDONLY);
 	else
-		say("blocked: rename(hidden, up/hidden): %s", strerror(errno));
+		refused("rename(hidden, up/hidden)", errno, EACCES);
 	try_read("read hidden/x", AT_FDCWD, "hidden/x", O_RDONLY);
 }
 
@@ -219,7 +229,7 @@ static void mode_whiteout(void)
 	} else if (errno != EPERM) {
 		wrong("RENAME_WHITEOUT: %s, expected EPERM", strerror(errno));
 	} else {
-		say("blocked: renameat2(public/x, public/y, RENAME_WHITEOUT): EPERM");
+		blocked("renameat2(public/x, public/y, RENAME_WHITEOUT): EPERM");
 	}
 }
 
@@ -238,7 +248,7 @@ static void plant(const char *how, const char *through, const char *name)
 		att_through = 1;
 		say("LEAK: %s: %s now exists", how, path);
 	} else {
-		say("blocked: %s: %s", how, strerror(errno));
+		missed("%s: made, but %s does not lead into it (%s)", how, path, strerror(errno));
 	}
 }
 
@@ -249,7 +259,7 @@ static void mode_hooks(void)
 	if (symlink("../evil", ".git/hooks") == 0)
 		plant("symlink(../evil, .git/hooks)", ".git/hooks", "pre-commit");
 	else
-		say("blocked: symlink(../evil, .git/hooks): %s", strerror(errno));
+		refused("symlink(../evil, .git/hooks)", errno, EACCES);
 	if (mkdir(".git/hooks", 0755) == 0) {
 		int fd = open(".git/hooks/pre-commit", O_CREAT | O_WRONLY | O_CLOEXEC, 0755);
 		if (fd >= 0) {
@@ -257,20 +267,20 @@ static void mode_hooks(void)
 			say("LEAK: mkdir .git/hooks, then created .git/hooks/pre-commit");
 			close(fd);
 		} else {
-			say("blocked: mkdir .git/hooks, then create pre-commit: %s", strerror(errno));
+			refused("mkdir .git/hooks, then create pre-commit", errno, EACCES);
 		}
 	} else {
-		say("blocked: mkdir(.git/hooks): %s", strerror(errno));
+		refused("mkdir(.git/hooks)", errno, EACCES);
 	}
 	if (symlink("evil", ".claude") == 0)
 		plant("symlink(evil, .claude)", ".claude", "settings.json");
 	else
-		say("blocked: symlink(evil, .claude): %s", strerror(errno));
+		refused("symlink(evil, .claude)", errno, EACCES);
 	if (rename(".git", "git-moved") == 0) {
 		att_through = 1;
 		say("LEAK: rename(.git, git-moved)");
 	} else {
-		say("blocked: rename(.git, git-moved): %s", strerror(errno));
+		refused("rename(.git, git-moved)", errno, EACCES);
 	}
 }
 
@@ -281,12 +291,12 @@ static void mode_gitdir(void)
 	if (symlink("evil", ".git") == 0)
 		plant("symlink(evil, .git)", ".git", "hooks/pre-commit");
 	else
-		say("blocked: symlink(evil, .git): %s", strerror(errno));
+		refused("symlink(evil, .git)", errno, EACCES);
 	if (rename("evil", ".git") == 0) {
 		att_through = 1;
 		say("LEAK: rename(evil, .git) made a repository of the agent's");
 	} else {
-		say("blocked: rename(evil, .git): %s", strerror(errno));
+		refused("rename(evil, .git)", errno, EACCES);
 	}
 }
 
@@ -301,7 +311,9 @@ static void change(const char *path)
 		}
 		close(fd);
 	} else {
-		say("blocked: open(%s, O_WRONLY): %s", path, strerror(errno));
+		char what[256];
+		snprintf(what, sizeof(what), "open(%s, O_WRONLY)", path);
+		refused(what, errno, EACCES);
 	}
 	if (truncate(path, 0) == 0) {
 		att_through = 1;
@@ -315,7 +327,9 @@ static void change(const char *path)
 		att_through = 1;
 		say("LEAK: rename(new.policy, %s) replaced it", path);
 	} else {
-		say("blocked: rename(new.policy, %s): %s", path, strerror(errno));
+		char what[256];
+		snprintf(what, sizeof(what), "rename(new.policy, %s)", path);
+		refused(what, errno, EACCES);
 	}
 	if (unlink(path) == 0) {
 		att_through = 1;
@@ -339,7 +353,7 @@ static void mode_policyfile(void)
 		att_through = 1;
 		say("LEAK: rename(conf, conf2)");
 	} else {
-		say("blocked: rename(conf, conf2): %s", strerror(errno));
+		refused("rename(conf, conf2)", errno, EACCES);
 	}
 	if (mkdir("other", 0755) < 0 || symlink("other", "l2") < 0)
 		setup_failed("mkdir other");
@@ -347,7 +361,7 @@ static void mode_policyfile(void)
 		att_through = 1;
 		say("LEAK: rename(l2, cfgl) turned the directory's symlink elsewhere");
 	} else {
-		say("blocked: rename(l2, cfgl): %s", strerror(errno));
+		refused("rename(l2, cfgl)", errno, EACCES);
 	}
 }
 
@@ -369,9 +383,9 @@ static void mode_chattr(void)
 			f = 0;
 			ioctl(fd, FS_IOC_SETFLAGS, &f);
 		} else if (errno == ENOTTY || errno == EOPNOTSUPP) {
-			say("note: this filesystem has no inode flags (%s)", strerror(errno));
+			missed("this filesystem has no inode flags (%s)", strerror(errno));
 		} else {
-			say("blocked: FS_IOC_SETFLAGS %s: %s", flags[i].name, strerror(errno));
+			refused("FS_IOC_SETFLAGS", errno, EPERM);
 		}
 	}
 	struct fsxattr fx;
@@ -381,7 +395,7 @@ static void mode_chattr(void)
 			att_through = 1;
 			say("LEAK: FS_IOC_FSSETXATTR changed %s through a read-only fd", GUARDED);
 		} else {
-			say("blocked: FS_IOC_FSSETXATTR: %s", strerror(errno));
+			refused("FS_IOC_FSSETXATTR", errno, EPERM);
 		}
 	}
 	close(fd);
@@ -391,7 +405,7 @@ static void mode_core(void)
 {
 	struct rlimit lim = { RLIM_INFINITY, RLIM_INFINITY };
 	if (setrlimit(RLIMIT_CORE, &lim) < 0) {
-		say("blocked: setrlimit(RLIMIT_CORE, unlimited): %s", strerror(errno));
+		refused("setrlimit(RLIMIT_CORE, unlimited)", errno, EPERM);
 		if (getrlimit(RLIMIT_CORE, &lim) == 0) {
 			lim.rlim_cur = lim.rlim_max;
 			setrlimit(RLIMIT_CORE, &lim);
@@ -419,9 +433,9 @@ static void mode_core(void)
 	if (d != NULL)
 		closedir(d);
 	if (WIFSIGNALED(st) && WCOREDUMP(st) && !att_through)
-		say("note: a core was dumped, not in guarded/ (core_pattern elsewhere)");
+		missed("a core was dumped, not in guarded/ (core_pattern elsewhere)");
 	else if (!att_through)
-		say("blocked: no core dump");
+		blocked("no core dump");
 }
 
 /* The files through which git finds a repository's config and hooks elsewhere. */
@@ -436,16 +450,25 @@ static void mode_gitcommon(void)
 	if (mkdir("evil", 0755) < 0 || mkdir("evil/hooks", 0755) < 0)
 		setup_failed("mkdir evil");
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		char dir[256];
+		char dir[256], what[300];
+		int mkerr = 0;
 		snprintf(dir, sizeof(dir), "%s", files[i]);
 		for (char *c = dir + 5; (c = strchr(c, '/')) != NULL; c++) {
 			*c = '\0';
-			mkdir(dir, 0755); /* may be refused: then the open fails too */
+			if (mkdir(dir, 0755) < 0 && errno != EEXIST && mkerr == 0) {
+				mkerr = errno; /* refused: then the open fails too */
+				snprintf(what, sizeof(what), "mkdir(%s) on the way to %s", dir, files[i]);
+			}
 			*c = '/';
 		}
 		int fd = open(files[i], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
+		if (fd < 0 && errno == ENOENT && mkerr != 0) {
+			refused(what, mkerr, EACCES);
+			continue;
+		}
 		if (fd < 0) {
-			say("blocked: open(%s, O_CREAT): %s", files[i], strerror(errno));
+			snprintf(what, sizeof(what), "open(%s, O_CREAT)", files[i]);
+			refused(what, errno, EACCES);
 			continue;
 		}
 		if (write(fd, "evil\n", 5) == 5) {
@@ -465,16 +488,16 @@ static void mode_roundtrip(void)
 	snprintf(out, sizeof(out), "%s.out/d", cwd);
 	snprintf(f, sizeof(f), "%s/f", out);
 	int fd = open(f, O_WRONLY | O_APPEND | O_CLOEXEC);
-	if (fd >= 0) {
-		wrong("open(OUT/d/f, O_WRONLY) was allowed: the rules are not in force");
+	if (!native_run())
+		control_check(fd < 0 && errno == EACCES, "open(OUT/d/f, O_WRONLY) is refused: the rules are in force");
+	if (fd >= 0)
 		close(fd);
-	}
 	if (rename(out, "d") == 0) {
 		write_through("rename(OUT/d, d)", "d/f");
 		if (rename("d", out) < 0)
 			say("note: could not move it back: %s", strerror(errno));
 	} else {
-		say("blocked: rename(OUT/d, d): %s", strerror(errno));
+		refused("rename(OUT/d, d)", errno, EACCES);
 	}
 	if (mkdir("e", 0755) < 0)
 		setup_failed("mkdir e");
@@ -483,7 +506,7 @@ static void mode_roundtrip(void)
 		if (syscall(SYS_renameat2, AT_FDCWD, "e", AT_FDCWD, out, RENAME_EXCHANGE) < 0)
 			say("note: could not exchange them back: %s", strerror(errno));
 	} else {
-		say("blocked: renameat2(e, OUT/d, RENAME_EXCHANGE): %s", strerror(errno));
+		refused("renameat2(e, OUT/d, RENAME_EXCHANGE)", errno, EACCES);
 	}
 	if (slurp(f, buf, sizeof(buf)) < 0)
 		setup_failed("read OUT/d/f");
@@ -500,7 +523,7 @@ static void must_fail(const char *what, int rc)
 		att_through = 1;
 		say("LEAK: %s succeeded", what);
 	} else {
-		say("blocked: %s: %s", what, strerror(errno));
+		refused(what, errno, EACCES);
 	}
 }
 
@@ -630,7 +653,7 @@ static void top_is_link(const char *how)
 		say("LEAK: %s: top is now a symlink to %s", how, t);
 		unlink("top");
 	} else {
-		say("blocked: %s", how);
+		blocked("%s: top is no symlink", how);
 	}
 }
 
@@ -725,7 +748,9 @@ static void read_secret(const char *path)
 	char buf[256];
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		say("blocked: open(%s): %s", path, strerror(errno));
+		char what[256];
+		snprintf(what, sizeof(what), "open(%s)", path);
+		refused(what, errno, EACCES);
 		return;
 	}
 	ssize_t n = read(fd, buf, sizeof(buf));

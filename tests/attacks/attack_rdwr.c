@@ -23,10 +23,10 @@ int main(void)
 	int fd = (int)syscall(SYS_openat2, AT_FDCWD, SECRET, &how, sizeof(how));
 	if (fd >= 0) {
 		if (!check_fd("openat2(secret/x, O_RDWR)", fd))
-			say("blocked: openat2(O_RDWR): opened, not the secret");
+			missed("openat2(O_RDWR): opened, but it is not the secret");
 		close(fd);
 	} else {
-		say("blocked: openat2(secret/x, O_RDWR): %s", strerror(errno));
+		refused("openat2(secret/x, O_RDWR)", errno, EACCES);
 	}
 
 	/* An O_RDWR fd can also be mapped for reading. */
@@ -36,6 +36,8 @@ int main(void)
 		if (m != MAP_FAILED && is_secret(m, 64))
 			leak("mmap of an O_RDWR fd of secret/x", m, 64);
 		close(fd);
+	} else {
+		refused("open(secret/x, O_RDWR) to map it", errno, EACCES);
 	}
 	/* Access mode 3: neither read nor write for read(2); must not read either. */
 	fd = open(SECRET, 3 | O_CLOEXEC);
@@ -49,9 +51,10 @@ int main(void)
 			    n < 0 ? strerror(errno) : "nothing");
 		close(fd);
 	} else {
-		say("blocked: open(secret/x, 3): %s", strerror(errno));
+		refused("open(secret/x, 3)", errno, EACCES);
 	}
-	if (symlink(SECRET, "rw-link") == 0)
-		try_read("open(symlink to secret/x, O_RDWR)", AT_FDCWD, "rw-link", O_RDWR);
+	if (symlink(SECRET, "rw-link") < 0)
+		setup_failed("symlink rw-link");
+	try_read("open(symlink to secret/x, O_RDWR)", AT_FDCWD, "rw-link", O_RDWR);
 	return finish();
 }

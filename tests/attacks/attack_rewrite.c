@@ -20,6 +20,7 @@
 
 static char session_cache[4096]; /* $SESSION/cache, learnt from a rewritten open */
 static volatile int stop;
+static unsigned long flips; /* symlinks planted by flip_d1 */
 
 /* Where the rewrite lands: open cache/probe and read its real path. */
 static void learn_session(void)
@@ -58,6 +59,7 @@ static void *flip_d1(void *arg)
 		rmdir(d2);
 		rmdir(d1);
 		if (symlink(target, d1) == 0) {
+			__atomic_add_fetch(&flips, 1, __ATOMIC_RELAXED);
 			for (volatile int i = 0; i < 2000; i++)
 				;
 			unlink(d1);
@@ -70,16 +72,17 @@ static void mode_mkdir(void)
 {
 	pthread_t t;
 	learn_session();
-	if (mkdir("guarded/d2", 0755) == 0) {
-		wrong("mkdir(guarded/d2) was allowed: the rules are not in force");
-		rmdir("guarded/d2");
-	}
+	int c = mkdir("guarded/d2", 0755);
+	control_check(c < 0 && errno == EACCES, "mkdir(guarded/d2) is refused: the rule is in force");
 	if (pthread_create(&t, NULL, flip_d1, NULL) != 0)
 		setup_failed("pthread_create");
 	double end = now() + race_seconds();
-	long tries = 0;
+	unsigned long tries = 0, windows = 0;
 	while (now() < end && access("guarded/d2", F_OK) < 0) {
+		unsigned long before = __atomic_load_n(&flips, __ATOMIC_RELAXED);
 		int fd = open("cache/d1/d2/f", O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+		if (__atomic_load_n(&flips, __ATOMIC_RELAXED) != before)
+			windows++;
 		if (fd >= 0)
 			close(fd);
 		tries++;
@@ -89,14 +92,19 @@ static void mode_mkdir(void)
 	if (access("guarded/d2", F_OK) == 0)
 		leak("ward made guarded/d2 through a symlink planted at a rewrite's parent", "made", 4);
 	else
-		say("blocked: guarded/d2 not made in %ld tries", tries);
+		race_done("a symlink planted at the rewrite's missing parent directory", tries, windows);
 }
+
+static int returned, refused_at_once[256]; /* FIFO opens that returned; their errnos */
 
 static void *open_fifo(void *arg)
 {
 	char path[64];
 	snprintf(path, sizeof(path), "cache/fifo%ld", (long)(intptr_t)arg);
 	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0 && errno > 0 && errno < 256)
+		__atomic_add_fetch(&refused_at_once[errno], 1, __ATOMIC_SEQ_CST);
+	__atomic_add_fetch(&returned, 1, __ATOMIC_SEQ_CST);
 	if (fd >= 0) {
 		say("note: open(%s) returned a fd", path);
 		close(fd);
@@ -121,11 +129,18 @@ static void mode_fifo(void)
 			setup_failed("pthread_create");
 	usleep(300 * 1000);
 	/* The session must still be served: the threads' opens hold no worker. */
+	int waiting = N - __atomic_load_n(&returned, __ATOMIC_SEQ_CST);
 	char buf[64];
 	if (slurp(PUBLIC, buf, sizeof(buf)) < 0)
 		wrong("open(public/x) failed: %s", strerror(errno));
+	else if (waiting > 0)
+		blocked("the session is still served while %d rewritten FIFO opens wait", waiting);
+	else if (refused_at_once[ENXIO] == N)
+		/* The open of a FIFO with no reader does not wait in ward: the worker stays free. */
+		blocked("all %d rewritten FIFO opens were answered at once (ENXIO: no reader)", N);
 	else
-		say("blocked: the session is still served while %d rewritten FIFO opens wait", N);
+		missed("no rewritten FIFO open was waiting when ward was probed, and not all were "
+		       "refused with ENXIO (%d)", refused_at_once[ENXIO]);
 	for (long i = 0; i < N; i++)
 		pthread_join(t[i], NULL);
 }

@@ -1,30 +1,48 @@
 #!/bin/bash
-# attacks.sh BUILD_DIR - run every attack of tests/attacks/ under `ward run`
-# and assert that it failed (DESIGN.md §1, §2).
+# attacks.sh BUILD_DIR [root|nobody] - run every attack of tests/attacks/
+# natively, where it must get through, and under `ward run`, where it must
+# be stopped (DESIGN.md §1, §2).
 #
 # Each attack program runs, dynamic and static, in a fresh project:
 #     secret/x   "WARD-SECRET-<random>", under `-r 'deny read $PROJECT/secret/**'`
 #     public/x   "PUBLIC-CONTENT"
 #     sub/deep/  empty directories
 #     bin/mycat  a copy of /bin/cat
-# with the default profile plus that rule (and a few more for some tests),
-# ward in a session and process group of its own (setsid), and asserts:
-#   - the secret's content never appears in the output, and no LEAK line
-#     (the program reports what it got through with);
-#   - the program ran to its end and said "RESULT: stopped", exit 0;
-#   - ward survived: its exit status is the agent's (0) and its log ends
-#     with a "session-end" event carrying that status;
-#   - the secret is unchanged (same bytes, same place);
-#   - nothing hung (each run has a timeout);
-#   - for the network attacks, the service outside the session that they
-#     try to reach logged no connection and no datagram.
-# When run as root, the whole set runs a second time as nobody:nogroup
-# (setpriv), from a temporary directory nobody owns holding copies of ward
-# and the attacks (the build tree may not be readable by nobody).
+# twice (see tests/attacks/attack.h for what a program prints):
+#   - natively, with a stand-in for ward as its parent (a shell that waits
+#     for it, in a session of its own, as ward is): it must get through
+#     (RESULT: through, or the stand-in killed, or what the mode's check
+#     looks at changed).  An attack that does not is broken, and fails: it
+#     would otherwise look like one ward stopped.  Where the kernel itself
+#     stops an attack (for nobody, say), the mode says so and the native
+#     run must be stopped too; a mode with nothing to attack without ward
+#     (ward's worker pool, its rewrite rules, its log) says so and has no
+#     native run.
+#   - under ward, with the default profile plus that rule (and a few more
+#     for some tests), ward in a session and process group of its own
+#     (setsid); it asserts:
+#       - the secret's content never appears in the output, and no LEAK line;
+#       - the program ran to its end and said "RESULT: stopped" (attempts
+#         made, each refused with the policy's errno or checked), exit 0;
+#         "not-tried" (a MISSED line: another error, nothing to try, a race
+#         that never reached its window; or a failed setup) fails;
+#       - ward survived: its exit status is the agent's (0) and its log ends
+#         with a "session-end" event carrying that status;
+#       - the secret is unchanged (same bytes, same place);
+#       - nothing hung (each run has a timeout);
+#       - for the network attacks, the service outside the session that they
+#         try to reach logged no connection and no datagram.
+# Parts (each its own ctest; "root" and "nobody" exit 77 unless root):
+#   (none)   the attacks that need nothing special, as the user running this
+#   root     those that need root: mount namespaces, loop devices, device
+#            nodes, ns_last_pid
+#   nobody   the attacks of the first part as nobody:nogroup, from copies
+#            of ward, the attacks and this script staged where nobody can
+#            run them (the build tree may not be reachable)
 #
-# Output: "ok N - ..." / "not ok N - ... (why)" lines, "# " details under
-# each failure, and last "N passed, M failed".  Exit 1 when a check failed,
-# 2 when the test could not run.
+# Output: TAP (lib.sh).  Known open weaknesses (KNOWN_OPEN below) are TODO
+# lines: only their expected leak is excused, and one that stops leaking
+# fails, so that its entry goes.
 #
 # The tests follow the attack list of the brief (1-17: races on the path,
 # symlink swaps, dirfd and .., /proc, new names, O_PATH, raw syscalls, the
@@ -42,95 +60,90 @@
 # Environment: ATTACK_SECONDS (length of each race, default 3 for dynamic
 # and 1.5 for static builds, 1 in the unprivileged pass; 4 for the unlink
 # race and the bind swap), ATTACKS_ONLY (an extended regex: run only the
-# tests whose name matches).  The unprivileged pass runs alongside the first one.
+# tests whose name matches; one that matches nothing fails), ATTACKS_VERBOSE
+# (show what each passing run printed too), WARD_TESTS_WARD_ONLY (make asan:
+# only the runs under ward).
 
-set -u
+. "$(dirname "$0")/lib.sh"
 umask 022
 
 if [ $# -lt 1 ] || [ ! -d "$1" ]; then
-	echo "usage: $0 BUILD_DIR" >&2
-	exit 2
+	bail "usage: $0 BUILD_DIR [root|nobody]"
 fi
 BUILD=$(cd "$1" && pwd -P)
+PART=${2:-}
 WARD=$BUILD/ward
 ATT=$BUILD/tests/attacks
 SELF=$(cd "$(dirname "$0")" && pwd -P)/$(basename "$0")
-if [ ! -x "$WARD" ] || [ ! -x "$ATT/attack_race_path" ]; then
-	echo "$0: build ward and the attacks first (make -C $1 ward attacks)" >&2
-	exit 2
-fi
-if [ ! -x /lib64/ld-linux-x86-64.so.2 ]; then
-	echo "$0: the loader attacks need /lib64/ld-linux-x86-64.so.2 (x86-64 glibc)" >&2
-	exit 2
-fi
+[ -x "$WARD" ] && [ -x "$ATT/attack_race_path" ] ||
+	bail "build ward and the attacks first (make -C $1 ward attacks)"
+[ -x /lib64/ld-linux-x86-64.so.2 ] ||
+	bail "the loader attacks need /lib64/ld-linux-x86-64.so.2 (x86-64 glibc)"
 for tool in setsid timeout sha256sum; do
-	command -v "$tool" >/dev/null || { echo "$0: $tool is needed" >&2; exit 2; }
+	command -v "$tool" >/dev/null || bail "$tool is needed"
 done
 
-PASS_NAME=${ATTACKS_PASS:-$(id -un)}
 UNLINK_SECONDS=${ATTACK_SECONDS:-4}
 ONLY=${ATTACKS_ONLY:-}
 
-BASE=$(mktemp -d "${TMPDIR:-/tmp}/ward-attacks.XXXXXX") || exit 2
-BASE=$(cd "$BASE" && pwd -P)
+case $PART in
+"" | nobody-inner) ;;
+root) [ "$(id -u)" = 0 ] || skip_all "needs root" ;;
+nobody)
+	# This script again, as nobody, from copies nobody can reach: the
+	# build tree may lie where only its owner may go.
+	nobody_ready || skip_all "$NB_WHY"
+	make_base attacks-nobody
+	S=$BASE/stage
+	stage "$S/build" "$WARD"
+	stage "$S/build/tests/attacks" "$ATT"/attack_*
+	stage "$S" "$(dirname "$SELF")/lib.sh"
+	cp "$SELF" "$S/attacks.sh" && chmod a+r "$S/attacks.sh" || bail "cannot stage $SELF"
+	mkdir -p "$S/tmp"
+	chown -R "$NB_UID:$NB_GID" "$S/tmp"
+	as_nobody env -i PATH="$PATH" TMPDIR="$S/tmp" ATTACKS_ONLY="$ONLY" \
+		${ATTACKS_VERBOSE:+ATTACKS_VERBOSE="$ATTACKS_VERBOSE"} \
+		${WARD_TESTS_WARD_ONLY:+WARD_TESTS_WARD_ONLY="$WARD_TESTS_WARD_ONLY"} \
+		${ATTACK_SECONDS:+ATTACK_SECONDS="$ATTACK_SECONDS"} ATTACKS_DEFAULT_SECONDS=1 \
+		bash "$S/attacks.sh" "$S/build" nobody-inner
+	exit $?
+	;;
+*) bail "unknown part '$PART'" ;;
+esac
+# The pass: the name of the user the attacks run as.
+if [ "$PART" = nobody-inner ]; then
+	PASS_NAME=nobody
+	pass "the unprivileged pass runs as nobody ($(id -u)) from copies it can reach ($BUILD)"
+else
+	PASS_NAME=$(id -un)
+fi
+
+make_base attacks
 HELPERS=()
-NOBODY_PID=""
-cleanup() {
-	for h in "${HELPERS[@]}"; do kill "$h" 2>/dev/null; done
-	[ -n "$NOBODY_PID" ] && kill "$NOBODY_PID" 2>/dev/null && wait "$NOBODY_PID" 2>/dev/null
-	cd / && rm -rf "$BASE"
-	[ -n "${NOBODY_DIR:-}" ] && rm -rf "$NOBODY_DIR"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+ATTACKS_RUN=0 # the attacks run (a filter may select none: that fails)
+at_exit 'for h in "${HELPERS[@]}"; do kill "$h" 2>/dev/null; done'
 
 # Hermetic: no configuration of the host's user applies.
-export HOME=$BASE/home
-export XDG_CONFIG_HOME=$HOME/.config XDG_STATE_HOME=$HOME/.local/state
-export XDG_RUNTIME_DIR=$BASE/run TMPDIR=$BASE/tmp
-unset LD_PRELOAD LD_LIBRARY_PATH
-mkdir -p "$HOME" "$XDG_CONFIG_HOME" "$XDG_STATE_HOME" "$XDG_RUNTIME_DIR" "$TMPDIR" "$BASE/logs"
-chmod 700 "$XDG_RUNTIME_DIR"
+hermetic "$BASE"
+mkdir -p "$BASE/logs"
 TOKEN=$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')
 SECRET_TEXT="WARD-SECRET-$TOKEN"
+ward_probe "$WARD"
 
 # ---------------------------------------------------------------- helpers
 
-n=0
-npass=0
-nfail=0
-
-pass() {
-	n=$((n + 1)); npass=$((npass + 1))
-	echo "ok $n - $1"
-}
-
-# Weaknesses that are known and open, each with where its fix is planned.
-# Their failures are printed as TAP "# TODO" and counted as skipped, never
-# as passed; when one starts to pass, the entry must go.
+# Weaknesses that are known and open, each with where its fix is planned,
+# and the one leak it is known by.  That leak, and nothing else, is
+# reported as TODO (neither a pass nor a failure); when it stops, the test
+# fails so that the entry goes.
 declare -A KNOWN_OPEN=(
-	["loader nosect"]="a loader is told by its soname; a doctored copy (or any loader the agent writes) runs as a static program: deny read to keep a program from running (README Limits)"
+	["loader nosect"]="a loader is told by its soname; a doctored copy (or any loader the agent writes) runs as a static program: deny read to keep a program from running (README, Limits)"
 )
-nskip=0
-known_open() { # WHAT -> the reason, when WHAT is a known open weakness
-	local k
-	for k in "${!KNOWN_OPEN[@]}"; do
-		case $1 in "$k ("* | "[nobody] $k ("*) echo "${KNOWN_OPEN[$k]}"; return 0 ;; esac
-	done
-	return 1
-}
-
-fail() { # WHAT WHY DETAILS
-	n=$((n + 1))
-	local todo
-	if todo=$(known_open "$1"); then
-		nskip=$((nskip + 1))
-		echo "not ok $n - $1 ($2) # TODO $todo"
-		return
-	fi
-	nfail=$((nfail + 1))
-	echo "not ok $n - $1 ($2)"
-	[ -n "${3:-}" ] && printf '%s\n' "$3" | head -n 25 | sed 's/^/#   /'
+declare -A KNOWN_LEAK=(
+	["loader nosect"]="LEAK: ./ldnosect (no section headers) bin/mycat: the denied program ran "
+)
+known_open() { # MODEKEY -> 0 when it is a known open weakness
+	[ -n "${KNOWN_OPEN[$1]:-}" ]
 }
 
 make_project() { # DIR
@@ -164,102 +177,230 @@ T_PRE=""      # a function run with the project dir before ward starts
 T_POST=""     # a function run after the test (helpers to stop)
 T_CHECK=""    # a function run last; what it prints is why the test failed
 T_WRAP=()     # a command ward is run under (@P@: the project)
+T_PART=""     # "root": the test belongs to the root part
+T_NATIVE=""   # "kernel: WHY": natively the kernel stops it too;
+              # "none: WHY": nothing to attack without ward, no native run
+T_NATIVE_NOBODY="" # the same, for the unprivileged pass only
 
-# attack NAME MODE DESCRIPTION [ward options...]: run both builds.
+# attack NAME MODE DESCRIPTION [ward options...]: both builds, natively
+# and under ward.
 attack() {
 	local name=$1 mode=$2 desc=$3 kind bin
 	shift 3
-	for kind in dynamic static; do
-		bin=attack_$name
-		[ "$kind" = static ] && bin=$bin-static
-		run_one "$name${mode:+ $mode} ($kind): $desc" "$bin" "$mode" "$kind" "$@"
-	done
-	T_ENV=() T_LOG="" T_TIMEOUT=25 T_PRE="" T_POST="" T_CHECK="" T_WRAP=()
+	local part=$T_PART
+	[ "$PART" = nobody-inner ] && part=${part:-nobody-inner}
+	if [ "$part" = "${PART}" ]; then
+		for kind in dynamic static; do
+			bin=attack_$name
+			[ "$kind" = static ] && bin=$bin-static
+			run_one "$name${mode:+ $mode}" "$kind" "$desc" "$bin" "$mode" "$@"
+		done
+	fi
+	T_ENV=() T_LOG="" T_TIMEOUT=25 T_PRE="" T_POST="" T_CHECK="" T_WRAP=() T_PART=""
+	T_NATIVE="" T_NATIVE_NOBODY=""
 }
 
-run_one() { # TITLE BIN MODE KIND [ward options...]
-	local title=$1 bin=$2 mode=$3 kind=$4
-	shift 4
-	if [ -n "$ONLY" ] && ! [[ $title =~ $ONLY ]]; then
-		return
+# needs_root WHAT [REASON-IT-CANNOT-RUN]: for a block of tests that need
+# root (and maybe more): 0 when this is the root part and they can run;
+# a skip when this is the root part and they cannot; 1 otherwise.
+needs_root() {
+	[ "$PART" = root ] || return 1
+	if [ -n "${2:-}" ]; then
+		selected "$1" && skip "$1" "$2"
+		return 1
 	fi
-	local p=$BASE/p$((n + 1))
-	local log=${T_LOG:-$BASE/logs/$((n + 1)).jsonl}
-	log=${log//@P@/$p}
-	make_project "$p"
-	local before secs out rc why=""
-	before=$(sha256sum <"$p/secret/x")
-	secs=${ATTACK_SECONDS:-${ATTACKS_DEFAULT_SECONDS:-}}
-	[ -z "$secs" ] && { [ "$kind" = static ] && secs=1.5 || secs=3; }
-	[ -n "$T_PRE" ] && "$T_PRE" "$p"
-	local envs=() e
-	for e in "${T_ENV[@]}"; do envs+=("${e//@P@/$p}"); done
-	local args=() a
-	for a in "$@"; do args+=("${a//@P@/$p}"); done
-	local wrap=()
-	for a in "${T_WRAP[@]}"; do wrap+=("${a//@P@/$p}"); done
-	out=$(cd "$p" && "${wrap[@]}" env ATTACK_SECONDS="$secs" "${envs[@]}" \
-		timeout -k 5 "$T_TIMEOUT" setsid -w "$WARD" run -q --log "$log" \
-		-r "deny read $p/secret/**" "${args[@]}" -- "$ATT/$bin" ${mode:+"$mode"} \
-		</dev/null 2>&1)
-	rc=$?
-	[ -n "$T_POST" ] && "$T_POST" "$p"
+	T_PART=root
+	return 0
+}
 
-	local leaks wrongs
-	leaks=$(printf '%s\n' "$out" | grep -E '^LEAK' || true)
-	wrongs=$(printf '%s\n' "$out" | grep -E '^WRONG' || true)
-	if [ $rc -eq 124 ] || [ $rc -eq 137 ] && ! log_end_ok "$log" "$rc"; then
-		why="hung or killed: timeout after ${T_TIMEOUT}s or SIGKILL (exit $rc)"
+selected() { # TITLE: chosen by ATTACKS_ONLY?
+	[ -z "$ONLY" ] || [[ $1 =~ $ONLY ]]
+}
+
+# The tag and the substitutions of one run.
+expand() { # WORD... -> the words with @P@ replaced (in ARGS)
+	ARGS=()
+	local a
+	for a in "$@"; do ARGS+=("${a//@P@/$P}"); done
+}
+
+# One run of BIN MODE in a fresh project $P; sets OUT, RC, BEFORE.
+# WARDED: "yes" under ward, "" natively (under the stand-in).
+run_in_project() { # WARDED BIN MODE [ward options...]
+	local warded=$1 bin=$2 mode=$3 secs
+	shift 3
+	P=$BASE/p$((T_N + 1))
+	RUN_NATIVE=yes # for T_PRE: the native run, or the one under ward
+	[ -n "$warded" ] && RUN_NATIVE=""
+	LOG=${T_LOG:-$BASE/logs/$((T_N + 1)).jsonl}
+	LOG=${LOG//@P@/$P}
+	rm -rf "$P" "$P.standin"
+	make_project "$P"
+	BEFORE=$(sha256sum <"$P/secret/x")
+	secs=${ATTACK_SECONDS:-${ATTACKS_DEFAULT_SECONDS:-}}
+	[ -z "$secs" ] && { [ "$KIND" = static ] && secs=1.5 || secs=3; }
+	[ -n "$T_PRE" ] && "$T_PRE" "$P"
+	expand "${T_ENV[@]}"
+	local envs=("${ARGS[@]}")
+	expand "$@"
+	local wargs=("${ARGS[@]}")
+	expand "${T_WRAP[@]}"
+	local wrap=("${ARGS[@]}")
+	local runner
+	if [ -n "$warded" ]; then
+		runner=("$WARD" run -q --log "$LOG" -r "deny read $P/secret/**" "${wargs[@]}" --)
+	else
+		# The stand-in for ward: a shell that waits for the attack, kept
+		# going by a helper of its own should the attack stop or trace it,
+		# and that says it reached its end (an attack that kills it does
+		# not let it).
+		runner=(bash -c 'kick() { while kill -CONT "$1" 2>/dev/null; do sleep 0.1; done; }
+			m=$1; shift; kick $$ & k=$!; "$@" & a=$!; wait $a; s=$?; kill $k; echo $s >"$m"; exit $s'
+			standin "$P.standin")
+		envs+=(ATTACK_NATIVE=1)
 	fi
-	if [[ $out == *"$TOKEN"* ]]; then
+	OUT=$(cd "$P" && "${wrap[@]}" env ATTACK_SECONDS="$secs" "${envs[@]}" \
+		timeout -k 5 "$T_TIMEOUT" setsid -w "${runner[@]}" "$ATT/$bin" ${mode:+"$mode"} \
+		</dev/null 2>&1)
+	RC=$?
+	[ -n "$T_POST" ] && "$T_POST" "$P"
+}
+
+# What changed in the project that the mode's check, and the secret, show.
+effects() { # -> the reasons, one a line
+	local checked
+	if [ -n "$T_CHECK" ] && checked=$("$T_CHECK" "$P") && [ -n "$checked" ]; then
+		printf '%s\n' "$checked"
+	fi
+	if [ ! -f "$P/secret/x" ]; then
+		echo "the secret was moved or removed"
+	elif [ "$(sha256sum <"$P/secret/x")" != "$BEFORE" ]; then
+		echo "the secret was modified"
+	fi
+}
+
+result_of() { # OUTPUT -> the word of its RESULT line, or none
+	local r
+	r=$(printf '%s\n' "$1" | sed -n 's/^RESULT: //p' | tail -n 1)
+	echo "${r:-none}"
+}
+
+quote_out() { # the output, secret token hidden, failures first
+	printf '%s\n%s\n' "$(printf '%s\n' "$OUT" | grep -E '^(LEAK|WRONG|MISSED|SETUP)')" \
+		"$(printf '%s\n' "$OUT" | grep -vE '^(LEAK|WRONG|MISSED|SETUP)')" |
+		sed '/^$/d' | sed "s/$TOKEN/<TOKEN>/g"
+}
+
+run_one() { # KEY KIND DESC BIN MODE [ward options...]
+	local key=$1 desc=$3 bin=$4 mode=$5
+	KIND=$2
+	shift 5
+	local title="$key ($KIND): $desc"
+	selected "$title" || return 0
+	ATTACKS_RUN=$((ATTACKS_RUN + 1))
+	local native=$T_NATIVE
+	[ "$PASS_NAME" = nobody ] && [ -n "$T_NATIVE_NOBODY" ] && native=$T_NATIVE_NOBODY
+	# The sanitizers' pass (make asan) tests ward, which a native run does not
+	# run: the plain pass made those, with the same attack programs.
+	[ -n "${WARD_TESTS_WARD_ONLY:-}" ] && native="none: the plain pass makes the native runs"
+
+	# Natively first: an attack that does not get through there is broken.
+	local ntitle="$key ($KIND), natively: $desc"
+	case $native in
+	none:*) echo "# $ntitle: no native run (${native#none: })" ;;
+	*)
+		run_in_project "" "$bin" "$mode"
+		local r eff
+		r=$(result_of "$OUT")
+		eff=$(effects)
+		[ -s "$P.standin" ] || eff="${eff:+$eff; }the stand-in for ward did not reach its end (exit $RC)"
+		printf '%s\n' "$OUT" | grep -q '^LEAK' && eff="${eff:+$eff; }a LEAK line"
+		if [ -z "$native" ]; then
+			if [ "$r" = through ] || [ -n "$eff" ]; then
+				pass "$ntitle: gets through"
+			else
+				fail "$ntitle: gets through" \
+					"natively it did not get through (RESULT: $r, exit $RC): the attack is broken" \
+					"$(quote_out)"
+			fi
+		elif [ "$r" = stopped ] && [ -z "$eff" ]; then
+			pass "$ntitle: the kernel stops it too (${native#kernel: })"
+		else
+			fail "$ntitle: the kernel stops it too (${native#kernel: })" \
+				"natively RESULT: $r, exit $RC${eff:+; $eff}" "$(quote_out)"
+		fi
+		rm -rf "$P" "$P.standin"
+		;;
+	esac
+
+	# Under ward: stopped.
+	run_in_project yes "$bin" "$mode" "$@"
+	local why="" leaks wrongs r
+	r=$(result_of "$OUT")
+	leaks=$(printf '%s\n' "$OUT" | grep -E '^LEAK' || true)
+	wrongs=$(printf '%s\n' "$OUT" | grep -E '^WRONG' || true)
+	if [ $RC -eq 124 ] || [ $RC -eq 137 ] && ! log_end_ok "$LOG" "$RC"; then
+		why="hung or killed: timeout after ${T_TIMEOUT}s or SIGKILL (exit $RC)"
+	fi
+	if [[ $OUT == *"$TOKEN"* ]]; then
 		why="${why:+$why; }the secret's content appeared in the output"
 	fi
 	[ -n "$leaks" ] && why="${why:+$why; }got through: $(printf '%s\n' "$leaks" | head -n 1)"
 	[ -n "$wrongs" ] && why="${why:+$why; }ward misbehaved: $(printf '%s\n' "$wrongs" | head -n 1)"
-	if [ ! -e "$log" ]; then
-		why="${why:+$why; }ward's log $log is gone"
-	elif ! log_end_ok "$log" "$rc"; then
-		why="${why:+$why; }ward did not survive: its log does not end with session-end (status $rc); last: $(tail -c 200 "$log" 2>/dev/null | tail -n 1)"
-	elif [[ $(head -n 1 "$log") != *'"event":"session-start"'* ]]; then
+	if [ ! -e "$LOG" ]; then
+		why="${why:+$why; }ward's log $LOG is gone"
+	elif ! log_end_ok "$LOG" "$RC"; then
+		why="${why:+$why; }ward did not survive: its log does not end with session-end (status $RC); last: $(tail -c 200 "$LOG" 2>/dev/null | tail -n 1)"
+	elif [[ $(head -n 1 "$LOG") != *'"event":"session-start"'* ]]; then
 		why="${why:+$why; }ward's log lost its beginning (no session-start first)"
 	fi
-	if [ $rc -ne 0 ] && [ -z "$why" ]; then
-		why="exit status $rc, expected 0"
+	if [ "$r" = not-tried ] && [ -z "$why" ]; then
+		why="not tried: $(printf '%s\n' "$OUT" | grep -E '^(MISSED|SETUP)' | head -n 1)"
+		[ "$why" = "not tried: " ] && why="not tried: no attempt was stopped ($(printf '%s\n' "$OUT" | grep -c '^blocked') counted)"
+	elif [ "$r" != stopped ] && [ -z "$why" ]; then
+		why="the attack did not run to its end (RESULT: $r, exit $RC)"
+	elif [ $RC -ne 0 ] && [ -z "$why" ]; then
+		why="exit status $RC, expected 0"
 	fi
-	if [[ $out != *"RESULT: stopped"* ]] && [ -z "$why" ]; then
-		why="the attack did not run to its end"
-	fi
-	local checked
-	if [ -n "$T_CHECK" ] && checked=$("$T_CHECK" "$p") && [ -n "$checked" ]; then
-		why="${why:+$why; }$checked"
-	fi
-	if [ ! -f "$p/secret/x" ]; then
-		why="${why:+$why; }the secret was moved or removed"
-	elif [ "$(sha256sum <"$p/secret/x")" != "$before" ]; then
-		why="${why:+$why; }the secret was modified"
-	fi
-	if [ -z "$why" ]; then
+	local eff
+	eff=$(effects)
+	[ -n "$eff" ] && why="${why:+$why; }$(printf '%s\n' "$eff" | paste -sd';' - | sed 's/;/; /g')"
+	if known_open "$key"; then
+		# Only its known leak is excused, and only alone.
+		local rest
+		rest=$(printf '%s\n' "$OUT" | grep -E '^(LEAK|WRONG|MISSED|SETUP)' |
+			grep -vF -e "${KNOWN_LEAK[$key]}" || true)
+		if [[ $OUT != *"${KNOWN_LEAK[$key]}"* ]]; then
+			fail "$title" "the known open weakness no longer leaks: remove its KNOWN_OPEN entry" \
+				"${why:+under ward: $why}" "$(quote_out)"
+		elif [ -n "$rest" ] || [ -n "$eff" ] || [[ $why == *"hung"* || $why == *"did not survive"* || $why == *"log"* ]]; then
+			fail "$title" "more than its known leak: ${why//$TOKEN/<TOKEN>}" "$(quote_out)"
+		else
+			todo "$title" "${KNOWN_OPEN[$key]}" "$(printf '%s\n' "$leaks" | head -n 1 | sed "s/$TOKEN/<TOKEN>/g")"
+		fi
+	elif [ -z "$why" ]; then
 		pass "$title"
+		[ -n "${ATTACKS_VERBOSE:-}" ] && detail "$(quote_out)"
 	else
-		# Failures first, then the rest of the output for context.
-		local details
-		details=$(printf '%s\n%s\n' "$leaks$wrongs" "$(printf '%s\n' "$out" | grep -vE '^(LEAK|WRONG)')" |
-			sed '/^$/d' | sed "s/$TOKEN/<TOKEN>/g")
-		fail "$title" "${why//$TOKEN/<TOKEN>}" "$details"
+		fail "$title" "${why//$TOKEN/<TOKEN>}" "$(quote_out)"
 	fi
-	rm -rf "$p"
+	rm -rf "$P"
 }
 
-# A process outside the session holding the secret (attack_proc victim).
-start_victim() { # PROJECT
+# A process outside the session holding the secret (attack_proc victim);
+# with "hop", its memfd has the inode number of a file of /usr (HOP_FILE).
+start_victim() { # PROJECT [hop]
+	local vpid vfile
 	rm -f "$BASE/victim.pid"
-	"$ATT/attack_proc" victim-serve "$1/secret/x" "$BASE/victim.pid" &
+	"$ATT/attack_proc" victim-serve "$1/secret/x" "$BASE/victim.pid" ${2:+"$2"} &
 	HELPERS+=($!)
-	for _ in $(seq 50); do [ -s "$BASE/victim.pid" ] && break; sleep 0.05; done
-	T_ENV=("VICTIM_PID=$(cat "$BASE/victim.pid" 2>/dev/null)")
+	wait_for 60 test -s "$BASE/victim.pid"
+	read -r vpid vfile <"$BASE/victim.pid"
+	T_ENV=("VICTIM_PID=$vpid" ${vfile:+"HOP_FILE=$vfile"})
 }
 # T_PRE runs in the same shell: the environment for ward must be set here.
 pre_victim() { start_victim "$1"; }
+pre_victim_hop() { start_victim "$1" hop; }
 post_helpers() {
 	for h in "${HELPERS[@]}"; do kill "$h" 2>/dev/null; wait "$h" 2>/dev/null; done
 	HELPERS=()
@@ -277,7 +418,7 @@ pre_server() { # PROJECT: a service outside the session that hands out the secre
 	mkdir -p "$SRV"
 	"$ATT/attack_connect" serve "$SRV" "$1/secret/x" &
 	HELPERS+=($!)
-	for _ in $(seq 50); do [ -s "$SRV/info" ] && break; sleep 0.05; done
+	wait_for 30 test -s "$SRV/info"
 }
 # The service logs a line per connection and datagram: there must be none.
 check_server() { # PROJECT
@@ -309,7 +450,7 @@ pre_server_tmp() { # PROJECT
 s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(5); time.sleep(60)' \
 		"${TMPDIR%/}//srvlink/svc/s.sock" &
 	HELPERS+=($!)
-	for _ in $(seq 50); do [ -S "$TMPDIR/srvreal/svc/s.sock" ] && break; sleep 0.05; done
+	wait_for 30 test -S "$TMPDIR/srvreal/svc/s.sock"
 }
 net_attack_tmp() { # attack's arguments
 	SRV=$TMPDIR/srv
@@ -323,30 +464,6 @@ net_attack_tmp() { # attack's arguments
 
 echo "# pass: $PASS_NAME (uid $(id -u)), ward $WARD, kernel $(uname -r)"
 
-# When root: the same again as nobody, from copies nobody owns, running
-# alongside this pass (its lines are printed, renumbered, after ours).
-if [ "$(id -u)" -eq 0 ] && [ -z "${ATTACKS_PASS:-}" ]; then
-	group=nogroup
-	getent group nogroup >/dev/null || group=nobody
-	if getent passwd nobody >/dev/null && command -v setpriv >/dev/null; then
-		NOBODY_DIR=$(mktemp -d /tmp/ward-attacks-nobody.XXXXXX)
-		mkdir -p "$NOBODY_DIR/build/tests/attacks" "$NOBODY_DIR/tmp"
-		cp "$WARD" "$NOBODY_DIR/build/"
-		cp "$ATT"/attack_* "$NOBODY_DIR/build/tests/attacks/"
-		cp "$SELF" "$NOBODY_DIR/attacks.sh"
-		chown -R "nobody:$group" "$NOBODY_DIR"
-		chmod -R go-rwx "$NOBODY_DIR"
-		(cd "$NOBODY_DIR" && exec setpriv --reuid=nobody --regid="$group" --clear-groups -- \
-			env -i PATH="$PATH" TMPDIR="$NOBODY_DIR/tmp" ATTACKS_PASS=nobody \
-			ATTACKS_ONLY="$ONLY" ${ATTACK_SECONDS:+ATTACK_SECONDS="$ATTACK_SECONDS"} \
-			ATTACKS_DEFAULT_SECONDS=1 \
-			bash "$NOBODY_DIR/attacks.sh" "$NOBODY_DIR/build") >"$BASE/nobody.out" 2>&1 &
-		NOBODY_PID=$!
-	else
-		echo "# skipped the unprivileged pass: no nobody user or no setpriv"
-	fi
-fi
-
 # 1. TOCTOU on the path buffer.
 attack race_path thread "a thread flips the path between public/x and secret/x"
 attack race_path clonevm "a CLONE_VM sibling flips the path between public/x and secret/x"
@@ -359,7 +476,7 @@ attack proc self "/proc/self/fd/N, /dev/fd/N, /proc/self/{root,cwd}/..., thread-
 attack proc ward "/proc/PPID/... of ward: environ, mem, fd, cwd, root; also after chdir"
 attack proc init "/proc/1/...: environ, mem, fd, root, cwd; also after chdir"
 attack proc links "symlinks to /proc/self/..., /proc/self/../WARD, /dev/fd/N: the agent's own, never ward's"
-if [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
+if needs_root "proc mount" "$(unshare -m true 2>/dev/null || echo "no private mount namespace (unshare -m)")"; then
 	pre_proc2() {
 		mkdir "$1/proc2" "$1/pb" "$1/pt" "$1/pfd" && : >"$1/penv"
 		start_victim "$1"
@@ -372,10 +489,8 @@ if [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
 		mount --bind "/proc/$v/environ" /proc/sys/kernel/domainname &&
 		mount --bind "/proc/$v/fd" /proc/driver && exec "$@"' @P@)
 	attack proc mount "a second procfs, and an outsider's /proc/PID bound elsewhere: by path, dirfd and chdir"
-else
-	echo "ok - proc mount # skip needs root for a private mount namespace"
 fi
-if [ "$(id -u)" = 0 ] && [ -w /proc/sys/kernel/ns_last_pid ]; then
+if needs_root "proc shmreuse" "$([ -w /proc/sys/kernel/ns_last_pid ] || echo "ns_last_pid is not writable")"; then
 	# A segment with the secret whose creator has exited (at once: within
 	# the same second too).
 	pre_shm_orphan() {
@@ -387,10 +502,8 @@ if [ "$(id -u)" = 0 ] && [ -w /proc/sys/kernel/ns_last_pid ]; then
 	T_PRE=pre_shm_orphan T_POST=post_shm_orphan
 	attack proc shmreuse "shmat() of a segment whose creator (not of the session) exited and whose id a session process took" \
 		-r "allow write /proc/sys/kernel/ns_last_pid"
-else
-	echo "ok - proc shmreuse # skip needs root (ns_last_pid)"
 fi
-if [ "$(id -u)" = 0 ] && [ -w /proc/sys/kernel/msg_next_id ]; then
+if needs_root "proc ipcreuse" "$([ -w /proc/sys/kernel/msg_next_id ] || echo "msg_next_id is not writable")"; then
 	# The recycler, outside the session, removes the session's queue and
 	# makes one of its own with the same id (msg_next_id), after ward's sweep.
 	pre_recycler() {
@@ -399,12 +512,10 @@ if [ "$(id -u)" = 0 ] && [ -w /proc/sys/kernel/msg_next_id ]; then
 	}
 	T_PRE=pre_recycler T_POST=post_helpers
 	attack proc ipcreuse "a message queue of the session removed from outside, its id then another process's"
-else
-	echo "ok - proc ipcreuse # skip needs root (msg_next_id)"
 fi
 T_PRE=pre_victim T_POST=post_helpers
 attack proc victim "the memfd, deleted file and pipe of a process outside the session"
-T_PRE=pre_victim T_POST=post_helpers
+T_PRE=pre_victim_hop T_POST=post_helpers
 attack proc hoprace "the same memfd through an O_PATH fd swapped with a file of another filesystem with the same inode number"
 T_PRE=pre_victim T_POST=post_helpers
 attack proc ipc "System V shared memory, a message queue and a semaphore set of a process outside the session"
@@ -421,19 +532,21 @@ attack review hooks "rename .git/hooks away and back to plant a hook"
 attack review exchange "renameat2(public/x, secret/x, RENAME_EXCHANGE), then read public/x"
 attack review pgrpsig "pidfd_send_signal(self, PIDFD_SIGNAL_PROCESS_GROUP)"
 attack review clonens "clone() with each CLONE_NEW* flag: a process in namespaces of its own"
+T_NATIVE_NOBODY="kernel: /dev/userfaultfd is root's (0600)"
 attack review uffd "/dev/userfaultfd and USERFAULTFD_IOC_NEW (the userfaultfd call is refused)"
 attack review inotify "inotify_add_watch on the read-denied secret/ (what happens there, and when)"
 attack review fsioctl "the ioctls that shut down, grow or rename a whole filesystem (on a pipe: no effect)"
 # Attacks on a filesystem of a kind of their own, loop-mounted in a mount
-# namespace by the driver (root): can FS run here?
-loop_fs_ok() { # FS
-	[ "$(id -u)" = 0 ] && command -v "mkfs.$1" >/dev/null && [ -e /dev/loop-control ] &&
-		unshare -m true 2>/dev/null
+# namespace by the driver (root): what FS lacks here, if anything.
+loop_fs_missing() { # FS
+	command -v "mkfs.$1" >/dev/null || echo "no mkfs.$1"
+	[ -e /dev/loop-control ] || echo "no loop devices"
+	unshare -m true 2>/dev/null || echo "no private mount namespace (unshare -m)"
 }
 mkfs_img() { # FS SIZE IMAGE: a fresh filesystem in IMAGE under $BASE
 	rm -f "$BASE/$3" && truncate -s "$2" "$BASE/$3" && "mkfs.$1" -q "$BASE/$3" >/dev/null 2>&1
 }
-if loop_fs_ok btrfs; then
+if needs_root "review btrfs" "$(loop_fs_missing btrfs)"; then
 	pre_btrfs_vol() { mkfs_img btrfs 128M btv.img && mkdir "$1/bt"; }
 	T_PRE=pre_btrfs_vol
 	T_WRAP=(unshare -m sh -c 'mount -o loop "$1" "$0/bt" && btrfs subvolume create "$0/bt/vol" >/dev/null &&
@@ -441,26 +554,20 @@ if loop_fs_ok btrfs; then
 		shift && exec "$@"' @P@ "$BASE/btv.img")
 	attack review btrfs "a btrfs snapshot gives a denied file a new name; TREE_SEARCH reads it raw" \
 		-r "deny read @P@/bt/vol/secret/**"
-else
-	echo "ok - review btrfs # skip needs root, mkfs.btrfs and loop devices"
 fi
-if loop_fs_ok xfs; then
+if needs_root "review xfs" "$(loop_fs_missing xfs)"; then
 	pre_xfs() { mkfs_img xfs 320M xfs.img && mkdir "$1/xfs"; }
 	T_PRE=pre_xfs
 	T_WRAP=(unshare -m sh -c 'mount -o loop "$1" "$0/xfs" && mkdir "$0/xfs/secret" &&
 		cp "$0/secret/x" "$0/xfs/secret/x" && shift && exec "$@"' @P@ "$BASE/xfs.img")
 	attack review xfs "XFS_IOC_PATH_TO_HANDLE, then XFS_IOC_OPEN_BY_HANDLE of a denied file" \
 		-r "deny read @P@/xfs/secret/**"
-else
-	echo "ok - review xfs # skip needs root, mkfs.xfs and loop devices"
 fi
-if loop_fs_ok ext4; then
+if needs_root "review freeze" "$(loop_fs_missing ext4)"; then
 	pre_ext4() { mkfs_img ext4 32M ext4.img && mkdir "$1/ext4"; }
 	T_PRE=pre_ext4
 	T_WRAP=(unshare -m sh -c 'mount -o loop "$1" "$0/ext4" && shift && exec "$@"' @P@ "$BASE/ext4.img")
 	attack review freeze "FIFREEZE on a filesystem (root): its writers outside the session would wait"
-else
-	echo "ok - review freeze # skip needs root, mkfs.ext4 and loop devices"
 fi
 # 5. New names for the secret.
 attack links hardlink "hard links of the secret into the project"
@@ -569,14 +676,15 @@ post_stow() {
 T_PRE=pre_stow T_CHECK=check_stow T_POST=post_stow T_ENV=("HOME_DIR=$HOME")
 attack protect stow "the project a dotfiles repository home's files link into: the files written, replaced, removed through the project, the secret read"
 pre_rewrite() { mkdir -p "$1/guarded" "$1/cache/d1/d2"; }
-T_PRE=pre_rewrite
+T_PRE=pre_rewrite T_NATIVE="none: the rewrite is ward's"
 attack rewrite mkdir "a symlink planted where ward makes a rewrite's missing parent directory" \
 	-r 'rewrite write,create @P@/cache/** -> $SESSION/cache/**' -r "deny write,create,delete @P@/guarded/**"
-T_PRE=pre_rewrite T_TIMEOUT=15
+T_PRE=pre_rewrite T_TIMEOUT=15 T_NATIVE="none: the rewrite is ward's"
 attack rewrite fifo "64 threads open FIFOs planted at a rewrite's replacement" \
 	-r 'rewrite write,create @P@/cache/** -> $SESSION/cache/**' -r "deny write,create,delete @P@/guarded/**"
 # Terminals outside the session: a pty held by a helper (another window's shell).
 pre_tty() {
+	rm -f "$BASE/tty.name"
 	python3 -c 'import os, sys, time
 m, s = os.openpty()
 print(os.ttyname(s), flush=True)
@@ -584,7 +692,7 @@ time.sleep(90)' >"$BASE/tty.name" &
 	HELPERS+=($!)
 	# Up to 30 s: with the ASan pass and the unprivileged one side by side on
 	# two CPUs, the helper once took longer than 10 s to print its pty.
-	for _ in $(seq 600); do [ -s "$BASE/tty.name" ] && break; sleep 0.05; done
+	wait_for 30 test -s "$BASE/tty.name"
 	T_ENV=("VICTIM_TTY=$(cat "$BASE/tty.name")")
 }
 T_PRE=pre_tty T_POST=post_helpers
@@ -596,13 +704,23 @@ for _ in range(500):
     if os.path.exists(want): break
     time.sleep(0.02)
 name = open(want).read()
+# Hold every lower number, give back the higher ones (the number may be
+# another test'"'"'s for a while: tests run side by side), until it is ours.
+n = int(name.rsplit("/", 1)[1])
 held = []
-for _ in range(64):
+end = time.time() + 20
+while time.time() < end:
     m, s = os.openpty()
-    held.append((m, s))
-    if os.ttyname(s) == name:
+    k = int(os.ttyname(s).rsplit("/", 1)[1])
+    if k == n:
+        held.append((m, s))
         open(os.path.join(sys.argv[1], "reuse.ready"), "w").close()
         break
+    if k < n:
+        held.append((m, s))
+        continue
+    os.close(m); os.close(s)
+    time.sleep(0.02)
 time.sleep(30)' "$1" &
 	HELPERS+=($!)
 	T_ENV=("REUSE_DIR=$1")
@@ -623,12 +741,10 @@ while time.time() < end:
 T_PRE=pre_ttyspin T_POST=post_helpers
 attack tty spin "spin on /dev/ptmx until another window's pty takes the same number, then open it"
 attack tty hangup "vhangup(), ioctl TIOCVHANGUP, TIOCCONS, TIOCSETD, TIOCSCTTY(1)"
-if [ "$(id -u)" = 0 ]; then
+if needs_root "tty othername"; then
 	pre_devnode() { mkdir -p "$1/dev" && mknod "$1/dev/console" c 5 1; }
 	T_PRE=pre_devnode
 	attack tty othername "the console by a device node outside /dev (a chroot's dev/)"
-else
-	echo "ok - tty othername # skip needs root to make a device node"
 fi
 T_PRE=pre_gitdir
 attack protect gitcommon "the default profile: commondir, config.worktree, a worktree's or submodule's config and hooks"
@@ -636,7 +752,9 @@ attack protect gitcommon "the default profile: commondir, config.worktree, a wor
 attack opath "" "O_PATH fd of the secret, reopened via /proc/self/fd, openat(fd, \"\"), ..."
 attack opath stat-restricted "the same when the policy restricts stat somewhere (O_PATH notified)" \
 	-r "deny stat /nonexistent-ward-attacks/**"
-attack openat2_race "" "a thread flips open_how.flags between O_PATH and O_RDONLY during openat2"
+T_PRE=pre_guarded T_CHECK=check_guarded
+attack openat2_race "" "a thread flips open_how.flags between O_RDONLY and O_RDWR during openat2 of a write-protected file" \
+	-r "deny write @P@/guarded/x"
 # 7. Raw syscall instruction.
 attack raw_syscall "" "open/openat/openat2 of the secret with the syscall instruction"
 # 8. Environment.
@@ -700,7 +818,7 @@ pre_secret_prog() { "$ATT/attack_exec_race" mkprog "$1/secret/prog" "$SECRET_TEX
 T_PRE=pre_secret_prog
 attack exec_race memrace "a child execs a symlink flipped to secret/prog; /proc/CHILD/mem read before ward's kill" \
 	-r "deny exec @P@/secret/**"
-if loop_fs_ok btrfs; then
+if needs_root "exec_race interplink on btrfs" "$(loop_fs_missing btrfs)"; then
 	# The same interpreter swap where maps cannot tell the two apart: two
 	# btrfs subvolumes, each with its first file (inode 257 in both), and
 	# /proc/PID/maps shows both under the filesystem's one device.
@@ -715,21 +833,25 @@ if loop_fs_ok btrfs; then
 		shift && exec "$@"' @P@ "$BASE/bt.img")
 	attack exec_race interplink "the same on btrfs, between two subvolumes' files of one inode number" \
 		-r "deny exec @P@/bt/s2/**"
-else
-	echo "ok - exec_race interplink on btrfs # skip needs root, mkfs.btrfs and loop devices"
 fi
 # Beyond the list: what else the threat model rules out.
 attack rdwr "" "open(secret/x, O_RDWR): read access through a write-allowed open"
+T_NATIVE="none: the target is ward's pool of workers"
 attack fifo open "FIFOs opened for reading must not wedge ward's workers"
+T_NATIVE="none: the target is ward's pool of workers"
 attack fifo many "200 FIFO opens waiting at once: ward lets only so many wait (EAGAIN)"
-T_TIMEOUT=15
+T_TIMEOUT=15 T_NATIVE="none: the target is ward's pool of workers"
 attack fifo exec "execve of FIFOs must not wedge ward's workers"
 net_attack connect "" "connect to unix/abstract/loopback services outside the session"
-T_LOG="@P@/audit.jsonl" T_ENV=("ATTACK_LOG=@P@/audit.jsonl")
+# Natively a log of one line stands in for ward's.
+pre_logtamper() { [ -n "$RUN_NATIVE" ] && echo '{"event":"session-start"}' >"$1/audit.jsonl"; true; }
+T_PRE=pre_logtamper T_LOG="@P@/audit.jsonl" T_ENV=("ATTACK_LOG=@P@/audit.jsonl")
 attack logtamper "" "truncate, forge, replace or delete an audit log kept in the project"
 attack newcalls "" "fchmodat2, setxattrat, removexattrat, file_setattr on a write-protected file" \
 	-r "deny write,create,delete @P@/secret/**"
+T_NATIVE_NOBODY="kernel: OPEN_TREE_CLONE needs CAP_SYS_ADMIN"
 attack opentree "" "open_tree_attr(secret, OPEN_TREE_CLONE): the secret as /x in a detached mount"
+T_NATIVE_NOBODY="kernel: fanotify with event fds needs CAP_SYS_ADMIN"
 attack fanotify "" "fanotify on the secret, then exec it so that ward opens it to look inside"
 T_PRE=pre_race_files T_ENV=("ATTACK_SECONDS=$UNLINK_SECONDS")
 attack unlink_race "" "unlink secret/race/N while ward decides an open of it (no-link exemption)"
@@ -755,29 +877,6 @@ net_attack net_race unix-clonevm "a CLONE_VM sibling flips the unix path during 
 T_ENV=("ATTACK_SECONDS=$UNLINK_SECONDS")
 net_attack net_race bindswap "a thread renames a hard link of the outside socket over the name being bound, then connect to it"
 
-# ------------------------------------------------- the unprivileged pass
-
-if [ -n "$NOBODY_PID" ]; then
-	wait "$NOBODY_PID"
-	sub=$(cat "$BASE/nobody.out")
-	summary=$(printf '%s\n' "$sub" | tail -n 1)
-	# Renumber its lines after ours.
-	while IFS= read -r line; do
-		if [[ $line =~ ^(not\ )?ok\ [0-9]+\ -\ (.*)$ ]]; then
-			n=$((n + 1))
-			echo "${BASH_REMATCH[1]}ok $n - [nobody] ${BASH_REMATCH[2]}"
-		else
-			printf '%s\n' "$line"
-		fi
-	done < <(printf '%s\n' "$sub" | sed '$d')
-	if [[ $summary =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed,\ ([0-9]+)\ skipped$ ]]; then
-		npass=$((npass + BASH_REMATCH[1]))
-		nfail=$((nfail + BASH_REMATCH[2]))
-		nskip=$((nskip + BASH_REMATCH[3]))
-	else
-		fail "the unprivileged pass ran to its end" "its last line: $summary"
-	fi
-fi
-
-echo "$npass passed, $nfail failed, $nskip skipped"
-[ $nfail -eq 0 ]
+[ "$ATTACKS_RUN" -gt 0 ] || [ "$T_SKIP" -gt 0 ] ||
+	fail "an attack was run" "none of this part${ONLY:+ matched ATTACKS_ONLY='$ONLY'}"
+summary

@@ -12,66 +12,36 @@
 # rules/profiles/*.policy, so moving a line does not break the test; the
 # decision words and the location format are asserted exactly.
 #
-# Output: one "ok N - what" / "not ok N - what (expected X, got Y)" line a
-# check, "# ..." comments and skips, then "N passed, M failed".  Exit 1
-# when a check failed, 2 when the test could not run.
+#   cli.sh WARD [nobody]
+# With "nobody" (root only: exit 77 otherwise), ward explain and ward trust
+# run as the unprivileged user nobody, from a copy of ward staged where
+# nobody may run it; without, everything else, as the caller.
+#
+# Output: TAP (tests/integration/lib.sh).
 
-set -u
+. "$(dirname "$0")/lib.sh"
 umask 022
 
-if [ $# -ne 1 ] || [ ! -x "$1" ]; then
-	echo "usage: $0 PATH-TO-WARD" >&2
-	exit 2
+if [ $# -lt 1 ] || [ ! -x "$1" ]; then
+	bail "usage: $0 PATH-TO-WARD [nobody]"
 fi
 WARD=$(cd "$(dirname "$1")" && pwd -P)/$(basename "$1")
+PART=${2:-}
+case $PART in
+"") ;;
+nobody) nobody_ready || skip_all "$NB_WHY" ;;
+*) bail "unknown part '$PART'" ;;
+esac
 SRC=$(cd "$(dirname "$0")/../.." && pwd -P)
 PROFILES=$SRC/rules/profiles
 for f in default strict audit self; do
-	if [ ! -r "$PROFILES/$f.policy" ]; then
-		echo "$0: cannot read $PROFILES/$f.policy" >&2
-		exit 2
-	fi
+	[ -r "$PROFILES/$f.policy" ] || bail "cannot read $PROFILES/$f.policy"
 done
 VERSION=$(sed -n 's/^project(ward VERSION \([0-9][0-9.]*\).*/\1/p' "$SRC/CMakeLists.txt")
 
-BASE=$(mktemp -d "${TMPDIR:-/tmp}/ward-cli.XXXXXX") || exit 2
-trap 'cd / && rm -rf "$BASE"' EXIT
-trap 'exit 130' INT TERM
-BASE=$(cd "$BASE" && pwd -P) # real: rules are matched on canonical paths
+make_base cli
 
 # ---------------------------------------------------------------- helpers
-
-npass=0
-nfail=0
-n=0
-
-# flat TEXT: TEXT quoted on one line, newlines shown as \n, cut at 400.
-flat() {
-	local s=${1//$'\n'/\\n}
-	[ ${#s} -gt 400 ] && s="${s:0:400}..."
-	printf "'%s'" "$s"
-}
-
-pass() {
-	n=$((n + 1))
-	npass=$((npass + 1))
-	echo "ok $n - $1"
-}
-
-failed() { # WHAT EXPECTED GOT (already formatted)
-	n=$((n + 1))
-	nfail=$((nfail + 1))
-	echo "not ok $n - $1 (expected $2, got $3)"
-}
-
-check() { # WHAT EXPECTED GOT: exact equality
-	if [ "$2" = "$3" ]; then pass "$1"; else failed "$1" "$(flat "$2")" "$(flat "$3")"; fi
-}
-
-check_glob() { # WHAT PATTERN GOT: GOT matches the shell PATTERN
-	# shellcheck disable=SC2053
-	if [[ $3 == $2 ]]; then pass "$1"; else failed "$1" "match $(flat "$2")" "$(flat "$3")"; fi
-}
 
 # has_line TEXT LINE: TEXT has LINE as one of its lines (blanks squeezed in both).
 has_line() {
@@ -84,19 +54,19 @@ check_has_line() { # WHAT TEXT LINE
 	if has_line "$2" "$3"; then
 		pass "$1"
 	else
-		failed "$1" "a line $(flat "$3")" "none in $(flat "$2")"
+		fail "$1" "expected: a line $(flat "$3")" "got:      none in $(flat "$2")"
 	fi
 }
 
 # check_warning WHAT: $ERR is exactly one line, the untrusted-project warning naming $P/.ward/policy.
 check_warning() {
-	check_glob "$1" "ward: *ignoring untrusted project policy*$P/.ward/policy*" "$ERR"
+	check_match "$1" "ward: *ignoring untrusted project policy*$P/.ward/policy*" "$ERR"
 	check "$1: one line" "1" "$(printf '%s\n' "$ERR" | wc -l | tr -d ' ')"
 }
 
 check_no_line() { # WHAT TEXT LINE
 	if has_line "$2" "$3"; then
-		failed "$1" "no line $(flat "$3")" "that line in $(flat "$2")"
+		fail "$1" "expected: no line $(flat "$3")" "got:      that line in $(flat "$2")"
 	else
 		pass "$1"
 	fi
@@ -136,7 +106,7 @@ t_fail_glob() {
 	local what=$1 rc=$2 pat=$3
 	shift 3
 	w "$@"
-	check_glob "$what" "rc=$rc out= err=$pat" "rc=$RC out=$OUT err=${ERR%%$'\n'*}"
+	check_match "$what" "rc=$rc out= err=$pat" "rc=$RC out=$OUT err=${ERR%%$'\n'*}"
 }
 
 # rule_line PROFILE ACTION OP TARGET...: the number of the last line of
@@ -425,6 +395,30 @@ EOF
 		-r 'allow write /srv/$USER/$UID/**' write "/srv/$me_user/$me_uid/f"
 }
 
+# ============================================ as an unprivileged user
+
+if [ "$PART" = nobody ]; then
+	use_dirs "$BASE/nobody"
+	stage "$BASE/stage" "$WARD"
+	WARD=$BASE/stage/ward
+	stage_check "ward explain as nobody" "$BASE/stage"
+	chown -R "$NB_UID:$NB_GID" "$BASE/nobody"
+	chmod 755 "$BASE/nobody"
+	RUNAS=(setpriv --reuid="$NB_UID" --regid="$NB_GID" --clear-groups --reset-env
+		env -i PATH=/usr/bin:/bin HOME="$H" XDG_CONFIG_HOME="$CFG"
+		XDG_STATE_HOME="$STATE" XDG_RUNTIME_DIR="$RUND" TMPDIR="$TMPD")
+	NB_USER=$("${RUNAS[@]}" id -un)
+	echo "# ward explain, as $NB_USER (uid $NB_UID)"
+	explain_suite "[$NB_USER]" "$NB_UID" "$NB_USER"
+	# And trust, which writes under $XDG_CONFIG_HOME.
+	mkdir -p "$P/.ward"
+	printf 'allow write /srv/proj/**\n' >"$P/.ward/policy"
+	t_fail "[$NB_USER] ward trust: exit 0" 0 "" trust
+	t_explain "[$NB_USER] trusted project policy applied" \
+		"allow write /srv/proj/f $P/.ward/policy:1" write /srv/proj/f
+	summary
+fi
+
 # ======================================================== as this user
 
 use_dirs "$BASE/me"
@@ -435,17 +429,23 @@ ME_USER=$(id -un)
 echo "# command line basics"
 w --version
 check "ward --version: exit 0, prints 'ward $VERSION'" "rc=0 out=ward $VERSION err=" "rc=$RC out=$OUT err=$ERR"
-check_glob "ward --version: the form 'ward X.Y.Z'" "ward [0-9]*.[0-9]*.[0-9]*" "$OUT"
+check_match "ward --version: the form 'ward X.Y.Z'" "ward [0-9]*.[0-9]*.[0-9]*" "$OUT"
 w --help
-check_glob "ward --help: exit 0, usage on stdout" "rc=0 out=usage: ward *" "rc=$RC out=$OUT"
+check_match "ward --help: exit 0, usage on stdout" "rc=0 out=usage: ward *" "rc=$RC out=$OUT"
 for c in check explain trust; do
 	w "$c" --help
-	check_glob "ward $c --help: exit 0, usage on stdout" "rc=0 out=usage: ward $c *" "rc=$RC out=$OUT"
+	check_match "ward $c --help: exit 0, usage on stdout" "rc=0 out=usage: ward $c *" "rc=$RC out=$OUT"
 done
 w
-check_glob "ward with no command: exit 2, usage on stderr" "rc=2 out= err=usage: ward *" "rc=$RC out=$OUT err=$ERR"
+check_match "ward with no command: exit 2, usage on stderr" "rc=2 out= err=usage: ward *" "rc=$RC out=$OUT err=$ERR"
 t_fail "ward frobnicate: exit 2, unknown command" 2 "ward: unknown command 'frobnicate'" frobnicate
 t_fail "ward run without a command: exit 2" 2 "ward: run needs a command" run
+t_fail "run --backtrace --no-preload: exit 125, says why" 125 \
+	"ward: --backtrace needs the preload library, which --no-preload leaves out" \
+	run --backtrace --no-preload -- true
+t_fail "run --no-preload --backtrace: the same in either order" 125 \
+	"ward: --backtrace needs the preload library, which --no-preload leaves out" \
+	run --no-preload --backtrace -- true
 t_fail "ward explain raed /x: exit 2, unknown op" 2 "ward: unknown op 'raed'" explain raed /x
 t_fail "ward explain read (no target): exit 2, says why (then usage)" 2 \
 	"ward: explain takes OP and TARGET" explain read
@@ -461,6 +461,22 @@ t_fail_glob "ward trust a b: exit 2, usage" 2 "usage: ward trust*" trust a b
 
 echo "# ward explain, as $ME_USER"
 explain_suite "" "$ME_UID" "$ME_USER"
+
+echo "# explain --resolve"
+# ward resolves the name itself (/etc/hosts has localhost everywhere) and
+# judges each address with the name: one line each.
+w explain --resolve -r 'allow connect localhost:8080' connect localhost:8080
+lo=$(grep -c '^allow connect localhost:8080 (127\.0\.0\.1) --rule:1$' <<<"$OUT")
+other=$(grep -vc '^allow connect localhost:8080 (.*) --rule:1$' <<<"$OUT")
+check "explain --resolve connect localhost:8080: each address, judged with the name" \
+	"rc=0 lo=1 other=0 err=" "rc=$RC lo=$lo other=$other err=$ERR"
+t_explain "explain connect localhost:8080 without --resolve: the name alone" \
+	"allow connect localhost:8080 --rule:1" -r 'allow connect localhost:8080' connect localhost:8080
+t_explain "explain --resolve of an address: as without" \
+	"allow connect 127.0.0.1:8080 --rule:1" --resolve -r 'allow connect 127.0.0.1:8080' connect 127.0.0.1:8080
+t_fail "explain --resolve of a name that does not resolve: exit 125" 125 \
+	"ward: cannot resolve 'no-such-name.invalid': no such name" \
+	explain --resolve connect no-such-name.invalid:80
 
 echo "# policy errors"
 cd "$P" || exit 2
@@ -509,8 +525,8 @@ echo "# ward check: the compiled policy"
 w check
 check "check: exit 0, nothing on stderr" "rc=0 err=" "rc=$RC err=$ERR"
 check "check: the first line is the self layer" "# layer self builtin:self" "${OUT%%$'\n'*}"
-check "check: the last two lines are the settings" $'set undecided ask\nset ask-timeout 120' \
-	"$(printf '%s\n' "$OUT" | tail -n 2)"
+check "check: the last three lines are the settings" \
+	$'set undecided ask\nset ask-timeout 120\nset log-retention 30d 1G' "$(printf '%s\n' "$OUT" | tail -n 3)"
 check "check: layers self, then profile default, then where git looks (builtin:git)" \
 	$'# layer self builtin:self\n# layer profile builtin:default\n# layer profile builtin:git' \
 	"$(printf '%s\n' "$OUT" | grep '^# layer')"
@@ -561,7 +577,8 @@ allow read,write,create,delete,exec,stat /srv/all # good.policy:10
 allow read /srv/with blank # good.policy:11
 ask exec /usr/bin/sudo # good.policy:12
 set undecided ask
-set ask-timeout 120" "$rules"
+set ask-timeout 120
+set log-retention 30d 1G" "$rules"
 
 # A restricting rule holds where the symlinks it names lead, and the links' own names.
 mkdir -p real/kept && printf 'x\n' >real/kept/f && ln -sfn ../kept/f real/dir/lf
@@ -583,13 +600,19 @@ rm -f real/dir/lf links.policy
 cat >settings.policy <<'EOF'
 set undecided deny
 set ask-timeout 30
+set log-retention 7d
 EOF
 w check settings.policy
-check "check: a file's set lines end the output" $'set undecided deny\nset ask-timeout 30' \
-	"$(printf '%s\n' "$OUT" | tail -n 2)"
+check "check: a file's set lines end the output" \
+	$'set undecided deny\nset ask-timeout 30\nset log-retention 7d 1G' "$(printf '%s\n' "$OUT" | tail -n 3)"
 w check --undecided allow settings.policy
 check "check --undecided allow: overrides the file's set undecided" \
-	$'set undecided allow\nset ask-timeout 30' "$(printf '%s\n' "$OUT" | tail -n 2)"
+	$'set undecided allow\nset ask-timeout 30\nset log-retention 7d 1G' "$(printf '%s\n' "$OUT" | tail -n 3)"
+printf 'set log-retention 500M 0d\n' >retention.policy
+w check settings.policy retention.policy
+check "check: a later log-retention sets what it names; 0 turns a limit off" \
+	"set log-retention 0d 500M" "$(printf '%s\n' "$OUT" | tail -n 1)"
+rm -f retention.policy
 w check --profile strict
 check "check --profile strict: the strict profile's layer and settings" \
 	$'# layer self builtin:self\n# layer profile builtin:strict\n# layer profile builtin:git\nset undecided deny' \
@@ -704,42 +727,4 @@ check "an untrusted policy with an include: its included rule does not apply" \
 	"rc=0 out=ask write /srv/inc/one undecided" "rc=$RC out=$OUT"
 rm -rf "$P/.ward"
 
-# ============================================ as an unprivileged user
-
-if [ "$(id -u)" != 0 ]; then
-	echo "# skip: the unprivileged explain checks (not running as root)"
-elif ! NB_UID=$(id -u nobody 2>/dev/null) || ! NB_GID=$(id -g nobody 2>/dev/null); then
-	echo "# skip: the unprivileged explain checks (no user nobody)"
-else
-	chmod 711 "$BASE"
-	use_dirs "$BASE/nobody"
-	chown -R "$NB_UID:$NB_GID" "$BASE/nobody"
-	chmod 755 "$BASE/nobody"
-	envs=(env -i PATH=/usr/bin:/bin HOME="$H" XDG_CONFIG_HOME="$CFG"
-		XDG_STATE_HOME="$STATE" XDG_RUNTIME_DIR="$RUND" TMPDIR="$TMPD")
-	if command -v setpriv >/dev/null 2>&1; then
-		RUNAS=(setpriv --reuid="$NB_UID" --regid="$NB_GID" --clear-groups --reset-env "${envs[@]}")
-	elif command -v runuser >/dev/null 2>&1; then
-		RUNAS=(runuser -u nobody -- "${envs[@]}")
-	fi
-	if [ ${#RUNAS[@]} -eq 0 ]; then
-		echo "# skip: the unprivileged explain checks (neither setpriv nor runuser)"
-	elif ! "${RUNAS[@]}" sh -c 'test -x "$1" && test -r "$2" && [ "$(id -u)" != 0 ]' sh "$WARD" "$P" \
-		>/dev/null 2>&1; then
-		echo "# skip: the unprivileged explain checks (nobody cannot reach $WARD or $P)"
-	else
-		NB_USER=$("${RUNAS[@]}" id -un)
-		echo "# ward explain, as $NB_USER (uid $NB_UID)"
-		explain_suite "[$NB_USER]" "$NB_UID" "$NB_USER"
-		# And trust, which writes under $XDG_CONFIG_HOME.
-		mkdir -p "$P/.ward"
-		printf 'allow write /srv/proj/**\n' >"$P/.ward/policy"
-		t_fail "[$NB_USER] ward trust: exit 0" 0 "" trust
-		t_explain "[$NB_USER] trusted project policy applied" \
-			"allow write /srv/proj/f $P/.ward/policy:1" write /srv/proj/f
-	fi
-	RUNAS=()
-fi
-
-echo "$npass passed, $nfail failed"
-[ "$nfail" -eq 0 ]
+summary

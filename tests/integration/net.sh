@@ -1,10 +1,10 @@
 #!/bin/bash
-# net.sh BUILD_DIR - the network policy of `ward run` (DESIGN.md §2, §3).
+# net.sh BUILD_DIR [root|nobody] - the network policy of `ward run`
+# (DESIGN.md §2, §3).
 #
 # tests/progs/net makes the network calls one by one with raw syscall(2)
 # and prints each with its result.  This script runs it natively and under
-# `ward run` (default profile), dynamic and static, as the user running the
-# script and, when that is root, as nobody:
+# `ward run` (default profile), dynamic and static:
 #   - a session's own servers and clients (TCP, UDP, unix stream, datagram
 #     and abstract, IPv4, IPv6, IPv4-mapped, blocking and not) work exactly
 #     as natively: the output under ward is compared with the kernel's;
@@ -15,60 +15,40 @@
 #   - bad lengths, bad pointers and bad families fail as natively;
 #   - kinds of socket not judged by address are refused unless a rule says;
 #   - every decision is in the log with its address, port and rule;
-#   - blocking calls do not starve ward's workers;
-#   - (root) a domain rule, with the name in a hosts file of a private mount
-#     namespace.
-# Output: "ok - what" / "not ok - what" lines, then "N passed, M failed".
-# Exit 1 when a check failed, 2 when the test cannot run.
+#   - blocking calls do not starve ward's workers.
+# Parts (each its own ctest; "root" and "nobody" exit 77 unless root):
+#   (none)   the cases above, as the user running the script
+#   root     a ward run as root, the host's own non-loopback addresses (a
+#            network namespace), a domain rule with the name in a hosts
+#            file of a private mount namespace
+#   nobody   the cases above and the domain rule, as nobody
+# Output: TAP (lib.sh).
 
-set -u
+. "$(dirname "$0")/lib.sh"
 exec </dev/null
 umask 022
-# The program prints fd numbers: start it with none open but 0, 1 and 2
-# (ctest leaves others open).
-for fd in /proc/$$/fd/*; do
-	fd=${fd##*/}
-	[ "$fd" -gt 2 ] && [ "$fd" -lt 255 ] && eval "exec $fd>&-"
-done
-if [ $# -ne 1 ] || [ ! -x "$1/ward" ] || [ ! -x "$1/tests/progs/net" ]; then
-	echo "usage: $0 BUILD_DIR (built)" >&2
-	exit 2
+# The program prints fd numbers: start it with none open but 0, 1 and 2.
+close_fds
+if [ $# -lt 1 ] || [ ! -x "$1/ward" ] || [ ! -x "$1/tests/progs/net" ]; then
+	bail "usage: $0 BUILD_DIR (built) [root|nobody]"
 fi
 BUILD=$(cd "$1" && pwd -P)
+PART=${2:-}
+case $PART in
+"") ;;
+root) [ "$(id -u)" = 0 ] || skip_all "needs root" ;;
+nobody) nobody_ready || skip_all "$NB_WHY" ;;
+*) bail "unknown part '$PART'" ;;
+esac
 SRC=$(cd "$(dirname "$0")" && pwd -P)
-BASE=$(mktemp -d "${TMPDIR:-/tmp}/ward-net.XXXXXX") || exit 2
-BASE=$(cd "$BASE" && pwd -P)
-chmod 755 "$BASE"
+make_base net
 SERVER_PID=
-cleanup() {
-	[ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null
-	cd / && rm -rf "$BASE"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+at_exit '[ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null'
 
+# What the runs use, where nobody may run it too.
 BIN=$BASE/bin
-mkdir "$BIN"
-cp "$BUILD/ward" "$BUILD/tests/progs/net" "$BUILD/tests/progs/net-static" "$BIN/"
-chmod -R a+rX "$BIN"
+stage "$BIN" "$BUILD/ward" "$BUILD/tests/progs/net" "$BUILD/tests/progs/net-static"
 WARD=$BIN/ward
-
-npass=0
-nfail=0
-pass() {
-	npass=$((npass + 1))
-	echo "ok - $1"
-}
-failed() { # WHAT [DETAIL...]
-	nfail=$((nfail + 1))
-	echo "not ok - $1"
-	shift
-	local l
-	for l in "$@"; do printf '%s\n' "$l" | sed 's/^/#   /'; done
-}
-check() { # WHAT EXPECTED GOT
-	if [ "$2" = "$3" ]; then pass "$1"; else failed "$1" "expected: $2" "got:      $3"; fi
-}
 
 # A port nobody listens on now (the kernel picks it).
 free_port() {
@@ -82,22 +62,24 @@ mkdir "$HOST"
 chmod 755 "$HOST"
 python3 "$SRC/netserve.py" "$HOST" &
 SERVER_PID=$!
-for _ in $(seq 100); do [ -s "$HOST/ports" ] && break; sleep 0.05; done
-if [ ! -s "$HOST/ports" ]; then
-	echo "$0: the host's listener did not start" >&2
-	exit 2
-fi
+wait_for 30 test -s "$HOST/ports" || bail "the host's listener did not start"
 read -r H_TCP4 H_TCP6 H_UDP4 H_UDP6 H_PID <"$HOST/ports"
 touch "$HOST/events"
 chmod 644 "$HOST/events"
 
-host_events() { cat "$HOST/events"; }
 host_reset() { : >"$HOST/events"; }
+# What reached the host: once the listener says it has logged all that
+# reached it so far (a condition, not a time).
+host_events() {
+	local got
+	got=$(timeout 30 python3 -c 'import socket, sys
+s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); print(s.recv(16).decode())' "$HOST/sync.sock")
+	[ "$got" = synced ] || echo "the host's listener did not answer: '$got'"
+	cat "$HOST/events"
+}
 
 # ------------------------------------------------------------ per user
 
-ROOT=0
-[ "$(id -u)" = 0 ] && ROOT=1
 RUNAS=()
 setup_user() { # WHO
 	WHO=$1
@@ -108,8 +90,8 @@ setup_user() { # WHO
 	ENVV=(HOME="$U/home" XDG_CONFIG_HOME="$U/home/.config" XDG_STATE_HOME="$U/state"
 		XDG_RUNTIME_DIR="$U/run" TMPDIR="$U/tmp" PATH=/usr/bin:/bin LC_ALL=C)
 	if [ "$WHO" = nobody ]; then
-		chown -R nobody:"$NB_GROUP" "$U"
-		RUNAS=(setpriv --reuid=nobody --regid="$NB_GROUP" --clear-groups --)
+		chown -R "$NB_UID:$NB_GID" "$U"
+		RUNAS=(setpriv --reuid="$NB_UID" --regid="$NB_GID" --clear-groups --)
 	else
 		RUNAS=()
 	fi
@@ -169,7 +151,6 @@ refused() {
 		rm -rf "$P"/*
 		next_log
 		got=$(ward_ "${pre[@]}" -- "$b" "$@")
-		sleep 0.2 # what reached the host is logged by now
 		check "$TAG$what ($b)" "$expect" "$got"
 		check "$TAG$what ($b): the host received nothing" "" "$(host_events)"
 	done
@@ -177,7 +158,7 @@ refused() {
 
 # log_has WHAT JQ-LIKE-PYTHON-EXPR: some line of $LOG satisfies EXPR (e is the event).
 log_has() {
-	if python3 - "$LOG" "$2" <<'EOF'; then pass "$TAG$1"; else failed "$TAG$1" "$(cat "$LOG")"; fi
+	if python3 - "$LOG" "$2" <<'EOF'; then pass "$TAG$1"; else fail "$TAG$1" "$(cat "$LOG")"; fi
 import json, sys
 lines = [json.loads(l) for l in open(sys.argv[1])]
 def holds(e):
@@ -352,7 +333,6 @@ run_cases() {
 		# shellcheck disable=SC2086
 		native "$b" $S , connect 3 in:127.0.0.1:$H_TCP4 , $D , \
 			sendto 4 0 in:127.0.0.1:$H_UDP4 n >/dev/null
-		sleep 0.2
 		check "${TAG}control: natively the host hears the connection and the datagram ($b)" \
 			"2" "$(host_events | wc -l)"
 		host_reset
@@ -361,7 +341,6 @@ run_cases() {
 		ward_ -r "allow connect 127.0.0.1:$H_TCP4 127.0.0.1:$H_UDP4" -- "$b" \
 			$S , connect 3 in:127.0.0.1:$H_TCP4 , $D , \
 			sendto 4 0 in:127.0.0.1:$H_UDP4 w >/dev/null
-		sleep 0.2
 		check "${TAG}a rule lets the host be reached ($b)" "2" "$(host_events | wc -l)"
 	done
 
@@ -520,9 +499,6 @@ except OSError as e: print('sendmsg', errno.errorcode[e.errno])" 2>&1 | tr '\n' 
 
 # --- as root: a ward run as root, and the host's own non-loopback addresses
 root_cases() {
-	if [ "$ROOT" != 1 ] || [ "$WHO" != self ]; then
-		return
-	fi
 	local b out
 	for b in net net-static; do
 		next_log
@@ -531,11 +507,11 @@ root_cases() {
 			socket AF_INET SOCK_STREAM 0 2>&1)
 		case $out in
 		*"Operation not permitted"*) pass "under a root ward the agent cannot drop to another user ($b)" ;;
-		*) failed "under a root ward the agent cannot drop to another user ($b)" "$out" ;;
+		*) fail "under a root ward the agent cannot drop to another user ($b)" "$out" ;;
 		esac
 	done
 	if ! unshare -n true 2>/dev/null; then
-		echo "ok - the host's own addresses # skip no network namespace"
+		skip "the host's own addresses" "no network namespace (unshare -n)"
 		return
 	fi
 	# A network namespace of the test's own, where 192.0.2.2 is an address of
@@ -548,7 +524,10 @@ root_cases() {
 			ip link set lo up && ip addr add 192.0.2.2/32 dev lo || exit 2
 			"$1" socket AF_INET SOCK_STREAM 0 , bind 3 "in:192.0.2.2:$2" , listen 3 5 , \
 				accept 3 >"$3/lan.out" &
-			sleep 0.3
+			i=0 # until the LAN service listens
+			until grep -q ":$(printf %04X "$2") 00000000:0000 0A" /proc/net/tcp || [ $i -ge 400 ]; do
+				sleep 0.05; i=$((i + 1))
+			done
 			env -i $4 timeout 60 "$5" run -q -- "$6" socket AF_INET SOCK_STREAM 0 , \
 				bind 3 "in:127.0.0.1:$2" , listen 3 5 , socket AF_INET SOCK_STREAM 0 , \
 				connect 4 "in:192.0.2.2:$2" , socket AF_INET SOCK_STREAM 0 , \
@@ -568,8 +547,8 @@ root_cases() {
 
 # --- a domain rule, with a hosts file of its own (root: a mount namespace)
 domain_cases() {
-	if [ "$ROOT" != 1 ] || ! unshare -m true 2>/dev/null; then
-		echo "ok - domain rules # skip needs root for a private mount namespace"
+	if ! unshare -m true 2>/dev/null; then
+		skip "domain rules" "no private mount namespace (unshare -m)"
 		return
 	fi
 	printf '127.0.0.1 ward-test.example\n127.0.0.2 other.example\n127.0.0.1 evil.example\n' \
@@ -588,7 +567,6 @@ domain_cases() {
 				"connect(3, in:127.0.0.1:$H_TCP4) = 0")" "$got"
 		log_has "the log names the verified host ($b)" \
 			"e['event']=='connect' and e.get('host')=='ward-test.example' and e['decision']=='allow' and e.get('rule')=='--rule:1'"
-		sleep 0.2
 		check "${TAG}(and the host heard it) ($b)" "1" "$(host_events | wc -l)"
 		host_reset
 		got=$(cd "$P" && unshare -m sh -c 'mount --bind "$1" /etc/hosts && shift && exec "$@"' \
@@ -613,17 +591,24 @@ domain_cases() {
 	done
 }
 
-setup_user self
-run_cases
-root_cases
-domain_cases
-if [ "$ROOT" = 1 ] && getent passwd nobody >/dev/null; then
-	NB_GROUP=nogroup
-	getent group nogroup >/dev/null || NB_GROUP=nobody
+case $PART in
+"")
+	ward_probe "$WARD"
+	setup_user self
+	run_cases
+	;;
+root)
+	ward_probe "$WARD"
+	setup_user self
+	root_cases
+	domain_cases
+	;;
+nobody)
+	stage_check "the unprivileged pass" "$BIN"
+	ward_probe "$WARD" as_nobody
 	setup_user nobody
 	run_cases
 	domain_cases
-fi
-
-echo "$npass passed, $nfail failed"
-[ "$nfail" -eq 0 ]
+	;;
+esac
+summary

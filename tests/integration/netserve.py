@@ -8,6 +8,10 @@ DIR/ports when ready, and one line to DIR/events for everything that reaches
 it (a connection, with the data it brought, or a datagram): a test that
 expects ward to keep the agent away from the host checks that file stays
 empty.  Every connection is answered "hello" and closed.
+
+A connection to the unix socket DIR/sync.sock is answered "synced" once
+everything that had reached the other sockets by then is in DIR/events: a
+test waits for that, not for a time, before it looks.
 """
 import os
 import select
@@ -51,32 +55,59 @@ def main():
     # Anyone may try: the test runs the agent as nobody too.
     os.chmod(os.path.join(d, "host.sock"), 0o777)
     os.chmod(os.path.join(d, "host.dgram"), 0o777)
+    sync = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        os.unlink(os.path.join(d, "sync.sock"))
+    except FileNotFoundError:
+        pass
+    sync.bind(os.path.join(d, "sync.sock"))
+    sync.listen(16)
     ports = [s.getsockname()[1] for s in (t4, t6, u4, u6)]
     tmp = os.path.join(d, "ports.tmp")
     with open(tmp, "w") as f:
         f.write("%d %d %d %d %d\n" % (*ports, os.getpid()))
     os.rename(tmp, os.path.join(d, "ports"))
 
+    def serve(fd):
+        name, s, typ = socks[fd]
+        if typ == socket.SOCK_DGRAM:
+            data = s.recv(65536)
+            events.write("%s datagram %r\n" % (name, data))
+            return
+        c, _ = s.accept()
+        c.settimeout(0.5)
+        try:
+            data = c.recv(4096)
+        except OSError:
+            data = b""
+        events.write("%s connection %r\n" % (name, data))
+        try:
+            c.sendall(b"hello")
+        except OSError:
+            pass
+        c.close()
+
     while True:
-        ready, _, _ = select.select(list(socks), [], [])
+        ready, _, _ = select.select(list(socks) + [sync.fileno()], [], [])
         for fd in ready:
-            name, s, typ = socks[fd]
-            if typ == socket.SOCK_DGRAM:
-                data = s.recv(65536)
-                events.write("%s datagram %r\n" % (name, data))
-                continue
-            c, _ = s.accept()
-            c.settimeout(0.5)
-            try:
-                data = c.recv(4096)
-            except OSError:
-                data = b""
-            events.write("%s connection %r\n" % (name, data))
-            try:
-                c.sendall(b"hello")
-            except OSError:
-                pass
-            c.close()
+            if fd != sync.fileno():
+                serve(fd)
+        if sync.fileno() not in ready:
+            continue
+        # Everything queued on the other sockets by now first.
+        while True:
+            pending, _, _ = select.select(list(socks), [], [], 0)
+            if not pending:
+                break
+            for fd in pending:
+                serve(fd)
+        events.flush()
+        c, _ = sync.accept()
+        try:
+            c.sendall(b"synced")
+        except OSError:
+            pass
+        c.close()
 
 
 if __name__ == "__main__":

@@ -249,6 +249,25 @@ static inline const char *fdname(int fd)
 	return p;
 }
 
+/*
+ * The arguments of a program that makes several kinds of call, "CALL ARG...
+ * [, CALL ARG...]...": call(words, count) for each, in order; a call that
+ * returns non-zero (a usage error) ends the program with how's usage.
+ */
+static inline void each_call(int argc, char **argv, int (*call)(char **, int), const char *how)
+{
+	int i = 1;
+
+	while (i < argc) {
+		int j = i;
+		while (j < argc && strcmp(argv[j], ",") != 0)
+			j++;
+		if (j == i || call(argv + i, j - i) != 0)
+			usage(how);
+		i = j + 1;
+	}
+}
+
 /* A path argument: "NULL" is the null pointer. */
 static inline const char *patharg(const char *s)
 {

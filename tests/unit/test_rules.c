@@ -561,6 +561,19 @@ static const struct error_row error_rows[] = {
 	  "t:1:17: 'set ask-timeout' takes seconds from 0 to 86400, not '99999999999999999999999'" },
 	{ "set ask-timeout 10s", "t:1:17: 'set ask-timeout' takes seconds from 0 to 86400, not '10s'" },
 	{ "set colour blue", "t:1:5: unknown setting 'colour'" },
+	{ "set log-retention", "t:1:1: 'set' takes a name and a value" },
+	{ "set log-retention 30d 1G 2G", "t:1:1: 'set' takes a name and a value" },
+	{ "set log-retention 30",
+	  "t:1:19: 'set log-retention' takes an age in days (30d) and a size (500M, 1G), not '30'" },
+	{ "set log-retention 30d 1g",
+	  "t:1:23: 'set log-retention' takes an age in days (30d) and a size (500M, 1G), not '1g'" },
+	{ "set log-retention -1d",
+	  "t:1:19: 'set log-retention' takes an age in days (30d) and a size (500M, 1G), not '-1d'" },
+	{ "set log-retention 1GB",
+	  "t:1:19: 'set log-retention' takes an age in days (30d) and a size (500M, 1G), not '1GB'" },
+	{ "set log-retention 36501d",
+	  "t:1:19: 'set log-retention' keeps logs at most 36500 days, not '36501d'" },
+	{ "set log-retention 99999999T", "t:1:19: 'set log-retention': '99999999T' is too large" },
 
 	/* ---- include ---- */
 	{ "include", "t:1:1: 'include' takes one path" },
@@ -1261,6 +1274,19 @@ static void test_settings(void **state)
 	assert_int_equal(ward_policy_undecided(p), WARD_UNDECIDED_DENY);
 	add_text(p, WARD_LAYER_FILE, "t", "set ask-timeout 86400");
 	assert_int_equal(ward_policy_ask_timeout(p), 86400);
+	/* log-retention: 30 days and 1 GiB; each value sets its own limit; 0 is none */
+	uint64_t age, bytes;
+	ward_policy_log_retention(p, &age, &bytes);
+	assert_true(age == 30 * 86400 && bytes == 1ull << 30);
+	add_text(p, WARD_LAYER_FILE, "t", "set log-retention 500M");
+	ward_policy_log_retention(p, &age, &bytes);
+	assert_true(age == 30 * 86400 && bytes == 500ull << 20);
+	add_text(p, WARD_LAYER_FILE, "t", "set log-retention 2T 0d");
+	ward_policy_log_retention(p, &age, &bytes);
+	assert_true(age == 0 && bytes == 2ull << 40);
+	add_text(p, WARD_LAYER_FILE, "t", "set log-retention 7d 64K");
+	ward_policy_log_retention(p, &age, &bytes);
+	assert_true(age == 7 * 86400 && bytes == 64 << 10);
 	/* a refused layer changes no setting */
 	assert_int_equal(ward_policy_add_text(p, WARD_LAYER_FILE, "t",
 					      "set ask-timeout 5\nset undecided allow\nallow raed /x",
@@ -1715,7 +1741,8 @@ static void test_dump(void **state)
 	      "# layer rule --rule\n"
 	      "allow    read                     @R/home/x    # --rule:1\n"
 	      "set undecided deny\n"
-	      "set ask-timeout 45\n",
+	      "set ask-timeout 45\n"
+	      "set log-retention 30d 1G\n",
 	      want, sizeof(want));
 	char *dump = ward_policy_dump(p);
 	assert_non_null(dump);

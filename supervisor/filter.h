@@ -1,0 +1,37 @@
+/*
+ * filter.h - the seccomp filter (filter.c), generated from the syscall
+ * table and the policy.
+ */
+#ifndef WARD_FILTER_H
+#define WARD_FILTER_H
+
+#include <stddef.h>
+
+#include <stdbool.h>
+
+struct sock_fprog;
+struct ward_policy;
+
+/* What the filter depends on besides the table: the policy and ward's own powers. */
+struct filter_opts {
+	bool stat;	 /* the policy restricts stat: the stat family is notified */
+	bool root;	 /* ward runs as root: the credential calls are notified */
+	bool sys_admin;	 /* ward holds CAP_SYS_ADMIN (so would the agent) */
+	bool sys_ptrace; /* ward holds CAP_SYS_PTRACE */
+};
+struct filter_opts filter_opts_of(const struct ward_policy *p);
+/* The filter o asks for, written to fd as BPF (what is loaded) or as libseccomp's PFC text. */
+enum filter_form { FILTER_BPF, FILTER_PFC };
+int filter_export(const struct filter_opts *o, enum filter_form form, int fd);
+
+/*
+ * Build the filter for policy p into a BPF program (malloc'd into *prog).
+ * Runs in the parent, before fork, so that errors are reported cleanly.
+ */
+int filter_build(const struct ward_policy *p, struct sock_fprog *prog, char *why, size_t len);
+/* In the child: load the filter and return the listener fd. */
+int filter_install(struct sock_fprog *prog);
+/* The program filter_build made for this session, which the child loads. */
+extern struct sock_fprog ward_filter;
+
+#endif

@@ -1,0 +1,180 @@
+/*
+ * mem.c - the agent's memory and descriptors, as ward reaches them (mem.h).
+ */
+#include "mem.h"
+#include "mem.h"
+#include "notify.h"
+#include "proc.h"
+#include "procfs.h"
+#include "session.h"
+#include "session.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+int agent_copy_fd(struct req *r, int agentfd)
+{
+	int self = agent_pidfd(r), fd;
+
+	if (self < 0)
+		return -ESRCH;
+	fd = (int)syscall(SYS_pidfd_getfd, self, agentfd, 0);
+	close(self);
+	if (fd < 0)
+		return -EBADF;
+	/* The thread id could name another thread by now: check it is still ours. */
+	if (!req_valid(r)) {
+		close(fd);
+		return -ESRCH;
+	}
+	return fd;
+}
+
+int agent_pidfd(struct req *r)
+{
+	int pfd = (int)syscall(SYS_pidfd_open, r->tid, PIDFD_THREAD);
+	if (pfd < 0 && errno == EINVAL)
+		pfd = (int)syscall(SYS_pidfd_open, r->tgid, 0);
+	return pfd < 0 ? -errno : pfd;
+}
+
+bool req_valid(struct req *r)
+{
+	return ioctl(S->listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &r->n->id) == 0;
+}
+
+int mem_read(struct req *r, uint64_t addr, void *buf, size_t len)
+{
+	struct iovec local = { buf, len }, remote = { (void *)(uintptr_t)addr, len };
+	ssize_t n = process_vm_readv(r->tid, &local, 1, &remote, 1, 0);
+
+	if (n != (ssize_t)len)
+		return -EFAULT;
+	/*
+	 * The thread may have died and its id been reused: check after reading
+	 * (or, for a batch of reads, once after the batch: r->batch_reads).
+	 */
+	if (r->batch_reads)
+		return 0;
+	return req_valid(r) ? 0 : -ESRCH;
+}
+
+int mem_read_str(struct req *r, uint64_t addr, char *buf, size_t len)
+{
+	/*
+	 * First 256 bytes, or the rest of the string's page if less (most
+	 * paths end there), then, if no NUL came, the rest up to len in one
+	 * more read.  Reading len at once would copy 128 KiB for each argv
+	 * string whose page is followed by more stack (and 4 KiB for a path
+	 * was 7% of ward's time opening files).  A read that stops at an
+	 * unmapped page returns what it got, so a string that ends before one
+	 * is still read whole.
+	 */
+	size_t first = 4096 - (addr & 4095), got = 0;
+	if (first > 256)
+		first = 256;
+	char *nul = NULL;
+
+	if (addr == 0)
+		return -EFAULT;
+	for (int round = 0; round < 2 && got < len && nul == NULL; round++) {
+		size_t want = round == 0 && first < len ? first : len - got;
+		struct iovec local = { buf + got, want };
+		struct iovec remote = { (void *)(uintptr_t)(addr + got), want };
+		ssize_t n = process_vm_readv(r->tid, &local, 1, &remote, 1, 0);
+		if (n <= 0) {
+			if (got == 0)
+				return -EFAULT;
+			break;
+		}
+		nul = memchr(buf + got, '\0', (size_t)n);
+		got += (size_t)n;
+		if ((size_t)n < want)
+			break; /* an unmapped page follows */
+	}
+	if (!r->batch_reads && !req_valid(r))
+		return -ESRCH;
+	if (nul == NULL)
+		return got == len ? -ENAMETOOLONG : -EFAULT;
+	return (int)(nul - buf);
+}
+
+int mem_write(struct req *r, uint64_t addr, const void *buf, size_t len)
+{
+	struct iovec local = { (void *)buf, len }, remote = { (void *)(uintptr_t)addr, len };
+
+	if (!req_valid(r))
+		return -ESRCH;
+	return process_vm_writev(r->tid, &local, 1, &remote, 1, 0) == (ssize_t)len ? 0 : -EFAULT;
+}
+
+int agent_fd(struct req *r, int n, int *fd)
+{
+	char path[64];
+
+	if (n == AT_FDCWD) {
+		snprintf(path, sizeof(path), "/proc/%d/cwd", r->tid);
+	} else if (n < 0) {
+		return -EBADF;
+	} else {
+		snprintf(path, sizeof(path), "/proc/%d/fd/%d", r->tid, n);
+		r->hop_tid = r->tid;
+		r->hop_fd = n;
+	}
+	*fd = open(path, O_PATH | O_CLOEXEC);
+	if (*fd < 0)
+		return errno == ENOENT ? -EBADF : -errno;
+	/* The thread id could name another thread by now: check it is still ours. */
+	if (!req_valid(r)) {
+		close(*fd);
+		*fd = -1;
+		return -ESRCH;
+	}
+	return 0;
+}
+
+int agent_fdinfo(pid_t tid, int fd, struct fdinfo *fi)
+{
+	char path[64], line[128];
+	int have = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/fdinfo/%d", tid, fd);
+	if ((f = fopen(path, "re")) == NULL)
+		return -errno;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (strncmp(line, "flags:", 6) == 0)
+			have |= sscanf(line + 6, "%llo", &fi->flags) == 1 ? 1 : 0;
+		else if (strncmp(line, "mnt_id:", 7) == 0)
+			have |= sscanf(line + 7, "%llu", &fi->mnt_id) == 1 ? 2 : 0;
+		else if (strncmp(line, "ino:", 4) == 0)
+			have |= sscanf(line + 4, "%llu", &fi->ino) == 1 ? 4 : 0;
+	}
+	fclose(f);
+	return have == 7 ? 0 : -EIO;
+}
+
+int agent_umask(struct req *r, mode_t *mask)
+{
+	unsigned gen;
+	int rc = 0;
+
+	/* Cached for the caller's fs group since its last umask(2) (proc.c, note.c). */
+	if (!proc_umask_get(r->tid, mask, &gen)) {
+		rc = proc_read_umask(r->tid, mask);
+		if (rc == 0 && !req_valid(r))
+			rc = -ESRCH;
+		if (rc == 0)
+			proc_umask_put(r->tid, *mask, gen);
+	}
+	/* This worker's fs is its own (unshare(CLONE_FS) in notify.c). */
+	if (rc == 0)
+		umask(*mask);
+	return rc;
+}

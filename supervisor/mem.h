@@ -1,0 +1,65 @@
+/*
+ * mem.h - the agent as ward reaches it: its memory (process_vm_readv),
+ * its descriptors (pidfd_getfd, /proc/TID/fd) and whether the request it
+ * waits in is still alive (SECCOMP_IOCTL_NOTIF_ID_VALID).
+ *
+ * Every read of the agent's memory is followed by a check that the request
+ * is alive: the thread may have died and its id been taken by another.
+ */
+#ifndef WARD_MEM_H
+#define WARD_MEM_H
+
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+/* System calls glibc 2.36 has no wrapper or number for. */
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+#ifndef SYS_pidfd_getfd
+#define SYS_pidfd_getfd 438
+#endif
+#ifndef PIDFD_THREAD
+#define PIDFD_THREAD O_EXCL
+#endif
+
+struct req;
+
+/* The notification r serves is still waiting for its answer (its caller alive). */
+bool req_valid(struct req *r);
+/* Read len bytes at addr: 0, -EFAULT, or -ESRCH when the request is gone. */
+int mem_read(struct req *r, uint64_t addr, void *buf, size_t len);
+/* Read a NUL-terminated string: -EFAULT, -ENAMETOOLONG, -ESRCH, or its length. */
+int mem_read_str(struct req *r, uint64_t addr, char *buf, size_t len);
+/* Write len bytes at addr (the answer of an emulated call): 0, -EFAULT or -ESRCH. */
+int mem_write(struct req *r, uint64_t addr, const void *buf, size_t len);
+/*
+ * A pidfd for the calling thread itself (PIDFD_THREAD, Linux 6.9), so that
+ * pidfd_getfd reads its own fd table (a thread may have one of its own),
+ * or for its process on older kernels; -errno on failure.
+ */
+int agent_pidfd(struct req *r);
+/* ward's copy of the agent's fd agentfd: the same open file (or a negative errno). */
+int agent_copy_fd(struct req *r, int agentfd);
+/*
+ * An O_PATH fd for the agent's fd n (AT_FDCWD: its cwd), through
+ * /proc/TID; an fd n is remembered as the walk's hop (r->hop_tid, hop_fd).
+ */
+int agent_fd(struct req *r, int n, int *fd);
+/* What /proc/TID/fdinfo/FD says of an fd of the agent's. */
+struct fdinfo {
+	unsigned long long flags, mnt_id, ino;
+};
+int agent_fdinfo(pid_t tid, int fd, struct fdinfo *fi);
+/*
+ * Read the agent's umask (kept for its fs group, proc.c, or from
+ * /proc/TID/status) and make it the calling worker's, so that files are
+ * created with exactly the agent's modes (workers have an fs of their own).
+ */
+int agent_umask(struct req *r, mode_t *mask);
+
+#endif
