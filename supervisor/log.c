@@ -38,9 +38,19 @@ static __thread struct arena *arena;
 static int log_fd = -1;
 static void (*echo)(const struct log_echo *e);
 
+/*
+ * Whether the calling thread is building a log line: only then does
+ * jansson allocate from its arena.  Other JSON (the person's answers kept
+ * for session-end, the control socket's messages) lives longer than a
+ * line, and the arena is reused after each one.
+ */
+static __thread bool arena_on;
+
 /* Arena allocation; once spent, the ordinary heap (and free knows which). */
 static void *arena_malloc(size_t size)
 {
+	if (!arena_on)
+		return malloc(size);
 	if (arena == NULL && (arena = calloc(1, sizeof(*arena))) == NULL)
 		return malloc(size);
 	if (arena != NULL) {
@@ -66,6 +76,7 @@ static int arena_enter(void)
 {
 	if (arena == NULL && (arena = calloc(1, sizeof(*arena))) == NULL)
 		return -ENOMEM;
+	arena_on = true;
 	return 0;
 }
 
@@ -74,6 +85,7 @@ static void arena_reset(void)
 {
 	if (arena != NULL)
 		arena->used = 0;
+	arena_on = false;
 }
 
 int log_open(const char *path)
