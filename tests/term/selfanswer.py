@@ -1,11 +1,11 @@
 #!/usr/bin/python3
-# selfanswer.py REAL_TTY CONTROL_DIR GO: an agent trying to answer its own
+# selfanswer.py REAL_TTY CONTROL_SOCKET GO: an agent trying to answer its own
 # question while it waits (once the file GO exists: the test makes it when
 # the question is up).  Each attempt's outcome on one line:
 #   SELF-ANSWER tty-write=... tiocsti=... devtty=... real-tty=... control=...
 # "ok" where the call worked (it then reached only the agent's own pty),
 # else the errno's name.
-import errno, fcntl, glob, os, socket, sys, termios
+import errno, fcntl, os, socket, sys, termios
 
 def attempt(f):
     try:
@@ -31,9 +31,8 @@ def real_tty():
     os.close(fd)
 
 def control():
-    socks = glob.glob(os.path.join(sys.argv[2], "*.sock"))
     s = socket.socket(socket.AF_UNIX)
-    s.connect(socks[0] if socks else os.path.join(sys.argv[2], "none.sock"))
+    s.connect(sys.argv[2])
     s.sendall(b'{"op":"answer","n":1,"answer":"once"}\n')
 
 import time
