@@ -2,6 +2,7 @@
  * front.c - the question shown to a person, and their keys.
  */
 #include "front.h"
+#include "cli/util.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -25,47 +26,10 @@ void front_free(struct front *f)
 	f->n = 0;
 }
 
-/* The length of the UTF-8 sequence at c, or 0 when it is not one. */
-static size_t utf8_len(const unsigned char *c)
-{
-	size_t n = *c >= 0xc2 && *c <= 0xdf ? 2 : *c >= 0xe0 && *c <= 0xef ? 3
-						: *c >= 0xf0 && *c <= 0xf4 ? 4 : 0;
-	for (size_t i = 1; i < n; i++)
-		if (c[i] < 0x80 || c[i] > 0xbf)
-			return 0;
-	return n;
-}
-
 const char *text_safe(const char *s, char *buf, size_t len)
 {
-	size_t o = 0;
-
-	for (const unsigned char *c = (const unsigned char *)s; *c != '\0' && o + 9 < len;) {
-		size_t n = *c < 0x80 ? 1 : utf8_len(c);
-		/*
-		 * C0 and DEL; C1 as UTF-8 (U+0080..U+009F: CSI is one) or as a raw
-		 * byte (a terminal in 8-bit mode reads it), and any byte not in a
-		 * UTF-8 sequence: as \xNN.  A backslash doubled.
-		 */
-		if (n == 0 || (n == 1 && (*c < 0x20 || *c == 0x7f)) ||
-		    (n == 2 && c[0] == 0xc2 && c[1] <= 0x9f)) {
-			size_t k = n == 0 ? 1 : n;
-			for (size_t i = 0; i < k; i++)
-				o += (size_t)snprintf(buf + o, len - o, "\\x%02x", c[i]);
-			c += k;
-		} else if (*c == '\\') {
-			o += (size_t)snprintf(buf + o, len - o, "\\\\");
-			c++;
-		} else {
-			if (o + n >= len)
-				break;
-			memcpy(buf + o, c, n);
-			o += n;
-			c += n;
-		}
-	}
-	buf[o] = '\0';
-	return buf;
+	/* The command line's escaping (cli/util.c), which ward's messages use too. */
+	return term_safe(s, buf, len);
 }
 
 bool front_refresh(struct front *f)
