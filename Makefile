@@ -20,12 +20,13 @@ PREFIX     ?= /usr/local
 # Debian package names; `make deps` installs whichever are missing.
 DEPS = cmake make gcc clang pkg-config libclang-rt-14-dev llvm \
        libseccomp-dev libunwind-dev libelf-dev libdw-dev uthash-dev libcmocka-dev nettle-dev \
-       libjansson-dev util-linux iproute2 git python3 tar btrfs-progs xfsprogs e2fsprogs \
+       libjansson-dev libvterm-dev tmux util-linux iproute2 git python3 tar btrfs-progs xfsprogs e2fsprogs \
        chromium go-md2man dpkg-dev zsh fish libpython3.11-testsuite $(AGENT_DEPS)
 # The real programs the profiles are tested with (tests/integration/agents.sh):
 # node and npm (Claude Code and Codex are installed from the npm registry by
 # the test), tmux for a terminal, pip in a venv, cargo and go.  npm comes
 # with NodeSource's nodejs, which conflicts with Debian's npm package.
+# libvterm-dev: the agent's screen kept by ward while it prompts (supervisor/term/).
 # libpython3.11-testsuite: CPython's own suites (tests/integration/cpython.sh).
 AGENT_DEPS = nodejs tmux python3-venv python3-setuptools python3-wheel cargo golang-go \
        $(shell command -v npm >/dev/null 2>&1 || echo npm)
@@ -75,10 +76,11 @@ asan:
 fuzz:
 	cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
 		-DWARD_FUZZ=ON -DWARD_BENCH=OFF
-	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_policy fuzz_elf fuzz_logread
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_policy fuzz_elf fuzz_logread fuzz_screen
 	tests/fuzz/run.sh $(FUZZ_BUILD)/tests/fuzz_policy $(FUZZ_SECONDS) policy
 	tests/fuzz/run.sh $(FUZZ_BUILD)/tests/fuzz_elf $(FUZZ_SECONDS) elf
 	tests/fuzz/run.sh $(FUZZ_BUILD)/tests/fuzz_logread $(FUZZ_SECONDS) logread
+	tests/fuzz/run.sh $(FUZZ_BUILD)/tests/fuzz_screen $(FUZZ_SECONDS) screen
 
 # The suites that run ward (progs, attacks, net), again as on the oldest
 # kernel on which ward keeps every guarantee (Linux 5.9-5.13: ADDFD without

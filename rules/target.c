@@ -187,6 +187,35 @@ int pattern_escape(const char *s, char *out, size_t outlen)
 	return 0;
 }
 
+int ward_rule_word(char *out, size_t len, const char *s)
+{
+	size_t o = 0;
+
+	if (len < 3)
+		return -ENAMETOOLONG;
+	out[o++] = '"';
+	for (; *s != '\0'; s++) {
+		if (*s == '\n')
+			return -EINVAL; /* a rule is one line */
+		if (o + 6 >= len)
+			return -ENAMETOOLONG;
+		/* Glob characters and $ escaped for the pattern, that escape and " for the quotes. */
+		if (strchr("*?[$", *s) != NULL) {
+			out[o++] = '\\';
+			out[o++] = '\\';
+		} else if (*s == '\\') {
+			memcpy(out + o, "\\\\\\", 3);
+			o += 3;
+		} else if (*s == '"') {
+			out[o++] = '\\';
+		}
+		out[o++] = *s;
+	}
+	out[o++] = '"';
+	out[o] = '\0';
+	return 0;
+}
+
 /*
  * Resolve dir (absolute, normal) with realpath; when it does not exist,
  * resolve its longest existing ancestor and append the rest.

@@ -331,6 +331,13 @@ int ward_rule_sample(const struct ward_policy *p, const struct ward_rule *r, cha
 
 /* ---- text helpers used by ward check and ward explain ---- */
 
+/*
+ * s as one quoted word of a rule's text that matches s itself: glob
+ * characters and $ escaped, and the quote's own.  -EINVAL when s holds a
+ * newline (no rule can name it), -ENAMETOOLONG.
+ */
+int ward_rule_word(char *out, size_t len, const char *s);
+
 /* Parse "read", "connect"... into one op; 0 when unknown. */
 enum ward_op ward_op_parse(const char *word);
 const char *ward_op_name(enum ward_op op);

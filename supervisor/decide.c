@@ -4,7 +4,9 @@
  * applied to it.  The decision becomes the request's current one, which
  * its log line tells (notify.h: struct decision).
  */
+#include "ask.h"
 #include "log.h"
+#include "mem.h"
 #include "notify.h"
 #include "session.h"
 
@@ -14,7 +16,8 @@
 
 static int decide_inner(struct req *r, enum ward_op op, const char *path,
 			struct ward_verdict *v);
-static int apply(struct req *r, struct ward_verdict *v, bool cached);
+static int apply(struct req *r, struct ward_verdict *v, bool cached,
+		 const struct ward_net_target *t);
 
 /* The outcome apply()'s answer is, for the log. */
 static enum outcome outcome_of(int rc)
@@ -68,7 +71,7 @@ static int decide_inner(struct req *r, enum ward_op op, const char *path,
 		r->dec.by = BY_POLICY;
 		return rc == -ENAMETOOLONG ? -ENAMETOOLONG : -EACCES;
 	}
-	return apply(r, v, cached);
+	return apply(r, v, cached, NULL);
 }
 
 /*
@@ -92,18 +95,53 @@ static int decide_inner(struct req *r, enum ward_op op, const char *path,
  *     point, before the effect, with what the hook set.  Shadow mode is
  *     applied by apply() to a denial returned here.
  *
- * Until prompting exists, a question is answered as `set undecided` would
- * be without a terminal: allowed only if that says allow.
+ * The question goes to ask.c, which puts it to the person (the terminal,
+ * `ward approve`); a grant an earlier answer of theirs left (this session)
+ * decides without asking.  Grants are looked at only where the policy
+ * asks, so an answer never widens what the policy allows or denies.
  */
-static int ask_person(struct req *r, const struct ward_verdict *v)
+static int still_waited_for(void *arg)
 {
-	(void)v;
-	r->dec.by = BY_UNDECIDED;
-	return ward_policy_undecided(S->policy) == WARD_UNDECIDED_ALLOW ? 0 : -EACCES;
+	/* The caller died, or its call was interrupted and dropped: nobody waits. */
+	return req_valid(arg) ? 0 : -ESRCH;
+}
+
+static int ask_person(struct req *r, const struct ward_verdict *v,
+		      const struct ward_net_target *t)
+{
+	struct ward_verdict grant;
+	struct ask_result res;
+	enum ward_op op = (enum ward_op)r->dec.op;
+
+	if (t != NULL ? ask_grant_net(op, t, &grant) : ask_grant_path(op, r->dec.path, &grant)) {
+		r->dec.by = BY_PROMPT;
+		r->dec.answer = grant.action == WARD_ALLOW ? "session" : "deny-always";
+		return grant.action == WARD_ALLOW ? 0 : -EACCES;
+	}
+	struct ask_call c = {
+		.op = op,
+		.path = t != NULL ? NULL : r->dec.path,
+		.net = t,
+		.rule = v->rule != NULL ? ward_rule_location(v->rule) : NULL,
+		.tid = r->tid,
+		.pid = r->tgid,
+		.exe = r->exe,
+		.alive = still_waited_for,
+		.alive_arg = r,
+	};
+	notify_blocking_begin();
+	int rc = ask_call(&c, &res);
+	notify_blocking_end();
+	r->dec.answer = res.answer == ANSWER_UNDECIDED ? NULL : ask_answer_name(res.answer);
+	r->dec.by = res.answer == ANSWER_UNDECIDED ? BY_UNDECIDED
+		    : res.answer == ANSWER_TIMEOUT ? BY_TIMEOUT : BY_PROMPT;
+	/* Fail closed: only an allow the person gave (or `set undecided allow`) allows. */
+	return rc == 0 ? 0 : -EACCES;
 }
 
 /* What a verdict means for the call: ask, undecided and shadow mode applied. */
-static int apply(struct req *r, struct ward_verdict *v, bool cached)
+static int apply(struct req *r, struct ward_verdict *v, bool cached,
+		 const struct ward_net_target *t)
 {
 	int rc;
 
@@ -115,7 +153,7 @@ static int apply(struct req *r, struct ward_verdict *v, bool cached)
 		r->dec.to = v->rewrite;
 		return 1;
 	case WARD_ASK:
-		if ((rc = ask_person(r, v)) == 0)
+		if ((rc = ask_person(r, v, t)) == 0)
 			return 0;
 		break;
 	default:
@@ -181,7 +219,7 @@ int decide_net(struct req *r, enum ward_op op, const struct ward_net_target *t)
 		r->dec.verdict = NULL;
 		rc = -EACCES;
 	} else {
-		rc = apply(r, v, false);
+		rc = apply(r, v, false, t);
 		if (rc == 1)
 			rc = -EACCES; /* rewrites are for paths */
 	}

@@ -125,8 +125,10 @@ static int socket_rules(scmp_filter_ctx ctx, int nr, uint32_t act)
 }
 
 /* The rules of one row, with action act. */
-static int row_rules(scmp_filter_ctx ctx, const struct row *r, uint32_t act, bool stat_notify)
+static int row_rules(scmp_filter_ctx ctx, const struct row *r, uint32_t act,
+		     const struct filter_opts *o)
 {
+	bool stat_notify = o->stat;
 	const struct notify *n = &r->notify;
 	int rc;
 
@@ -148,9 +150,22 @@ static int row_rules(scmp_filter_ctx ctx, const struct row *r, uint32_t act, boo
 		return seccomp_rule_add(ctx, act, r->nr, 0);
 	case NOTIFY_WHEN:
 		/* libseccomp joins a syscall's rules with OR, each rule's comparisons with AND. */
-		for (const struct clause *c = n->when; c->n > 0; c++)
+		for (const struct clause *c = n->when; c->n > 0; c++) {
+			/*
+			 * tcsetpgrp on ward's pty: the kernel's own check is the
+			 * whole judgment.  TIOCSPGRP works only on the caller's
+			 * controlling terminal, which is that pty for every process
+			 * of the session (the real terminal is ward's), and only for
+			 * a group of the pty's session, which holds the session's
+			 * processes only.  ward could not do it for the agent
+			 * anyway: the pty is not ward's controlling terminal.
+			 */
+			if (o->own_pty && r->nr == SCMP_SYS(ioctl) && c->n == 1 &&
+			    c->cmp[0].arg == 1 && c->cmp[0].datum_b == TIOCSPGRP)
+				continue;
 			if ((rc = seccomp_rule_add_array(ctx, act, r->nr, c->n, c->cmp)) < 0)
 				return rc;
+		}
 		return 0;
 	case NOTIFY_BY:
 		return n->by(ctx, r->nr, act);
@@ -185,7 +200,7 @@ static int table_rules(scmp_filter_ctx ctx, const struct filter_opts *o)
 		default:
 			break;
 		}
-		int rc = row_rules(ctx, &table[i], act, o->stat);
+		int rc = row_rules(ctx, &table[i], act, o);
 		if (rc < 0)
 			return rc;
 	}
@@ -411,6 +426,13 @@ static int fixed_rules(scmp_filter_ctx ctx, const struct filter_opts *o)
 	return refuse_escapes(ctx);
 }
 
+static bool own_pty;
+
+void filter_set_own_pty(bool on)
+{
+	own_pty = on;
+}
+
 struct filter_opts filter_opts_of(const struct ward_policy *p)
 {
 	return (struct filter_opts){
@@ -418,6 +440,7 @@ struct filter_opts filter_opts_of(const struct ward_policy *p)
 		.root = geteuid() == 0,
 		.sys_admin = ward_capable(CAP_SYS_ADMIN),
 		.sys_ptrace = ward_capable(CAP_SYS_PTRACE),
+		.own_pty = own_pty,
 	};
 }
 

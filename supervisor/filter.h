@@ -19,8 +19,14 @@ struct filter_opts {
 	bool root;	 /* ward runs as root: the credential calls are notified */
 	bool sys_admin;	 /* ward holds CAP_SYS_ADMIN (so would the agent) */
 	bool sys_ptrace; /* ward holds CAP_SYS_PTRACE */
+	bool own_pty;	 /* the agent runs on ward's pty (term/pty.c): TIOCSPGRP is not notified */
 };
 struct filter_opts filter_opts_of(const struct ward_policy *p);
+/*
+ * The agent will run on ward's own pty, whose session holds only the
+ * session's processes: set before filter_build.
+ */
+void filter_set_own_pty(bool on);
 /* The filter o asks for, written to fd as BPF (what is loaded) or as libseccomp's PFC text. */
 enum filter_form { FILTER_BPF, FILTER_PFC };
 int filter_export(const struct filter_opts *o, enum filter_form form, int fd);

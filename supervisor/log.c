@@ -46,9 +46,19 @@ unsigned long log_refused(void)
 	return atomic_load(&nrefused);
 }
 
+/*
+ * Whether the calling thread is building a log line: only then does
+ * jansson allocate from its arena.  Other JSON (the person's answers kept
+ * for session-end, the control socket's messages) lives longer than a
+ * line, and the arena is reused after each one.
+ */
+static __thread bool arena_on;
+
 /* Arena allocation; once spent, the ordinary heap (and free knows which). */
 static void *arena_malloc(size_t size)
 {
+	if (!arena_on)
+		return malloc(size);
 	if (arena == NULL && (arena = calloc(1, sizeof(*arena))) == NULL)
 		return malloc(size);
 	if (arena != NULL) {
@@ -74,6 +84,7 @@ static int arena_enter(void)
 {
 	if (arena == NULL && (arena = calloc(1, sizeof(*arena))) == NULL)
 		return -ENOMEM;
+	arena_on = true;
 	return 0;
 }
 
@@ -82,6 +93,7 @@ static void arena_reset(void)
 {
 	if (arena != NULL)
 		arena->used = 0;
+	arena_on = false;
 }
 
 int log_open(const char *path)

@@ -16,6 +16,7 @@
 #include "netstate.h"
 #include "notify.h"
 #include "proc.h"
+#include "term/pty.h"
 #include "procfs.h"
 #include "restart.h"
 #include "session.h"
@@ -119,9 +120,15 @@ static noreturn void child(int sock, struct sock_fprog *prog, char **argv, char 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() == 1)
 		_exit(WARD_EXIT_FAILURE);
-	/* Its own process group, in the terminal's foreground, so ^C reaches it, not ward. */
-	setpgid(0, 0);
-	if (isatty(STDIN_FILENO)) {
+	/*
+	 * Its own process group, in the terminal's foreground, so ^C reaches
+	 * it, not ward.  On ward's pty it becomes that pty's session leader
+	 * instead (pty_child, below), which a group leader cannot.
+	 */
+	bool on_pty = pty_active();
+	if (!on_pty)
+		setpgid(0, 0);
+	if (!on_pty && isatty(STDIN_FILENO)) {
 		signal(SIGTTOU, SIG_IGN);
 		tcsetpgrp(STDIN_FILENO, getpid());
 		signal(SIGTTOU, SIG_DFL);
@@ -162,6 +169,14 @@ static noreturn void child(int sock, struct sock_fprog *prog, char **argv, char 
 		_exit(WARD_EXIT_FAILURE);
 	close(sock);
 	close(listener);
+	/*
+	 * On ward's pty: this process stays as the pty session's leader and
+	 * the agent is forked below it, traced and under the filter like
+	 * any other process of the session (pty.c says why the leader must
+	 * stay: job control).
+	 */
+	if (on_pty && pty_child() < 0)
+		_exit(WARD_EXIT_FAILURE);
 	execvpe(argv[0], argv, envp);
 	int e = errno;
 	dprintf(STDERR_FILENO, "ward: %s: %s\n", argv[0], strerror(e));
@@ -585,10 +600,14 @@ static void on_stop(pid_t w, int st)
 		sighold_resume(w, 0);
 		break;
 	case PTRACE_EVENT_STOP:
-		if (sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU)
+		if (sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU) {
 			ptrace(PTRACE_LISTEN, w, 0, 0); /* a group-stop */
-		else
+			/* The pty's session leader stops with the agent (^Z): so does ward. */
+			if (w == S->child)
+				pty_agent_stopped(sig);
+		} else {
 			sighold_resume(w, 0);
+		}
 		break;
 	case 0:
 		if (sig == (SIGTRAP | 0x80)) {
@@ -692,7 +711,9 @@ int tracer_run(char **argv, char **envp, int *status, char *why, size_t len)
 	proc_add(pid, pid, getpid(), 0);
 	proc_fs_own(pid); /* forked: a copy of ward's */
 	log_spawn(pid);
-	if ((rc = start_serving(why, len)) == 0 && write(sock, "g", 1) != 1)
+	if ((rc = start_serving(why, len)) == 0 && (rc = pty_start(pid, S->id, S->vars.home)) < 0)
+		rc = fail(why, len, rc, "cannot take the terminal: %s", strerror(-rc));
+	if (rc == 0 && write(sock, "g", 1) != 1)
 		rc = fail(why, len, -EIO, "cannot start the child");
 	if (rc < 0) {
 		kill(pid, SIGKILL);
@@ -701,6 +722,7 @@ int tracer_run(char **argv, char **envp, int *status, char *why, size_t len)
 	close(sock);
 
 	trace(pid, status);
+	pty_finish(); /* the agent's last output shown, the terminal as it was */
 	/* Take the terminal back for ward's process group. */
 	if (isatty(STDIN_FILENO)) {
 		signal(SIGTTOU, SIG_IGN);

@@ -82,6 +82,15 @@ void tty_init(void)
 	}
 }
 
+void tty_own_pty(dev_t real, dev_t slave)
+{
+	for (int i = 0; i < nown; i++)
+		if (own[i] == real)
+			own[i--] = own[--nown];
+	/* ward holds the master for the whole session: the slave's number is not reused. */
+	add_own(slave);
+}
+
 /*
  * Whether a char device is a terminal: a pty, or what sysfs files under
  * the tty or vc class (consoles, serial lines, USB modems, console

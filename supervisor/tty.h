@@ -9,6 +9,11 @@
 #include <sys/types.h>
 
 void tty_init(void);
+/*
+ * The agent runs on ward's pty (term/pty.c): its slave is the session's
+ * terminal, and the real one, ward's now, is another's to the agent.
+ */
+void tty_own_pty(dev_t real, dev_t slave);
 /* True for path being a terminal that is not the session's (or one stat cannot tell). */
 bool tty_foreign(const char *path);
 /* The same for a char device by its number. */

@@ -30,6 +30,7 @@ int features_line(char *out, size_t len);
 
 /* How many built-in profiles one --profile list may name. */
 #define MAX_PROFILES 16
+int cmd_approve(int argc, char **argv);
 
 /* The policy options shared by run, check and explain. */
 struct policy_opts {

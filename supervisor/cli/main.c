@@ -27,13 +27,6 @@ static int cmd_version(int argc, char **argv)
 
 static int cmd_help(int argc, char **argv);
 
-/* A command named but not in this version. */
-static int cmd_missing(int argc, char **argv)
-{
-	(void)argc;
-	die(WARD_EXIT_FAILURE, "%s: not implemented in this version", argv[0]);
-}
-
 /*
  * The commands: name, its arguments and a one-line summary for the usage
  * (no summary: not listed there), and the function, which gets argv from
@@ -53,9 +46,10 @@ static const struct command {
 	{ "learn", "[ID|LOG] [--project DIR]", "a policy that allows what a session did",
 	  cmd_learn },
 	{ "doctor", "", "what this host's kernel gives ward", cmd_doctor },
+	{ "approve", "[ID] [--list [--json]] [--answer N once|session|deny]",
+	  "answer a running session's questions from another terminal", cmd_approve },
 	{ "help", "[COMMAND|TOPIC]", "a command's usage and examples; topics: profiles, policy",
 	  cmd_help },
-	{ "approve", NULL, NULL, cmd_missing },
 	{ "--help", NULL, NULL, cmd_help },
 	{ "-h", NULL, NULL, cmd_help },
 	{ "version", NULL, NULL, cmd_version },

@@ -2,6 +2,8 @@
  * run.c - ward run: the session from start to end.
  */
 #include "cli.h"
+#include "ask.h"
+#include "control.h"
 #include "features.h"
 #include "filter.h"
 #include "log.h"
@@ -12,6 +14,7 @@
 #include "session.h"
 #include "shm.h"
 #include "tracer.h"
+#include "term/pty.h"
 #include "tty.h"
 #include "ward.h"
 
@@ -42,7 +45,10 @@ static const char help[] =
 	"                        npm, pip, cargo, go (ward help profiles)\n"
 	"  -p, --policy FILE     add a policy file (repeatable)\n"
 	"  -r, --rule LINE       add a rule (repeatable)\n"
-	"  --undecided ask|deny|allow   when no rule matches (ask: deny, until prompting)\n"
+	"  --undecided ask|deny|allow   when no rule matches\n"
+	"  --ask terminal|approve|both  who is asked when a rule says ask: the terminal\n"
+	"                        ward runs on, `ward approve` from elsewhere, or both\n"
+	"                        (the default); with neither, ask is `set undecided`\n"
 	"  --mode enforce|shadow shadow: decide and log, deny nothing\n"
 	"  --log FILE            the audit log (default $XDG_STATE_HOME/ward/sessions/ID.jsonl)\n"
 	"  --project DIR         the project directory (default: the top of the git\n"
@@ -65,7 +71,10 @@ static const char help[] =
 	"  ward run --undecided deny -v -- make test     # refuse what is not allowed, say each\n"
 	"  ward run --mode shadow --log /tmp/what.jsonl -- ./agent.sh   # decide, refuse nothing\n";
 
-enum { OPT_MODE = 0x200, OPT_LOG, OPT_EPHEMERAL, OPT_NO_PRELOAD, OPT_DEGRADED, OPT_BACKTRACE };
+enum { OPT_MODE = 0x200, OPT_LOG, OPT_EPHEMERAL, OPT_NO_PRELOAD, OPT_DEGRADED, OPT_BACKTRACE, OPT_ASK };
+
+/* --ask: who answers a rule's ask. */
+enum { ASK_TERMINAL = 1, ASK_APPROVE = 2 };
 
 /*
  * Whose /proc/PID is the session's, for the policy's rule on other
@@ -413,6 +422,7 @@ struct run_opts {
 	const char *log; /* --log FILE, NULL: the default */
 	bool ephemeral;
 	bool no_preload, backtrace;
+	int ask; /* ASK_TERMINAL | ASK_APPROVE */
 };
 
 /*
@@ -429,6 +439,7 @@ static int run_options(int argc, char **argv, struct run_opts *ro)
 		{ "no-preload", no_argument, 0, OPT_NO_PRELOAD },
 		{ "degraded", no_argument, 0, OPT_DEGRADED },
 		{ "backtrace", no_argument, 0, OPT_BACKTRACE },
+		{ "ask", required_argument, 0, OPT_ASK },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 },
 	};
@@ -467,6 +478,15 @@ static int run_options(int argc, char **argv, struct run_opts *ro)
 			die(WARD_EXIT_FAILURE, "--degraded needs the preload library, which this version lacks");
 		case OPT_BACKTRACE:
 			ro->backtrace = true;
+			break;
+		case OPT_ASK:
+			ro->ask = strcmp(optarg, "terminal") == 0  ? ASK_TERMINAL
+				  : strcmp(optarg, "approve") == 0 ? ASK_APPROVE
+				  : strcmp(optarg, "both") == 0	   ? ASK_TERMINAL | ASK_APPROVE
+								   : 0;
+			if (ro->ask == 0)
+				die(WARD_EXIT_USAGE, "--ask takes terminal, approve or both, not '%s'",
+				    optarg);
 			break;
 		default:
 			fputs(help, stderr);
@@ -515,6 +535,9 @@ static void session_setup(struct policy_opts *o)
 	}
 	warn_wide_project(&S->vars);
 	tty_init();
+	if (pty_active())
+		tty_own_pty(pty_real_dev(), pty_slave_dev());
+	filter_set_own_pty(pty_active());
 	shm_init();
 	ward_policy_set_ttys(S->policy, foreign_tty_pred, NULL);
 	S->cache = ward_cache_new(16384);
@@ -593,6 +616,49 @@ static void preload_check(bool backtrace)
 }
 
 /* The session's scratch directory, private to the user. */
+/*
+ * Whose processes a question's chain of parents shows: the session's, but
+ * not the pty's session leader, which is ward's (tracer.c, pty_child).
+ */
+static bool chain_pred(pid_t pid)
+{
+	return !(pty_active() && pid == S->child) && proc_of_session(pid);
+}
+
+/*
+ * Who can be asked (DESIGN.md §5): the terminal, through the pty (opened
+ * before the policy: the filter and the session's terminals depend on
+ * it), and `ward approve`, through the control socket.
+ */
+static void ask_setup(const struct run_opts *ro, char **cmd)
+{
+	char dir[PATH_MAX + 8], policy[PATH_MAX + 16], cwd[PATH_MAX];
+	int rc;
+
+	snprintf(policy, sizeof(policy), "%s/ward/policy", S->vars.xdg_config_home);
+	struct ask_config cfg = {
+		.vars = &S->vars,
+		.session = S->id,
+		.timeout = ward_policy_ask_timeout(S->policy),
+		.undecided_allows = ward_policy_undecided(S->policy) == WARD_UNDECIDED_ALLOW,
+		.user_policy = policy,
+		/* Asked only through ward approve: a question waits for one to come. */
+		.wait_for_approver = ro->ask == ASK_APPROVE,
+		.ward = getpid(),
+		.in_session = chain_pred,
+	};
+	if ((rc = ask_init(&cfg)) < 0)
+		die(WARD_EXIT_FAILURE, "cannot set up the questions: %s", strerror(-rc));
+	if (!(ro->ask & ASK_APPROVE))
+		return;
+	snprintf(dir, sizeof(dir), "%s/ward", S->vars.xdg_runtime_dir);
+	if (getcwd(cwd, sizeof(cwd)) == NULL)
+		strcpy(cwd, "?");
+	if ((rc = control_start(dir, S->id, cmd, cwd)) < 0 && !S->quiet)
+		warnx_("no control socket in %s (%s): ward approve cannot reach this session", dir,
+		       strerror(-rc));
+}
+
 static void scratch_dir(void)
 {
 	char parent[PATH_MAX];
@@ -688,13 +754,19 @@ static void log_session_start(char **cmd, int n, const struct policy_opts *o,
 }
 
 /*
- * session-end: the status, how long, and the lines lost, repositories
- * touched and what was put back, if any.
+ * session-end: the status, how long, the person's answers, and the lines
+ * lost, repositories touched and what was put back, if any.
  */
 static void log_session_end(int status, double secs)
 {
 	unsigned long lost = log_lost();
 	json_t *repos = repos_json();
+	json_t *answers = ask_answers_json();
+
+	if (answers != NULL && json_array_size(answers) == 0) {
+		json_decref(answers);
+		answers = NULL;
+	}
 
 	if (repos != NULL && json_array_size(repos) == 0) {
 		json_decref(repos);
@@ -707,11 +779,12 @@ static void log_session_end(int status, double secs)
 	log_counts(c);
 	/* Restarted calls answered with what ward had done (restart.c): no line of their own. */
 	unsigned long again = restart_answered();
-	log_event(EV_SESSION_END, 0, "{s:i, s:f, s:{s:I, s:I, s:I, s:I}, s:o*, s:o*, s:o*, s:o*}",
+	log_event(EV_SESSION_END, 0, "{s:i, s:f, s:{s:I, s:I, s:I, s:I}, s:o*, s:o*, s:o*, s:o*, s:o*}",
 		  "status", status, "duration", secs, "counts", "allowed", (json_int_t)c[0], "denied",
 		  (json_int_t)c[1], "refused", (json_int_t)log_refused(), "asked", (json_int_t)c[2],
 		  "lost", lost > 0 ? json_integer((json_int_t)lost) : NULL, "repos", repos, "put_back",
-		  put_back, "restarts_answered", again > 0 ? json_integer((json_int_t)again) : NULL);
+		  put_back, "restarts_answered", again > 0 ? json_integer((json_int_t)again) : NULL, "answers",
+		  answers);
 }
 
 /*
@@ -737,7 +810,7 @@ static void tell_summary(const char *log, bool named)
 int cmd_run(int argc, char **argv)
 {
 	static struct session session;
-	struct run_opts ro = { .policy = { .undecided = -1 } };
+	struct run_opts ro = { .policy = { .undecided = -1 }, .ask = ASK_TERMINAL | ASK_APPROVE };
 	char why[256] = "", path[PATH_MAX];
 	int rc, status;
 
@@ -745,6 +818,9 @@ int cmd_run(int argc, char **argv)
 	S->own_pgrp = getpgrp();
 	if ((rc = run_options(argc, argv, &ro)) >= 0)
 		return rc;
+	/* The terminal becomes ward's, the agent's a pty: before the filter is built. */
+	if ((ro.ask & ASK_TERMINAL) && (rc = pty_open()) < 0)
+		die(WARD_EXIT_FAILURE, "cannot open a pseudo-terminal: %s", strerror(-rc));
 	session_setup(&ro.policy);
 	preload_prepare(&ro);
 	scratch_dir();
@@ -754,6 +830,7 @@ int cmd_run(int argc, char **argv)
 	tell_profiles(&ro.policy, argv[optind], profiles);
 	const char *log = open_log(ro.log, ro.backtrace, path);
 	log_session_start(argv + optind, argc - optind, &ro.policy, profiles, command_env());
+	ask_setup(&ro, argv + optind);
 	free(ro.policy.files);
 	free(ro.policy.rules);
 
@@ -770,6 +847,8 @@ int cmd_run(int argc, char **argv)
 	if (trc < 0)
 		die(WARD_EXIT_FAILURE, "%s", why);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ask_shutdown(); /* what still waits is withdrawn: nobody is left to answer it */
+	control_stop();
 	log_session_end(status, (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
 	/* Said even with -q: code that runs after the session. */
 	tell_repos();
