@@ -66,7 +66,7 @@ got=$(fish -c "source $U/share/fish/vendor_completions.d/ward.fish; complete -C'
 check "fish: --profile completes the profiles" \
 	"aider audit cargo claude-code codex default go npm opencode pip strict " "$got"
 got=$(fish -c "source $U/share/fish/vendor_completions.d/ward.fish; complete -C'ward '" 2>&1 | cut -f1 | sort | tr '\n' ' ')
-check "fish: the commands" "check doctor explain help learn report run sessions trust " "$got"
+check "fish: the commands" "approve check doctor explain help learn report run sessions trust " "$got"
 
 # ------------------------------------------------------------ make deb
 
