@@ -225,10 +225,61 @@ static bool inet_receiver(int protocol, const uint8_t addr[16], uint16_t port, u
 	return diag(&q, sizeof(q), buf, sizeof(buf)) == 0;
 }
 
+/*
+ * One sock_diag dump (req, len): each socket the kernel lists (a message
+ * of at least min bytes) goes to each(h, arg), until one returns 1; the
+ * rest of the dump is still read, as it must be drained.  1 when one did,
+ * 0 when none, -errno when the kernel could not say.
+ */
+static int diag_dump(const void *req, size_t len, size_t min,
+		     int (*each)(const struct nlmsghdr *h, void *arg), void *arg)
+{
+	static __thread char buf[32768];
+	int nl = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG), found = 0;
+
+	if (nl < 0)
+		return -errno;
+	if (send(nl, req, len, 0) != (ssize_t)len) {
+		int e = errno;
+		close(nl);
+		return -e;
+	}
+	for (;;) {
+		ssize_t n = recv(nl, buf, sizeof(buf), 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			found = n < 0 ? -errno : -EIO;
+			goto out;
+		}
+		for (struct nlmsghdr *h = (struct nlmsghdr *)buf; NLMSG_OK(h, (size_t)n);
+		     h = NLMSG_NEXT(h, n)) {
+			if (h->nlmsg_type == NLMSG_DONE)
+				goto out;
+			if (h->nlmsg_type == NLMSG_ERROR) {
+				found = -EIO;
+				goto out;
+			}
+			if (h->nlmsg_type == SOCK_DIAG_BY_FAMILY && h->nlmsg_len >= NLMSG_LENGTH(min) &&
+			    found == 0)
+				found = each(h, arg);
+		}
+	}
+out:
+	close(nl);
+	return found;
+}
+
+/* diag_dump's each for net_port_used: the socket's local port is *arg. */
+static int on_port(const struct nlmsghdr *h, void *arg)
+{
+	const struct inet_diag_msg *m = NLMSG_DATA(h);
+	return ntohs(m->id.idiag_sport) == *(const uint16_t *)arg;
+}
+
 int net_port_used(int protocol, uint16_t port)
 {
 	static const int families[] = { AF_INET, AF_INET6 };
-	static __thread char buf[16384];
 
 	for (size_t f = 0; f < sizeof(families) / sizeof(families[0]); f++) {
 		struct {
@@ -240,43 +291,7 @@ int net_port_used(int protocol, uint16_t port)
 			.r = { .sdiag_family = (uint8_t)families[f], .sdiag_protocol = (uint8_t)protocol,
 			       .idiag_states = protocol == IPPROTO_TCP ? 1U << 10 /* TCP_LISTEN */ : ~0U },
 		};
-		int nl = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG), found = 0;
-		bool done = false;
-
-		if (nl < 0)
-			return -errno;
-		if (send(nl, &q, sizeof(q), 0) != (ssize_t)sizeof(q)) {
-			int e = errno;
-			close(nl);
-			return -e;
-		}
-		while (!done) {
-			ssize_t n = recv(nl, buf, sizeof(buf), 0);
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0) {
-				found = n < 0 ? -errno : -EIO;
-				break;
-			}
-			for (struct nlmsghdr *h = (struct nlmsghdr *)buf; NLMSG_OK(h, (size_t)n);
-			     h = NLMSG_NEXT(h, n)) {
-				if (h->nlmsg_type == NLMSG_DONE) {
-					done = true;
-					break;
-				}
-				if (h->nlmsg_type == NLMSG_ERROR) {
-					found = -EIO;
-					done = true;
-					break;
-				}
-				const struct inet_diag_msg *m = NLMSG_DATA(h);
-				if (h->nlmsg_type == SOCK_DIAG_BY_FAMILY &&
-				    h->nlmsg_len >= NLMSG_LENGTH(sizeof(*m)) && found == 0 &&
-				    ntohs(m->id.idiag_sport) == port)
-					found = 1; /* the rest is still read: the dump must be drained */
-			}
-		}
-		close(nl);
+		int found = diag_dump(&q, sizeof(q), sizeof(struct inet_diag_msg), on_port, &port);
 		if (found != 0)
 			return found;
 	}
@@ -638,6 +653,52 @@ static bool at_or_above(const char *path, const char *name)
  * states only); 1, 0, or -errno when it cannot say.  Asked anew each
  * time: a socket bound a moment ago counts at once.
  */
+/* What net_unix_foreign looks for, for its diag_dump's each (on_unix). */
+struct foreign_at {
+	dev_t dev;
+	ino_t ino;
+	const char *path;
+};
+
+static int on_unix(const struct nlmsghdr *h, void *arg)
+{
+	const struct foreign_at *f = arg;
+	struct unix_diag_msg *m = NLMSG_DATA(h);
+	int len = (int)h->nlmsg_len - (int)NLMSG_LENGTH(sizeof(*m));
+	bool vfs = false;
+	dev_t d = 0;
+	uint32_t vino = 0;
+	char name[109] = "";
+
+	for (struct rtattr *at = (struct rtattr *)(m + 1); RTA_OK(at, len); at = RTA_NEXT(at, len)) {
+		if (at->rta_type == UNIX_DIAG_VFS && RTA_PAYLOAD(at) >= sizeof(struct unix_diag_vfs)) {
+			struct unix_diag_vfs v;
+			memcpy(&v, RTA_DATA(at), sizeof(v));
+			d = makedev(v.udiag_vfs_dev >> 20, v.udiag_vfs_dev & 0xfffff);
+			vino = v.udiag_vfs_ino;
+			vfs = true;
+		} else if (at->rta_type == UNIX_DIAG_NAME && RTA_PAYLOAD(at) < sizeof(name)) {
+			memcpy(name, RTA_DATA(at), RTA_PAYLOAD(at));
+			name[RTA_PAYLOAD(at)] = '\0';
+		}
+	}
+	if (!vfs)
+		return 0; /* abstract */
+	bool here;
+	if (f->path == NULL) {
+		here = d == f->dev && vino == (uint32_t)f->ino;
+	} else {
+		char lex[sizeof(name)], real[PATH_MAX];
+		lexical(name, lex, sizeof(lex));
+		here = name[0] == '/' && at_or_above(f->path, lex);
+		if (!here && name[0] == '/') {
+			resolve_bound(m->udiag_ino, name, real, sizeof(real));
+			here = real[0] == '/' && at_or_above(f->path, real);
+		}
+	}
+	return here && !net_session_unix(d, vino);
+}
+
 int net_unix_foreign(dev_t dev, ino_t ino, const char *path)
 {
 	struct {
@@ -650,76 +711,9 @@ int net_unix_foreign(dev_t dev, ino_t ino, const char *path)
 			 .udiag_states = (1U << 10) | (1U << 7), /* TCP_LISTEN, TCP_CLOSE */
 			 .udiag_show = UDIAG_SHOW_VFS | UDIAG_SHOW_NAME },
 	};
-	static __thread char buf[32768];
-	int nl = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG), found = 0;
+	struct foreign_at f = { dev, ino, path };
 
-	if (nl < 0)
-		return -errno;
-	if (send(nl, &q, sizeof(q), 0) != (ssize_t)sizeof(q)) {
-		int e = errno;
-		close(nl);
-		return -e;
-	}
-	for (;;) {
-		ssize_t n = recv(nl, buf, sizeof(buf), 0);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			found = n < 0 ? -errno : -EIO;
-			goto out;
-		}
-		for (struct nlmsghdr *h = (struct nlmsghdr *)buf; NLMSG_OK(h, (size_t)n);
-		     h = NLMSG_NEXT(h, n)) {
-			if (h->nlmsg_type == NLMSG_DONE)
-				goto out;
-			if (h->nlmsg_type == NLMSG_ERROR) {
-				found = -EIO;
-				goto out;
-			}
-			if (h->nlmsg_type != SOCK_DIAG_BY_FAMILY ||
-			    h->nlmsg_len < NLMSG_LENGTH(sizeof(struct unix_diag_msg)) || found != 0)
-				continue; /* the rest of the dump is still read: it must be drained */
-			struct unix_diag_msg *m = NLMSG_DATA(h);
-			int len = (int)h->nlmsg_len - (int)NLMSG_LENGTH(sizeof(*m));
-			bool vfs = false;
-			dev_t d = 0;
-			uint32_t vino = 0;
-			char name[109] = "";
-			for (struct rtattr *at = (struct rtattr *)(m + 1); RTA_OK(at, len);
-			     at = RTA_NEXT(at, len)) {
-				if (at->rta_type == UNIX_DIAG_VFS &&
-				    RTA_PAYLOAD(at) >= sizeof(struct unix_diag_vfs)) {
-					struct unix_diag_vfs v;
-					memcpy(&v, RTA_DATA(at), sizeof(v));
-					d = makedev(v.udiag_vfs_dev >> 20, v.udiag_vfs_dev & 0xfffff);
-					vino = v.udiag_vfs_ino;
-					vfs = true;
-				} else if (at->rta_type == UNIX_DIAG_NAME && RTA_PAYLOAD(at) < sizeof(name)) {
-					memcpy(name, RTA_DATA(at), RTA_PAYLOAD(at));
-					name[RTA_PAYLOAD(at)] = '\0';
-				}
-			}
-			if (!vfs)
-				continue; /* abstract */
-			bool here;
-			if (path == NULL) {
-				here = d == dev && vino == (uint32_t)ino;
-			} else {
-				char lex[sizeof(name)], real[PATH_MAX];
-				lexical(name, lex, sizeof(lex));
-				here = name[0] == '/' && at_or_above(path, lex);
-				if (!here && name[0] == '/') {
-					resolve_bound(m->udiag_ino, name, real, sizeof(real));
-					here = real[0] == '/' && at_or_above(path, real);
-				}
-			}
-			if (here && !net_session_unix(d, vino))
-				found = 1;
-		}
-	}
-out:
-	close(nl);
-	return found;
+	return diag_dump(&q, sizeof(q), sizeof(struct unix_diag_msg), on_unix, &f);
 }
 
 /* ---- the host's own addresses ---- */

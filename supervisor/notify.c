@@ -61,7 +61,7 @@ static const struct dispatch {
 } dispatch[MAX_NR] = {
 #define MAY_CONTINUE(why) why, false
 #define MAY_CONTINUE_SIGNALS_FIRST(why) why, true
-#define ROW(name, fam, h, notify, continues) [SYS_##name] = { #name, fam, h, continues },
+#define ROW(nm, fam, h, notify, continues) [SYS_##nm] = { .name = #nm, fam, h, continues },
 	WARD_SYSCALLS(ROW)
 #undef ROW
 #undef MAY_CONTINUE

@@ -764,7 +764,10 @@ int cmd_run(int argc, char **argv)
 	char **envp = S->preload.base != 0 ? preload_envp(&S->preload, environ) : environ;
 	if (envp == NULL)
 		die(WARD_EXIT_FAILURE, "out of memory");
-	if (tracer_run(argv + optind, envp, &status, why, sizeof(why)) < 0)
+	int trc = tracer_run(argv + optind, envp, &status, why, sizeof(why));
+	if (envp != environ)
+		free(envp);
+	if (trc < 0)
 		die(WARD_EXIT_FAILURE, "%s", why);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	log_session_end(status, (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);

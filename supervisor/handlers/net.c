@@ -425,8 +425,9 @@ static int kernel_answer(const struct sock *s, enum call call, const struct ward
 
 /*
  * Where a datagram of s to d comes from: s's own address and port, the
- * destination's address standing for a wildcard one (to loopback, the
- * kernel's source is that address).  False when s has no port yet, or is
+ * destination's address standing for a wildcard one (to an address of the
+ * host's own, the kernel's source is that address; to any of 127/8 it is
+ * 127.0.0.1).  False when s has no port yet, or is
  * not a datagram socket.
  */
 static bool sender_address(const struct sock *s, const struct dest *d, uint8_t src[16],
@@ -442,8 +443,12 @@ static bool sender_address(const struct sock *s, const struct dest *d, uint8_t s
 		const struct sockaddr_in *in = (const struct sockaddr_in *)&ss;
 		net_v4_mapped(in->sin_addr.s_addr, src);
 		*sport = ntohs(in->sin_port);
-		if (in->sin_addr.s_addr == htonl(INADDR_ANY))
+		if (in->sin_addr.s_addr == htonl(INADDR_ANY)) {
 			memcpy(src, d->addr, 16);
+			/* To 127.0.0.x the kernel's route says src 127.0.0.1, whatever x. */
+			if (src[12] == 127)
+				net_v4_mapped(htonl(INADDR_LOOPBACK), src);
+		}
 	} else if (ss.ss_family == AF_INET6) {
 		const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)&ss;
 		memcpy(src, &in6->sin6_addr, 16);
@@ -730,13 +735,33 @@ static void record_bind(const struct sock *s, const struct dest *d)
  * when it may share the port (SO_REUSEADDR, SO_REUSEPORT); each entry is
  * checked against the socket itself at every lookup (its cookie).
  */
-static void record_autobound(const struct sock *s)
+/*
+ * Has s no port yet (the kernel will choose one at its first connect or
+ * send)?  Asked before the call: only a port the kernel chose for the
+ * session's own call makes the socket the session's (record_autobound),
+ * not one a socket brought in bound (passed by SCM_RIGHTS, inherited).
+ */
+static bool port_unset(const struct sock *s)
+{
+	struct sockaddr_storage ss;
+	socklen_t l = sizeof(ss);
+
+	if ((s->type & 0xf) != SOCK_DGRAM || getsockname(s->fd, (struct sockaddr *)&ss, &l) < 0)
+		return false;
+	if (ss.ss_family == AF_INET)
+		return ((const struct sockaddr_in *)&ss)->sin_port == 0;
+	if (ss.ss_family == AF_INET6)
+		return ((const struct sockaddr_in6 *)&ss)->sin6_port == 0;
+	return false;
+}
+
+static void record_autobound(const struct sock *s, bool was_unset)
 {
 	static const struct dest inet = { .kind = D_INET, .pathfd = -1 };
 	int reuse = 1, port_reuse = 1;
 	socklen_t l = sizeof(int);
 
-	if ((s->type & 0xf) != SOCK_DGRAM || !plain_inet(s->domain, s->type, s->protocol))
+	if (!was_unset || (s->type & 0xf) != SOCK_DGRAM || !plain_inet(s->domain, s->type, s->protocol))
 		return;
 	if (getsockopt(s->fd, SOL_SOCKET, SO_REUSEADDR, &reuse, &l) < 0 ||
 	    getsockopt(s->fd, SOL_SOCKET, SO_REUSEPORT, &port_reuse, &l) < 0 || reuse || port_reuse)
@@ -809,7 +834,7 @@ static int do_connect(struct req *r, struct sock *s, uint64_t addr, long len)
 	if ((rc = decide_dest(r, s, C_CONNECT, &d)) < 0)
 		goto out;
 	socklen_t kl = kernel_name(&d, sa, len, &k);
-	bool blocking = may_block(s, 0);
+	bool blocking = may_block(s, 0), unset = d.kind == D_INET && port_unset(s);
 	struct timespec end;
 	bool timed = blocking && send_deadline(s, &end);
 	if (blocking)
@@ -845,7 +870,7 @@ static int do_connect(struct req *r, struct sock *s, uint64_t addr, long len)
 	if (blocking)
 		notify_blocking_end();
 	if (rc == 1 && d.kind == D_INET)
-		record_autobound(s);
+		record_autobound(s, unset);
 	r->result = 0;
 out:
 	if (d.pathfd >= 0)
@@ -1356,7 +1381,7 @@ static long send_one(struct req *r, struct sock *s, const struct msghdr *m, int 
 		mine.msg_name = &k;
 		mine.msg_namelen = kernel_name(&d, sa, namelen, &k);
 	}
-	bool blocking = may_block(s, flags);
+	bool blocking = may_block(s, flags), unset = d.kind == D_INET && port_unset(s);
 	struct timespec end;
 	bool timed = blocking && send_deadline(s, &end);
 	/*
@@ -1391,7 +1416,7 @@ static long send_one(struct req *r, struct sock *s, const struct msghdr *m, int 
 	}
 	close_fds(b);
 	if (sent > 0 && !dropped && d.kind == D_INET)
-		record_autobound(s);
+		record_autobound(s, unset);
 	if (sent > 0)
 		rc = sent; /* what went out went out; an error after it is not reported */
 	pipe_signal(r, s, rc, flags);

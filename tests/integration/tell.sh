@@ -95,7 +95,12 @@ run -q -v -- sh -c 'mkdir "$1"; rmdir "$2"; true' sh "$BASE/outside" "$BASE/outs
 check "-v: a call that fails natively anyway (mkdir of a directory there, rmdir of one not empty) is no refusal" \
 	"" "$(grep '^ward: ' "$E")"
 has "...though the log has each decision" "$L" "\"op\":\"delete\",\"path\":\"$BASE/outside/full\",\"decision\":\"deny\""
-python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])' >"$BASE/port"
+# A service of the host's listens there (where nothing listens, the kernel's
+# ECONNREFUSED comes first, and that is no refusal to tell of).
+python3 -c 'import socket, time; s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(1)
+print(s.getsockname()[1], flush=True); time.sleep(300)' >"$BASE/port" &
+at_exit "kill $! 2>/dev/null"
+wait_for 20 test -s "$BASE/port" || bail "the listener did not start"
 port=$(cat "$BASE/port")
 run -q -v -- python3 -c 'import socket, sys
 try: socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=2)
