@@ -92,9 +92,14 @@ valid:
 	return fd;
 }
 
+bool req_alive(const struct req *r)
+{
+	return ioctl(S->listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &r->n->id) == 0;
+}
+
 bool req_valid(struct req *r)
 {
-	if (ioctl(S->listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &r->n->id) == 0)
+	if (req_alive(r))
 		return true;
 	r->gone = true;
 	return false;

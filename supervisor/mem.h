@@ -36,6 +36,14 @@ struct req;
  */
 bool req_valid(struct req *r);
 /*
+ * The same, without marking r gone: for a check after which the request
+ * goes on whatever it says (whether a hint read is the caller's).
+ * req_valid there would mark the call gone while the handler went on to
+ * perform it: its answer, lost to the signal, would not be kept, and the
+ * kernel's restart performed again (EEXIST for an O_EXCL create).
+ */
+bool req_alive(const struct req *r);
+/*
  * A hash of bytes read from the agent, fed in pieces (the same bytes in
  * any pieces hash the same), to tell a restarted call by what it read.
  */

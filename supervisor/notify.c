@@ -302,8 +302,13 @@ int req_hint(struct req *r, const uint8_t *addr)
 	if (rc == 0 && fam == WARD_HF_EXEC && (!loaded || owner == r->tid) && (parent = vm_parent(r->tid)) > 0)
 		rc = hint_read(r->tid, parent, S->preload.base, r->n->data.nr, args, addr,
 			       S->preload.backtrace, &r->hint);
-	/* The thread could be gone and its id another's: what was read is then no hint of its. */
-	if (rc > 0 && req_valid(r))
+	/*
+	 * The thread could be gone and its id another's: what was read is then
+	 * no hint of its.  req_alive, not req_valid: the handler goes on either
+	 * way (a hint is read for the log line, after the decision), and may
+	 * perform the call; its answer must still be kept for a restart.
+	 */
+	if (rc > 0 && req_alive(r))
 		r->hint_state = 1;
 	return r->hint_state > 0;
 }

@@ -61,7 +61,8 @@
  * one: the freezer's restarts are answered too); never a CONTINUE (the kernel did nothing
  * yet), an EINTR or ERESTARTSYS ward chose itself (the restart is to be
  * performed), nor anything of a request a handler found gone on the way
- * (req_valid: it stopped there, before doing anything), nor of one that
+ * (req_valid: it stopped there, before doing anything; a check after
+ * which it goes on, as for a hint, uses req_alive), nor of one that
  * read more ranges than it remembers (READS_MAX: it is performed again).
  *   VALUE      a value or an errno: answered again as it was.
  *   FD         an fd ADDFD could not install: ward keeps its copy and
