@@ -95,8 +95,9 @@ int main(int argc, char **argv)
 	sfd = open("secret", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0 || sfd < 0)
 		setup_failed("open d, secret");
-	if (dup2(dfd, 50) < 0)
-		setup_failed("dup2");
+	/* Fd 50 and the cwd start at d: a bind before the swapper's first move names d too. */
+	if (dup2(dfd, 50) < 0 || (strcmp(mode, "cwd") == 0 && fchdir(dfd) < 0))
+		setup_failed("dup2, fchdir");
 	if (pthread_create(&t, NULL, swapper, NULL) != 0)
 		setup_failed("pthread_create");
 
