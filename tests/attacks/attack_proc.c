@@ -724,6 +724,28 @@ static int matching_memfd(const char **path)
 	return -1;
 }
 
+/*
+ * A message queue or semaphore set left by a victim that was killed
+ * (SIGKILL: no cleanup) holds the key a victim of a reused pid's low 16
+ * bits would take: removed when the process that last used it is gone.
+ */
+static bool pid_gone(pid_t pid)
+{
+	return pid <= 0 || (kill(pid, 0) < 0 && errno == ESRCH);
+}
+
+static void victim_drop_stale(key_t key)
+{
+	struct msqid_ds q;
+	int id = msgget(key, 0);
+
+	if (id >= 0 && msgctl(id, IPC_STAT, &q) == 0 && pid_gone(q.msg_lspid) && pid_gone(q.msg_lrpid))
+		msgctl(id, IPC_RMID, NULL);
+	id = semget(key, 0, 0);
+	if (id >= 0 && pid_gone(semctl(id, 0, GETPID)))
+		semctl(id, 0, IPC_RMID);
+}
+
 static int victim_serve(const char *secretfile, const char *pidfile, bool hop)
 {
 	char buf[256], tmp[PATH_MAX];
@@ -756,6 +778,7 @@ static int victim_serve(const char *secretfile, const char *pidfile, bool hop)
 	 */
 	struct victim_msg msg = { .type = 1 };
 	memcpy(msg.text, buf, (size_t)n);
+	victim_drop_stale(VICTIM_KEY(getpid()));
 	victim_q = msgget(VICTIM_KEY(getpid()), IPC_CREAT | IPC_EXCL | 0600);
 	victim_sem = semget(VICTIM_KEY(getpid()), 1, IPC_CREAT | IPC_EXCL | 0600);
 	signal(SIGTERM, victim_cleanup);

@@ -398,7 +398,8 @@ start_victim() { # PROJECT [hop]
 	rm -f "$BASE/victim.pid"
 	"$ATT/attack_proc" victim-serve "$1/secret/x" "$BASE/victim.pid" ${2:+"$2"} &
 	HELPERS+=($!)
-	wait_for 60 test -s "$BASE/victim.pid"
+	wait_for 60 test -s "$BASE/victim.pid" ||
+		bail "the victim process (attack_proc victim-serve) did not start"
 	read -r vpid vfile <"$BASE/victim.pid"
 	T_ENV=("VICTIM_PID=$vpid" ${vfile:+"HOP_FILE=$vfile"})
 }
