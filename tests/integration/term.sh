@@ -418,9 +418,10 @@ if [ "$(id -u)" = 0 ] && [ -z "$WHO" ] && command -v setpriv >/dev/null && geten
 	chown -R "nobody:$group" "$NB"
 	chmod 700 "$NB/run"
 	setpriv --reuid=nobody --regid="$group" --clear-groups env -i PATH="$PATH" HOME="$NB/home" \
-		XDG_RUNTIME_DIR="$NB/run" "$NB/term_harness" -- sleep 60 </dev/null >/dev/null 2>&1 &
+		XDG_RUNTIME_DIR="$NB/run" "$NB/term_harness" -- sleep 120 </dev/null >/dev/null 2>"$BASE/nb.err" &
 	NOBODY_PID=$!
-	until_ok 20 test -S "$NB/run/ward/harness.sock"
+	until_ok 60 test -S "$NB/run/ward/harness.sock" ||
+		echo "# the harness as nobody: $(kill -0 "$NOBODY_PID" 2>/dev/null && echo running || echo ended); stderr: $(tr '\n' ' ' <"$BASE/nb.err")"
 	check "another user's session: not listed" 0 "$(XDG_RUNTIME_DIR=$NB/run "$H" approve --list --json | grep -c '"session"')"
 	check "...and its socket refuses a peer of another uid, root too" \
 		'{"ok":false,"error":"refused: not this session'"'"'s user"}' \
