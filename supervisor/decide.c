@@ -30,8 +30,10 @@ int decide_path(struct req *r, enum ward_op op, const char *path,
 {
 	int rc;
 
+	r->dec.outcome = DEC_NONE;
 	rc = decide_inner(r, op, path, v);
-	r->dec.outcome = outcome_of(rc);
+	if (r->dec.outcome != DEC_ERROR) /* apply() found an ask moot */
+		r->dec.outcome = outcome_of(rc);
 	r->log = LOG_PENDING;
 	/*
 	 * The log line may be written after the caller's v is gone: keep what
@@ -153,6 +155,16 @@ static int apply(struct req *r, struct ward_verdict *v, bool cached,
 		r->dec.to = v->rewrite;
 		return 1;
 	case WARD_ASK:
+		/*
+		 * A call that would fail natively anyway (mkdir of a directory
+		 * that is there) is answered with its error, not put to a
+		 * person: nothing is done, so nothing the policy keeps is
+		 * given, and the handler checked it on what ward opened.
+		 */
+		if (r->fails_anyway != NULL && (rc = r->fails_anyway(r, r->fails_arg)) < 0) {
+			r->dec.outcome = DEC_ERROR;
+			return rc;
+		}
 		if ((rc = ask_person(r, v, t)) == 0)
 			return 0;
 		break;

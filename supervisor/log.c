@@ -391,7 +391,10 @@ int log_request(struct req *r, int err)
 					    err == EAFNOSUPPORT || err == ENOTSOCK || err == EMSGSIZE)
 						   ? "error" : "deny";
 	else
-		decision = d->outcome == DEC_DENY ? "deny" : d->outcome == DEC_REWRITE ? "rewrite" : "allow";
+		decision = d->outcome == DEC_DENY      ? "deny"
+			   : d->outcome == DEC_ERROR   ? "error"
+			   : d->outcome == DEC_REWRITE ? "rewrite"
+						       : "allow";
 	jl_str(&l, "decision", decision);
 	if (decision[0] == 'a' || decision[0] == 'r')
 		__atomic_fetch_add(&counted[0], 1, __ATOMIC_RELAXED);

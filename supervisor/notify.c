@@ -337,6 +337,7 @@ static void serve(struct req *r)
 	r->gone = false;
 	r->nreads = 0;
 	r->installed = -1;
+	r->fails_anyway = NULL;
 	r->hint_state = 0;
 	r->hint_host[0] = '\0';
 

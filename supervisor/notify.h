@@ -21,7 +21,13 @@
 /* ---- a notification being served ---- */
 
 /* What a decision came to ("decision"; DEC_NONE: none was taken, see log.c). */
-enum outcome { DEC_NONE, DEC_ALLOW, DEC_REWRITE, DEC_DENY };
+enum outcome {
+	DEC_NONE,
+	DEC_ALLOW,
+	DEC_REWRITE,
+	DEC_DENY,
+	DEC_ERROR, /* an ask not put: the call fails natively anyway (req.fails_anyway) */
+};
 
 /* An op of the log that is no policy op: a core dump limit (pid.c). */
 #define OP_RLIMIT (1u << WARD_OP_COUNT)
@@ -112,6 +118,14 @@ struct req {
 		uint64_t addr, hash;
 		uint32_t len;
 	} reads[READS_MAX];
+	/*
+	 * What the call would fail with natively anyway (a negative errno, or
+	 * 0), which a handler may tell around one decision, checked on what
+	 * ward opened: looked at only when the verdict asks, so that nobody
+	 * is asked about a call that cannot succeed (decide.c).
+	 */
+	int (*fails_anyway)(struct req *r, const void *arg);
+	const void *fails_arg;
 	int installed;	 /* the agent's number for it, or -1 */
 	uint64_t installed_ino, installed_mnt, installed_flags; /* what that fd is */
 };

@@ -41,11 +41,16 @@
 #define RENAME_WHITEOUT (1 << 2)
 #endif
 
+/* What a call does with a name, for what it would fail with natively anyway. */
+enum change { CH_OTHER, CH_MAKE, CH_UNLINK, CH_RMDIR };
+
 /* A name to create or remove: its parent fd, decided on as parent/name. */
 struct target {
 	int parent;
 	const char *name;
 	char name_buf[NAME_MAX + 1];
+	enum change how;
+	const char *real; /* parent/name */
 };
 
 static int read_path(struct req *r, uint64_t addr, char *buf, size_t len)
@@ -71,9 +76,56 @@ static int check_trailing(struct req *r, const struct target *t, bool removedir)
 	return removedir ? 0 : -EISDIR;
 }
 
-/* Resolve path's parent and decide op on parent/name; real gets that path. */
+static bool dir_not_empty(int dir, const char *name);
+
+/*
+ * What a change of t would fail with natively whatever the policy says
+ * (req.fails_anyway), told only where the policy lets the agent see
+ * what is at the name (stat allowed there): a name to make that is there
+ * already (EEXIST, which the kernel answers before it looks at
+ * permissions), a name to remove that is not there (ENOENT, likewise),
+ * and, in a directory the caller may write, an rmdir of what is no
+ * directory (ENOTDIR) or one with entries (ENOTEMPTY), an unlink of a
+ * directory (EISDIR), when it is not sticky.  The name is looked at on
+ * the parent ward opened.
+ * A negative errno, or 0: the call may succeed, ask.
+ */
+static int target_fails(struct req *r, const void *arg)
+{
+	const struct target *t = arg;
+	struct ward_verdict sv;
+	struct stat st;
+	(void)r;
+
+	if (t->how == CH_OTHER || t->parent < 0 ||
+	    ward_decide_path(S->policy, WARD_OP_STAT, t->real, &sv) < 0 || sv.action != WARD_ALLOW)
+		return 0;
+	bool there = fstatat(t->parent, t->name, &st, AT_SYMLINK_NOFOLLOW) == 0;
+	if (!there && errno != ENOENT)
+		return 0;
+	if (t->how == CH_MAKE)
+		return there ? -EEXIST : 0;
+	if (!there)
+		return -ENOENT;
+	/* The kernel checks the directory's permission and sticky bit before these. */
+	struct stat pst;
+	if (faccessat(t->parent, "", W_OK | X_OK, AT_EMPTY_PATH | AT_EACCESS) < 0 ||
+	    fstat(t->parent, &pst) < 0 || (pst.st_mode & S_ISVTX))
+		return 0;
+	if (t->how == CH_UNLINK)
+		return S_ISDIR(st.st_mode) ? -EISDIR : 0;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	return dir_not_empty(t->parent, t->name) ? -ENOTEMPTY : 0;
+}
+
+/*
+ * Resolve path's parent and decide op on parent/name; real gets that path.
+ * how says what the call does with the name: no one is asked about a call
+ * that would fail anyway (target_fails).
+ */
 static int name_target(struct req *r, int dirfd, const char *path, enum ward_op op,
-		       struct target *t, char *real, char *parent_real, int *decided)
+		       struct target *t, char *real, char *parent_real, enum change how)
 {
 	struct ward_verdict v;
 	const char *name;
@@ -92,9 +144,12 @@ static int name_target(struct req *r, int dirfd, const char *path, enum ward_op 
 	t->name = t->name_buf;
 	if ((rc = join_path(parent_real, t->name, real, PATH_MAX)) < 0)
 		return rc;
+	t->how = how;
+	t->real = real;
+	r->fails_anyway = target_fails;
+	r->fails_arg = t;
 	rc = decide_path(r, op, real, &v);
-	if (decided)
-		*decided = rc;
+	r->fails_anyway = NULL;
 	if (rc == 1)
 		return -EACCES; /* rewrites are for opens; a change elsewhere is refused */
 	return rc;
@@ -236,7 +291,7 @@ static int do_create(struct req *r, int dirfd, uint64_t path, int kind, mode_t m
 	if ((rc = read_path(r, path, r->path, sizeof(r->path))) < 0)
 		return rc;
 	req_path(r, r->path);
-	rc = name_target(r, dirfd, r->path, WARD_OP_CREATE, &t, r->real, r->real2, NULL);
+	rc = name_target(r, dirfd, r->path, WARD_OP_CREATE, &t, r->real, r->real2, CH_MAKE);
 	if (rc == -EINVAL)
 		rc = -EEXIST; /* "dir/.", "dir/.." or "/": it exists */
 	if (rc < 0) {
@@ -321,7 +376,8 @@ static int do_unlink(struct req *r, int dirfd, uint64_t path, int flags)
 	if ((rc = read_path(r, path, r->path, sizeof(r->path))) < 0)
 		return rc;
 	req_path(r, r->path);
-	rc = name_target(r, dirfd, r->path, WARD_OP_DELETE, &t, r->real, r->real2, NULL);
+	rc = name_target(r, dirfd, r->path, WARD_OP_DELETE, &t, r->real, r->real2,
+			 (flags & AT_REMOVEDIR) ? CH_RMDIR : CH_UNLINK);
 	rc = denied_delete(&t, rc);
 	/*
 	 * A refused rmdir of a directory that is not empty would fail natively
@@ -569,7 +625,7 @@ static void moved_repo(struct req *r, int dirfd, const char *name)
 static int rename_source(struct req *r, int olddir, unsigned flags, struct target *from,
 			 char *from_real, char *from_dir, struct stat *sst)
 {
-	int rc = name_target(r, olddir, r->path, WARD_OP_DELETE, from, from_real, r->real2, NULL);
+	int rc = name_target(r, olddir, r->path, WARD_OP_DELETE, from, from_real, r->real2, CH_OTHER);
 
 	if (rc == -EINVAL)
 		rc = -EBUSY; /* ".", ".." or "/" */
@@ -601,7 +657,7 @@ static int rename_source(struct req *r, int olddir, unsigned flags, struct targe
 static int rename_target(struct req *r, int newdir, unsigned flags, struct target *to,
 			 struct stat *tst, bool *exists)
 {
-	int rc = name_target(r, newdir, r->path2, WARD_OP_CREATE, to, r->real, r->real2, NULL);
+	int rc = name_target(r, newdir, r->path2, WARD_OP_CREATE, to, r->real, r->real2, CH_OTHER);
 
 	*exists = false;
 	if (rc == -EINVAL)
@@ -761,7 +817,7 @@ static int do_link(struct req *r, int olddir, uint64_t oldp, int newdir, uint64_
 	if ((rc = read_path(r, newp, r->path2, sizeof(r->path2))) < 0)
 		goto out;
 	req_path(r, r->path2);
-	rc = name_target(r, newdir, r->path2, WARD_OP_CREATE, &to, r->real, r->real2, NULL);
+	rc = name_target(r, newdir, r->path2, WARD_OP_CREATE, &to, r->real, r->real2, CH_MAKE);
 	if (rc == -EINVAL)
 		rc = -EEXIST; /* ".", ".." or "/": they exist */
 	if (rc < 0) {
@@ -810,7 +866,7 @@ static int do_symlink(struct req *r, uint64_t target, int newdir, uint64_t linkp
 	    (rc = read_path(r, linkp, r->path, sizeof(r->path))) < 0)
 		return rc;
 	req_path(r, r->path);
-	rc = name_target(r, newdir, r->path, WARD_OP_CREATE, &t, r->real, r->real2, NULL);
+	rc = name_target(r, newdir, r->path, WARD_OP_CREATE, &t, r->real, r->real2, CH_MAKE);
 	if (rc == -EINVAL)
 		rc = -EEXIST; /* ".", ".." or "/": they exist */
 	rc = denied_create(&t, rc);

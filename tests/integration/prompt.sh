@@ -47,6 +47,19 @@ for k in y s a n d x; do
 	: >"$D/f_$k"
 	cp /bin/true "$D/bin/t_$k"
 done
+# Calls that fail natively anyway, under rules that ask: a directory that
+# is there, one with entries, a file there to create with O_EXCL.
+mkdir -p "$D/mk/old" "$D/mk/full"
+: >"$D/mk/full/x"
+: >"$D/mk/file"
+cat >"$BASE/excl.py" <<'PY'
+import os, sys
+try:
+    os.open(sys.argv[1], os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+    print("M3=0")
+except OSError as e:
+    print("M3=%d" % e.errno)
+PY
 LOGS=$XDG_STATE_HOME/ward/sessions
 UP=$XDG_CONFIG_HOME/ward/policy
 
@@ -127,7 +140,7 @@ type_line "cd $D && stty -g >$BASE/stty.before"
 wait_for 20 test -s "$BASE/stty.before"
 
 # ---- one session: a file, an exec and a connect, each key ----
-type_line "$WARD run -q -r 'ask write $D/f_*' -r 'ask exec $D/bin/*' -r 'ask connect 127.0.0.1:*' -- env PS1='agent\$ ' HISTFILE= bash --norc --noprofile"
+type_line "$WARD run -q -r 'ask write $D/f_*' -r 'ask exec $D/bin/*' -r 'ask connect 127.0.0.1:*' -r 'ask create,delete,write $D/mk/**' -- env PS1='agent\$ ' HISTFILE= bash --norc --noprofile"
 wait_for 20 on_screen '^agent\$' || bail "ward's agent did not start"
 wait_for 20 on_screen '^ward ▸ session [0-9a-f]+ · no question waiting' &&
 	pass "ward's row under the agent's terminal" || fail "ward's row under the agent's terminal" "$(screen)"
@@ -194,6 +207,20 @@ marker_shows F2_x
 check "ward approve --answer N once from another process answers" 0 "$(marker F2_x)"
 wait_for 20 on_screen 'no question waiting' && pass "...and the terminal's question goes" ||
 	fail "...and the terminal's question goes" "$(screen)"
+
+# ---- no question for a call that would fail anyway ----
+# The call waits while a question is up: its marker showing at all, with
+# the native error, says nobody was asked.
+type_line "mkdir $D/mk/old; echo M1=\$?; rmdir $D/mk/full; echo M2=\$?; python3 $BASE/excl.py $D/mk/file"
+marker_shows M3
+check "mkdir of a directory there, rmdir of one with entries, O_EXCL of a file there: the native errors, unasked" \
+	"1 1 17" "$(marker M1) $(marker M2) $(marker M3)"
+check "...each logged as an error with its errno, none by a prompt" "1 1 1 0" \
+	"$(logline "\"path\":\"$D/mk/old\"" '"decision":"error"' '"errno":"EEXIST"') $(logline "\"path\":\"$D/mk/full\"" '"decision":"error"' '"errno":"ENOTEMPTY"') $(logline "\"path\":\"$D/mk/file\"" '"decision":"error"' '"errno":"EEXIST"') $(logline '/mk/' '"by":"prompt"')"
+ask_and y "mkdir $D/mk/new; echo M4=\$?"
+marker_shows M4
+check "...while a mkdir of a new name there is asked" "0 1" \
+	"$(marker M4) $(logline "\"path\":\"$D/mk/new\"" '"decision":"allow"' '"by":"prompt"' '"answer":"once"')"
 
 type_line 'exit'
 shell_back
