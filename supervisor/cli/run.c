@@ -632,7 +632,9 @@ static bool chain_pred(pid_t pid)
  */
 static void ask_setup(const struct run_opts *ro, char **cmd)
 {
-	char dir[PATH_MAX + 8], policy[PATH_MAX + 16], cwd[PATH_MAX];
+	/* ask.c keeps the pointer for the session: the path outlives this call. */
+	static char policy[PATH_MAX + 16];
+	char dir[PATH_MAX + 8], cwd[PATH_MAX];
 	int rc;
 
 	snprintf(policy, sizeof(policy), "%s/ward/policy", S->vars.xdg_config_home);

@@ -417,8 +417,10 @@ if [ "$(id -u)" = 0 ] && [ -z "$WHO" ] && command -v setpriv >/dev/null && geten
 	cp "$H" "$NB/term_harness"
 	chown -R "nobody:$group" "$NB"
 	chmod 700 "$NB/run"
-	setpriv --reuid=nobody --regid="$group" --clear-groups env -i PATH="$PATH" HOME="$NB/home" \
-		XDG_RUNTIME_DIR="$NB/run" "$NB/term_harness" -- sleep 120 </dev/null >/dev/null 2>"$BASE/nb.err" &
+	# From a directory nobody may enter: the checkout's may be private (0700).
+	(cd "$NB/home" && exec setpriv --reuid=nobody --regid="$group" --clear-groups env -i PATH="$PATH" \
+		HOME="$NB/home" XDG_RUNTIME_DIR="$NB/run" "$NB/term_harness" -- sleep 120 </dev/null \
+		>/dev/null 2>"$BASE/nb.err") &
 	NOBODY_PID=$!
 	until_ok 60 test -S "$NB/run/ward/harness.sock" ||
 		echo "# the harness as nobody: $(kill -0 "$NOBODY_PID" 2>/dev/null && echo running || echo ended); stderr: $(tr '\n' ' ' <"$BASE/nb.err")"
