@@ -430,8 +430,28 @@ static void restore_state(struct screen *s)
 		s->shifted = false;
 		s->want[M_DECOM] = false;
 	}
-	if (!s->hold)
-		s->real[M_DECOM] = s->want[M_DECOM];
+}
+
+/*
+ * After the terminal restored a saved cursor (DECRC, SCORC, 1048 or 1049
+ * reset): terminals differ on whether that restores origin mode too (xterm
+ * and VTE do, libvterm does not), so ward says the agent's mode, to the
+ * mirror and to the terminal, and keeps the cursor where the restore put it.
+ */
+static void restored(struct screen *s)
+{
+	VTermPos p;
+
+	vterm_state_get_cursorpos(s->vs, &p);
+	mfeedf(s, "\033[?6l\033[%d;%dH", p.row + 1, p.col + 1);
+	if (s->want[M_DECOM]) {
+		int row = p.row + 1 >= s->top ? p.row + 1 - s->top + 1 : 1;
+		mfeedf(s, "\033[?6h\033[%d;%dH", row, p.col + 1);
+	}
+	if (s->hold)
+		return;
+	put_mode(s, M_DECOM, desired(s, M_DECOM));
+	goto_cursor(s);
 }
 
 /* ---- drawing outside the agent's state ---- */
@@ -454,8 +474,7 @@ static void settle(struct screen *s)
 static void ward_state_begin(struct screen *s)
 {
 	settle(s);
-	if (s->real[M_DECOM])
-		put_s(s, "\033[?6l");
+	put_s(s, "\033[?6l"); /* always: a restore held back may have set it, whatever ward thought */
 	if (s->real[M_IRM])
 		put_s(s, "\033[4l");
 	if (s->real[M_DECAWM])
@@ -629,7 +648,10 @@ static void alt_switch(struct screen *s, int m, bool on)
 	s->real_alt = s->want_alt;
 	/* Some terminals keep a region for each screen: set it again, and the cursor. */
 	putf(s, "\033[%d;%dr", s->top, s->bot);
-	goto_cursor(s);
+	if (!on && m == 1049)
+		restored(s);
+	else
+		goto_cursor(s);
 	s->ward_dirty = true;
 }
 
@@ -647,7 +669,7 @@ static void dec_mode(struct screen *s, unsigned num, bool on)
 		mfeedf(s, "\033[?1048%c", on ? 'h' : 'l');
 		putf(s, "\033[?1048%c", on ? 'h' : 'l');
 		if (!on)
-			goto_cursor(s);
+			restored(s);
 		return;
 	}
 	for (int m = 0; m < M_COUNT; m++) {
@@ -914,7 +936,7 @@ static void on_csi(struct screen *s, char final)
 			restore_state(s);
 		both_s(s, final == 's' ? "\033[s" : "\033[u");
 		if (final == 'u')
-			goto_cursor(s);
+			restored(s);
 		return;
 	case 'c': case 'n':
 		if (P(l, 0, 0) <= 6)
@@ -942,7 +964,7 @@ static void on_esc(struct screen *s, char final)
 		case '8':
 			restore_state(s);
 			both_s(s, "\0338");
-			goto_cursor(s);
+			restored(s);
 			return;
 		case 'D':
 			line_feed(s, false);
