@@ -1303,7 +1303,7 @@ static int copy_data(struct req *r, const struct sock *s, struct send_buf *b,
 static void pipe_signal(struct req *r, const struct sock *s, long rc, int flags)
 {
 	if (rc == -EPIPE && !(flags & MSG_NOSIGNAL) && (s->type & 0xf) == SOCK_STREAM &&
-	    req_valid(r))
+	    req_alive(r))
 		syscall(SYS_tgkill, r->tgid, r->tid, SIGPIPE);
 }
 
