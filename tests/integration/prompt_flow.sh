@@ -50,11 +50,6 @@ live() {
 	r=$(T capture-pane -p -e -t "$PANE" | tail -n 1)
 	[[ $r == *'[y]'* && $r != *$'\033[0;2m'* && $r != *$'\033[2m'* ]]
 }
-dim() {
-	local r
-	r=$(T capture-pane -p -e -t "$PANE" | tail -n 1)
-	[[ $r == *'[y]'* && ($r == *$'\033[0;2m'* || $r == *$'\033[2m'*) ]]
-}
 # answer KEY: KEY once the keys answer.
 answer() {
 	wait_for 60 live || {
@@ -100,13 +95,13 @@ except (ValueError, IndexError, KeyError):
 is_pending() { [ "$(pending)" = "$1" ]; }
 waiters_are() { [ "$(first_ask waiting)" = "$1" ]; }
 
-T new-session -d -s w -x "$COLS" -y "$ROWS" "env -i ${ENVV[*]} LC_ALL=C.UTF-8 TERM=tmux-256color PS1='$ ' bash --norc --noprofile -i" ||
+T new-session -d -s w -x "$COLS" -y "$ROWS" "env -i ${ENVV[*]} LC_ALL=C.UTF-8 TERM=tmux-256color PS1='$ ' HISTFILE= bash --norc --noprofile -i" ||
 	bail "tmux does not start"
 wait_for 60 on_screen '^\$ ?$' || bail "the shell in tmux did not start"
 type_line "cd $D"
 
 echo "# at $SECONDS s"
-# ---- session A: every write under $A asked, no timeout to speak of ----
+# ---- session A: every write under $A asked (the profile's ask-timeout: 120 s) ----
 type_line "$WARD run -q -r 'ask write $A/**' -- env PS1='agent\$ ' HISTFILE= bash --norc --noprofile"
 wait_for 60 on_screen '^agent\$' || bail "ward's agent did not start: $(screen)"
 wait_for 60 on_rows '^ward ▸ session [0-9a-f]+ · no question waiting' || bail "no ward row: $(screen)"
