@@ -123,6 +123,17 @@ check "...one y releases them all: twenty writes done" "20 0" "$(marker SAME_OK)
 check "...and the log has twenty decisions, each allow by prompt, once" 20 \
 	"$(logline "\"path\":\"$A/m_1\"" '"op":"write"' '"decision":"allow"' '"by":"prompt"' '"answer":"once"')"
 check "...and no other decision on it" 20 "$(logline "\"path\":\"$A/m_1\"" '"op":"write"')"
+# Two processes (the agent's subshells) asking the same: one question too.
+: >"$A/m_2"
+type_line "(echo x >>$A/m_2; echo P1=\$?) & (echo x >>$A/m_2; echo P2=\$?) & wait"
+wait_for 60 asked "$A/m_2" && wait_for 60 waiters_are 2
+check "...two processes writing one file at once: one question, both on it" "1 2" "$(pending) $(first_ask waiting)"
+answer n
+marker_shows P1
+marker_shows P2
+check "...one n refuses both (bash's status 1)" "1 1" "$(marker P1) $(marker P2)"
+check "...two decisions logged, each deny by prompt" "2 2" \
+	"$(logline "\"path\":\"$A/m_2\"" '"op":"write"') $(logline "\"path\":\"$A/m_2\"" '"op":"write"' '"decision":"deny"' '"by":"prompt"' '"answer":"deny"')"
 
 echo "# at $SECONDS s"
 # ---- queueing: a second question waits behind the first ----
