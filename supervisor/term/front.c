@@ -229,6 +229,11 @@ void front_lines(struct front *f, int cols, int64_t now_ms, char lines[2][PROMPT
 	}
 	bool live = front_arming(f, now_ms) == 0;
 	view_of(f, v, (int)f->n - 1, live, s, &p);
+	/* A flood answered without the person: said beside the question, not only after the queue. */
+	char notice[512] = "";
+	if (f->ops.notice)
+		f->ops.notice(f->ops.arg, notice, sizeof(notice));
+	p.flooded = notice[0] != '\0';
 	bool whole = prompt_lines(&p, cols, lines[0], lines[1], PROMPT_LINE);
 	if (f->error[0])
 		text_fit(f->error, cols, lines[1], PROMPT_LINE);

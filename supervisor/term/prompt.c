@@ -374,9 +374,12 @@ bool prompt_lines(const struct prompt_view *v, int cols, char *line1, char *line
 		}
 	}
 
-	char waiting[64] = "";
+	char waiting[96] = "";
+	const char *flood = v->flooded ? "a flood answered undecided" : "";
 	if (v->waiting > 0)
-		snprintf(waiting, sizeof(waiting), "(+%d waiting)", v->waiting);
+		snprintf(waiting, sizeof(waiting), "(+%d waiting%s%s)", v->waiting, flood[0] ? ", " : "", flood);
+	else if (flood[0])
+		snprintf(waiting, sizeof(waiting), "(%s)", flood);
 	int room = cols - (waiting[0] ? text_width(waiting) + 2 : 0);
 	/*
 	 * The keys, and the scope as the rule it makes: in full, then the
@@ -397,8 +400,11 @@ bool prompt_lines(const struct prompt_view *v, int cols, char *line1, char *line
 		if (text_width(full) <= room)
 			break;
 		if (tries == 3 && waiting[0]) {
-			snprintf(waiting, sizeof(waiting), "+%d", v->waiting);
-			room = cols - text_width(waiting) - 1;
+			if (v->waiting > 0)
+				snprintf(waiting, sizeof(waiting), "+%d%s", v->waiting, flood[0] ? " flood" : "");
+			else
+				snprintf(waiting, sizeof(waiting), "flood");
+			room = cols - text_width(waiting) - 2; /* left_right keeps two spaces between */
 		}
 	}
 	text_fit(full, room, head, sizeof(head));

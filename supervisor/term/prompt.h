@@ -73,6 +73,7 @@ struct prompt_view {
 	bool can_save;	    /* s, a and d are offered (a rule can be written for the target) */
 	int waiting;	    /* other questions queued behind this one */
 	bool live;	    /* keys are taken now (the first half second is over) */
+	bool flooded;	    /* questions came faster than a person answers: some were not asked */
 	/* for the details */
 	const char *exe, *argv, *cwd, *procs; /* procs: one process a line, "PID ARGV" */
 };

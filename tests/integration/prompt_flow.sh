@@ -309,8 +309,8 @@ else
 fi
 check "...those $FU each logged as denied by undecided" "$FU" \
 	"$(logline "\"path\":\"$A/flood/f_" '"op":"write"' '"decision":"deny"' '"by":"undecided"')"
-check_match "...ward's rows show the first question, and how many wait behind it" \
-	"ward ▸ python3* wants to WRITE $A/flood/f_* *|  \[y\] once *\(+$((FP - 1)) waiting\)" \
+check_match "...ward's rows show the first question, how many wait behind it, and that a flood was answered" \
+	"ward ▸ python3* wants to WRITE $A/flood/f_* *|  \[y\] once *\(+$((FP - 1)) waiting, a flood answered undecided\)" \
 	"$(rows | tr '\n' '|' | sed 's/|$//')"
 # The session answer at the scope "the files beside it" releases every
 # queued one it covers.

@@ -138,6 +138,18 @@ static void test_lines(void **state)
 	assert_int_equal(text_width(l1), 160);
 	assert_non_null(strstr(l2, "[y] once  [s] this session  [a] always  [n] deny  [d] deny always"));
 	assert_non_null(strstr(l2, "(+2 waiting)"));
+	/* A flood answered without the person is said beside the question, short where narrow. */
+	struct prompt_view fl = view;
+	fl.flooded = true;
+	prompt_lines(&fl, 160, l1, l2, sizeof(l1));
+	assert_non_null(strstr(l2, "(+2 waiting, a flood answered undecided)"));
+	fl.waiting = 0;
+	prompt_lines(&fl, 160, l1, l2, sizeof(l1));
+	assert_non_null(strstr(l2, "(a flood answered undecided)"));
+	fl.waiting = 2;
+	prompt_lines(&fl, 40, l1, l2, sizeof(l1));
+	assert_true(text_width(l2) <= 40);
+	assert_non_null(strstr(l2, "+2 flood"));
 	/* 60 columns: the chain and the rule give way, the target stays whole. */
 	assert_true(prompt_lines(&view, 60, l1, l2, sizeof(l1)));
 	assert_true(text_width(l1) <= 60);
