@@ -174,6 +174,20 @@ denied "an LD_PRELOAD of the agent's own whose getaddrinfo lies" \
 logged "...logged hint_host" \
 	"e['event']=='connect' and e.get('addr')=='127.0.0.6' and e.get('hint_host')=='$API'"
 
+# --- the rule ward suggests for a refusal of a verified name keeps the
+# port: the name alone would allow every port of it, more than the
+# address rule it stands for.
+wrun named-deny -v -r "deny connect *.ward-test.example:$PORT" -- "$BIN/byname" connect "$API" "$PORT"
+check_match "a name a deny rule names: refused" "*connect $API: Permission denied" "$OUT"
+check "...the service heard nothing" 0 "$(heard 127.0.0.3)"
+logged "...denied by the domain rule, the log names the verified host" \
+	"e['event']=='connect' and e.get('addr')=='127.0.0.3' and e.get('host')=='$API' and e['decision']=='deny' and e.get('rule')=='--rule:1'"
+check_match "...-v pastes the name with its port" \
+	"*ward: deny connect 127.0.0.3:$PORT $API EACCES (--rule:1, pid [0-9]*, via connect): -r 'allow connect $API:$PORT'*" \
+	"$OUT"
+REPORT=$(env -i PATH=/usr/bin:/bin HOME="$BASE/home" "$WARD" report --all "$LOG" 2>&1)
+check_match "...and so does ward report" "*allow with: -r 'allow connect \"$API:$PORT\"'*" "$REPORT"
+
 # --- no DNS query of the agent's choosing: no domain rule could decide the
 # name (none at all, or none for that port), so ward does not look it up.
 for rule in "" "allow connect *.dns.ward-test.example:1"; do
