@@ -3,7 +3,8 @@
 # end to end, and that nothing it says allows what the address alone would
 # not (DESIGN.md §2, issue 22):
 #   - a C, a Python and a shell program connecting by name get "host" in
-#     the log, and a `*.domain` rule allows them; without the library
+#     the log (the C one by getaddrinfo and by res_query), and a
+#     `*.domain` rule allows them; without the library
 #     (--no-preload, a static program: logged "preload":false) the same
 #     connection is judged by its address alone and denied;
 #   - the name survives dlopen, posix_spawn, vfork + execv, fork in a
@@ -107,6 +108,12 @@ logged "C: its exec is not logged preload false" \
 
 wrun dns -r "$DOMAIN" -r "allow connect @dns" -- "$BIN/byname" connect x.dns.ward-test.example "$PORT"
 connected "C, getaddrinfo (DNS)" "connected x.dns.ward-test.example" x.dns.ward-test.example 127.0.0.4
+
+# A program asking the name server itself (res_query), which does not link
+# libresolv: the library reads the answer with the parser it loads then.
+wrun res -r "$DOMAIN" -r "allow connect @dns" -- "$BIN/byname" res x.dns.ward-test.example 127.0.0.4 "$PORT"
+connected "C, res_query (DNS)" "connected 127.0.0.4" x.dns.ward-test.example 127.0.0.4
+check "...the program does not link libresolv" "" "$(ldd "$BIN/byname" | grep -o libresolv)"
 
 wrun py -r "$DOMAIN" -- python3 -c 'import socket, sys
 socket.create_connection((sys.argv[1], int(sys.argv[2])), 10).close()
