@@ -1,7 +1,8 @@
 #!/bin/bash
 # What libward-preload.so adds to each call it wraps, in process
 # (bench/preload_cost.c): without the library (the noise), with it and
-# its channel, and with stacks (--backtrace).  Also run by bench/run.sh.
+# its channel, and with stacks (--backtrace); and what it adds to starting a
+# program (bench/preload_exec.c).  Also run by bench/run.sh.
 #
 #   preload.sh BUILD_DIR
 set -u
@@ -30,3 +31,11 @@ done
 echo "(direct: glibc's function called past the library; wrapped: the program's"
 echo " own call, through the wrapper; the calls are open(\"\") and connect(-1),"
 echo " which the kernel refuses at once, so that the wrapper's part shows)"
+
+echo "== preload: added to starting a program, natively (median us of CPU time per start of /bin/true)"
+printf '%-28s %10s %10s %10s\n' "" plain library added
+"$BUILD/bench/bench_preload_exec" "$LIB" "$HINT:0" /bin/true | while read -r _ p w a; do
+	printf '%-28s %10s %10s %10s\n' "exec" "$p" "$w" "$a"
+done
+echo "(the CPU time the started programs used, not the time waited: the loader's"
+echo " work on the library and its constructor)"

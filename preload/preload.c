@@ -678,6 +678,38 @@ static void names_from_hostent(const char *name, const struct hostent *h)
 		name_put_raw(name, h->h_addrtype, *a);
 }
 
+/*
+ * libresolv's parser of DNS answers, opened at the first answer there is
+ * to read.  Since glibc 2.34 the res_* functions are libc's, but the
+ * parser (ns_initparse, ns_parserr) is still libresolv's alone: linking it
+ * would make the loader map it into every program of the session at every
+ * exec, for the few that ask a name server themselves.  RTLD_LOCAL: the
+ * program's own symbols stay as they were.  Threads that race here each
+ * open it (dlopen counts) and store the same addresses.
+ */
+static __typeof__(ns_initparse) *p_initparse;
+static __typeof__(ns_parserr) *p_parserr;
+static int resolv_state; /* 0: not tried yet, 1: ready, -1: not there */
+
+static bool resolv_ready(void)
+{
+	int st = __atomic_load_n(&resolv_state, __ATOMIC_ACQUIRE);
+	if (st != 0)
+		return st > 0;
+	void *h = dlopen("libresolv.so.2", RTLD_NOW | RTLD_LOCAL);
+	void *ip = h != NULL ? dlsym(h, "ns_initparse") : NULL;
+	void *pp = h != NULL ? dlsym(h, "ns_parserr") : NULL;
+	if (ip == NULL || pp == NULL) {
+		(void)dlerror(); /* the program's next dlerror() is about its own calls */
+		__atomic_store_n(&resolv_state, -1, __ATOMIC_RELEASE);
+		return false;
+	}
+	__atomic_store_n(&p_initparse, (__typeof__(ns_initparse) *)ip, __ATOMIC_RELAXED);
+	__atomic_store_n(&p_parserr, (__typeof__(ns_parserr) *)pp, __ATOMIC_RELAXED);
+	__atomic_store_n(&resolv_state, 1, __ATOMIC_RELEASE);
+	return true;
+}
+
 /* The A and AAAA records of a DNS answer, parsed by libresolv. */
 static void names_from_answer(const char *name, int type, const unsigned char *ans, int n)
 {
@@ -685,10 +717,10 @@ static void names_from_answer(const char *name, int type, const unsigned char *a
 	if (chan == NULL || name == NULL || n <= 0 || (type != ns_t_a && type != ns_t_aaaa && type != ns_t_any))
 		return;
 	int e = errno;
-	if (ns_initparse(ans, n, &msg) == 0)
+	if (resolv_ready() && p_initparse(ans, n, &msg) == 0)
 		for (int i = 0; i < ns_msg_count(msg, ns_s_an); i++) {
 			ns_rr rr;
-			if (ns_parserr(&msg, ns_s_an, i, &rr) != 0)
+			if (p_parserr(&msg, ns_s_an, i, &rr) != 0)
 				break;
 			if (ns_rr_type(rr) == ns_t_a && ns_rr_rdlen(rr) == 4)
 				name_put_raw(name, AF_INET, ns_rr_rdata(rr));

@@ -468,6 +468,7 @@ int log_request(struct req *r, int err)
 			.net = net,
 			/* -v names what a rule could match: not a label from /etc/hosts. */
 			.host = net && r->net_host[0] != '\0' && !r->net_host_label ? r->net_host : NULL,
+			.port = net ? r->net_port : -1,
 			.reason = v == NULL ? d->reason : NULL,
 			.mkdir = strncmp(r->sysname, "mkdir", 5) == 0,
 		};

@@ -64,6 +64,7 @@ struct log_echo {
 	bool native;	 /* refused, but with the error the call has natively (EEXIST) */
 	bool net;	 /* a network decision: where is an address, host the name verified */
 	const char *host;
+	int port; /* a network decision's port, -1 when it has none */
 	const char *reason; /* why ward refused by itself (no rule decided, none can allow it), or NULL */
 	bool mkdir;	    /* the call makes a directory (mkdir, mkdirat) */
 };

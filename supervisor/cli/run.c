@@ -202,8 +202,14 @@ static void paste_rule(const struct log_echo *e, char *out, size_t len)
 
 	out[0] = '\0';
 	if (e->net) {
-		const char *addr = e->host ? e->host : e->where;
-		snprintf(target, sizeof(target), "%s", addr);
+		/*
+		 * A verified name with the port, as the address rule it stands
+		 * for has it: the name alone would allow every port.
+		 */
+		if (e->host != NULL && e->port >= 0)
+			snprintf(target, sizeof(target), "%s:%d", e->host, e->port);
+		else
+			snprintf(target, sizeof(target), "%s", e->where);
 	} else if (e->where[0] == '/') {
 		bool dirs = strcmp(e->op, "create") == 0 || strcmp(e->op, "delete") == 0;
 		size_t hn = strlen(home_real);

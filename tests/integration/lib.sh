@@ -223,6 +223,20 @@ stage() {
 	chmod -R a+rX "$d"
 }
 
+# preload_mode WHAT LOG: the session of LOG ran with the preload library, or
+# without it when WARD_TESTS_OPTS holds --no-preload: a suite run for one
+# mode shows that it ran in that mode (its session-start's "preload").
+preload_mode() {
+	local want=loaded got=unknown
+	[[ " ${WARD_TESTS_OPTS:-} " == *" --no-preload "* ]] && want=absent
+	if grep -q '"event":"session-start".*"preload":"' "$2" 2>/dev/null; then
+		got=loaded
+	elif grep -q '"event":"session-start".*"preload":false' "$2" 2>/dev/null; then
+		got=absent
+	fi
+	check "$1: the preload library is $want (WARD_TESTS_OPTS='${WARD_TESTS_OPTS:-}')" "$want" "$got"
+}
+
 # stage_check WHAT DIR: a check that nobody can run the staged ward in DIR
 # (and so that every directory above DIR lets nobody through).
 stage_check() {

@@ -3,7 +3,8 @@
 # end to end, and that nothing it says allows what the address alone would
 # not (DESIGN.md §2, issue 22):
 #   - a C, a Python and a shell program connecting by name get "host" in
-#     the log, and a `*.domain` rule allows them; without the library
+#     the log (the C one by getaddrinfo and by res_query), and a
+#     `*.domain` rule allows them; without the library
 #     (--no-preload, a static program: logged "preload":false) the same
 #     connection is judged by its address alone and denied;
 #   - the name survives dlopen, posix_spawn, vfork + execv, fork in a
@@ -108,6 +109,12 @@ logged "C: its exec is not logged preload false" \
 wrun dns -r "$DOMAIN" -r "allow connect @dns" -- "$BIN/byname" connect x.dns.ward-test.example "$PORT"
 connected "C, getaddrinfo (DNS)" "connected x.dns.ward-test.example" x.dns.ward-test.example 127.0.0.4
 
+# A program asking the name server itself (res_query), which does not link
+# libresolv: the library reads the answer with the parser it loads then.
+wrun res -r "$DOMAIN" -r "allow connect @dns" -- "$BIN/byname" res x.dns.ward-test.example 127.0.0.4 "$PORT"
+connected "C, res_query (DNS)" "connected 127.0.0.4" x.dns.ward-test.example 127.0.0.4
+check "...the program does not link libresolv" "" "$(ldd "$BIN/byname" | grep -o libresolv)"
+
 wrun py -r "$DOMAIN" -- python3 -c 'import socket, sys
 socket.create_connection((sys.argv[1], int(sys.argv[2])), 10).close()
 print("connected", sys.argv[1])' "$API" "$PORT"
@@ -173,6 +180,20 @@ denied "an LD_PRELOAD of the agent's own whose getaddrinfo lies" \
 	"connect $API: Permission denied" 127.0.0.6
 logged "...logged hint_host" \
 	"e['event']=='connect' and e.get('addr')=='127.0.0.6' and e.get('hint_host')=='$API'"
+
+# --- the rule ward suggests for a refusal of a verified name keeps the
+# port: the name alone would allow every port of it, more than the
+# address rule it stands for.
+wrun named-deny -v -r "deny connect *.ward-test.example:$PORT" -- "$BIN/byname" connect "$API" "$PORT"
+check_match "a name a deny rule names: refused" "*connect $API: Permission denied" "$OUT"
+check "...the service heard nothing" 0 "$(heard 127.0.0.3)"
+logged "...denied by the domain rule, the log names the verified host" \
+	"e['event']=='connect' and e.get('addr')=='127.0.0.3' and e.get('host')=='$API' and e['decision']=='deny' and e.get('rule')=='--rule:1'"
+check_match "...-v pastes the name with its port" \
+	"*ward: deny connect 127.0.0.3:$PORT $API EACCES (--rule:1, pid [0-9]*, via connect): -r 'allow connect $API:$PORT'*" \
+	"$OUT"
+REPORT=$(env -i PATH=/usr/bin:/bin HOME="$BASE/home" "$WARD" report --all "$LOG" 2>&1)
+check_match "...and so does ward report" "*allow with: -r 'allow connect \"$API:$PORT\"'*" "$REPORT"
 
 # --- no DNS query of the agent's choosing: no domain rule could decide the
 # name (none at all, or none for that port), so ward does not look it up.

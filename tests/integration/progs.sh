@@ -40,6 +40,9 @@
 # matches, PROGS_RUNNERS="native" or "ward" only those runs (no coverage
 # check then; a filter that selects nothing fails).  WARD_TESTS_WARD_ONLY
 # (make asan): only the runs under ward, the plain pass made the others.
+# WARD_TESTS_OPTS: options, split at spaces, for every `ward run` (the
+# ctests progs-FAMILY-no-preload give --no-preload, with PROGS_BUILDS=dynamic:
+# the static builds never load the library, the plain pass ran them).
 
 . "$(dirname "$0")/lib.sh"
 # The programs print fd numbers: start them with none but 0, 1 and 2
@@ -55,6 +58,8 @@ FAMILY=$2
 PART=${3:-}
 CASES=$(cd "$(dirname "$0")" && pwd -P)/progs
 TABLE=$BUILD/syscalls.list
+read -ra WARD_OPTS <<<"${WARD_TESTS_OPTS:-}"
+BUILDS=${PROGS_BUILDS:-dynamic static}
 [ -s "$TABLE" ] || bail "$TABLE is missing: build first"
 for f in "$BUILD/ward" "$BUILD/tests/progs/open" "$BUILD/tests/progs/open-static"; do
 	[ -x "$f" ] || bail "$f is missing: build first"
@@ -132,6 +137,7 @@ esac
 make_base "progs-${FAMILY#--}"
 runs=0 # the programs run, for the names of their logs
 CASES_RUN=0 # the cases run (a filter may select none: that fails)
+MODE_SHOWN=0 # whether a run under ward has shown its preload mode
 
 # The binaries, where an unprivileged user can run them too.
 BIN=$BASE/bin
@@ -363,6 +369,7 @@ t() {
 	CASES_RUN=$((CASES_RUN + 1))
 	for V in dynamic static; do
 		[ "$V" = static ] && [ "$dynonly" = 1 ] && continue
+		[[ " $BUILDS " == *" $V "* ]] || continue
 		S=""
 		[ "$V" = static ] && S=-static
 		for R in native ward; do
@@ -390,7 +397,7 @@ t() {
 			# restricts stat: they run with such a policy.
 			local pol=$POLICY
 			[ "${FAMILY_OF[$prog]:-}" = stat ] && pol=$POLICY_STAT
-			[ "$R" = ward ] && cmd=("$WARD" run -q --log "$LOG" -p "$pol" -- "${cmd[@]}")
+			[ "$R" = ward ] && cmd=("$WARD" run -q "${WARD_OPTS[@]}" --log "$LOG" -p "$pol" -- "${cmd[@]}")
 			if [ -n "$withfd" ]; then
 				local fds
 				read -r -a fds <<<"${withfd//@S@/$S}"
@@ -406,6 +413,10 @@ t() {
 				d=$(diff <(printf '%s\n' "$exp") <(printf '%s\n' "$got") | grep '^[<>]')
 				fail "$what" "$d" "exit status $st (expected $status)" \
 					"stderr: $(head -c 600 "$U/stderr")"
+			fi
+			if [ "$R" = ward ] && [ "$MODE_SHOWN" = 0 ]; then
+				preload_mode "$PFX" "$LOG"
+				MODE_SHOWN=1
 			fi
 			[ -n "$chk" ] && "$chk"
 		done

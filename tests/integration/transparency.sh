@@ -11,10 +11,14 @@
 #
 # With "nobody" (root only: exit 77 otherwise), the cases run as the
 # unprivileged user nobody, with ward staged where nobody may run it.
+# WARD_TESTS_OPTS: options, split at spaces, for every `ward run` (the
+# ctests transparency-no-preload and transparency-nobody-no-preload give
+# --no-preload).
 . "$(dirname "$0")/lib.sh"
 BUILD=$(cd "${1:?usage: transparency.sh BUILD_DIR [nobody]}" && pwd)
 PART=${2:-}
 WARD=$BUILD/ward
+read -ra WARD_OPTS <<<"${WARD_TESTS_OPTS:-}"
 AS=""
 if [ "$PART" = nobody ]; then
 	nobody_ready || skip_all "$NB_WHY"
@@ -66,7 +70,7 @@ run_case() {
 	local pre=()
 	[ -n "$as" ] && pre=(setpriv --reuid="${as%%:*}" --regid="${as##*:}" --clear-groups --)
 	(cd "$nat" && "${pre[@]}" "${env[@]}" bash -c "$cmd" >"$BASE/out.n" 2>"$BASE/err.n"; echo "status=$?" >>"$BASE/out.n")
-	(cd "$sup" && "${pre[@]}" "${env[@]}" "$RWARD" run -q --log "$BASE/w/log.jsonl" -- bash -c "$cmd" >"$BASE/out.w" 2>"$BASE/err.w"; echo "status=$?" >>"$BASE/out.w")
+	(cd "$sup" && "${pre[@]}" "${env[@]}" "$RWARD" run -q "${WARD_OPTS[@]}" --log "$BASE/w/log.jsonl" -- bash -c "$cmd" >"$BASE/out.w" 2>"$BASE/err.w"; echo "status=$?" >>"$BASE/out.w")
 	(cd "$nat" && find . -path ./.git -prune -o -printf '%p %y %m %s\n' | sort) >"$BASE/tree.n"
 	(cd "$sup" && find . -path ./.git -prune -o -printf '%p %y %m %s\n' | sort) >"$BASE/tree.w"
 	sed -i "s#$nat#DIR#g" "$BASE/out.n" "$BASE/err.n"
@@ -89,6 +93,10 @@ run_case() {
 	fi
 	check "$tag: the log ends with session-end" session-end \
 		"$(tail -n 1 "$BASE/w/log.jsonl" 2>/dev/null | grep -o '"event":"session-end"' | cut -d'"' -f4)"
+	if [ "$MODE_SHOWN" = 0 ]; then
+		preload_mode "$tag" "$BASE/w/log.jsonl"
+		MODE_SHOWN=1
+	fi
 	rm -f "$BASE/w/log.jsonl"
 }
 
@@ -138,6 +146,7 @@ n = sm.SharedMemory(m.name); print(n.buf[0]); n.close(); m.close(); m.unlink()"'
 }
 
 mkdir -p "$BASE/w" "$BASE/home" "$BASE/tmp" "$BASE/run"
+MODE_SHOWN=0 # whether a run under ward has shown its preload mode
 make_template "$BASE/template"
 RWARD=$WARD
 if [ -n "$AS" ]; then

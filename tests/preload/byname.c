@@ -9,6 +9,7 @@
  *   byname connect NAME PORT         getaddrinfo, then connect to each address
  *   byname open PATH                 fopen, from open_the_secret()
  *   byname forge NAME ADDR PORT      claim NAME for ADDR in the channel, then connect
+ *   byname res NAME ADDR PORT        res_query NAME's A record, then connect to ADDR
  *   byname dlopen LIB NAME PORT      LIB's byname_lib_connect(NAME, PORT)
  *   byname spawn PROG ARG...         posix_spawn
  *   byname vfork PROG ARG...         vfork, then execv
@@ -21,6 +22,7 @@
 #include <errno.h>
 #include <netdb.h>
 #include <pthread.h>
+#include <resolv.h>
 #include <spawn.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -77,6 +79,40 @@ __attribute__((noinline)) static int open_the_secret(const char *path)
 	return 0;
 }
 
+/* Connect to an IPv4 address addr:port; prints what came of it. */
+static int connect_addr(const char *addr, const char *port)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = htons((uint16_t)atoi(port)) };
+	if (inet_pton(AF_INET, addr, &sin.sin_addr) != 1)
+		return 2;
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sin, sizeof(sin)) < 0) {
+		printf("connect %s: %s\n", addr, strerror(errno));
+		return 1;
+	}
+	close(fd);
+	printf("connected %s\n", addr);
+	return 0;
+}
+
+/*
+ * A program with DNS code of its own on glibc's resolver: it asks for
+ * name's A record with res_query and connects to addr, the address the
+ * answer holds (given, so that this program needs no parser of its own:
+ * it does not link libresolv, whose parser the preload library loads
+ * itself when it reads the answer).
+ */
+static int res_then_connect(const char *name, const char *addr, const char *port)
+{
+	unsigned char answer[512];
+	int n = res_query(name, C_IN, T_A, answer, sizeof(answer));
+	if (n <= 0) {
+		printf("res_query %s: failed\n", name);
+		return 1;
+	}
+	return connect_addr(addr, port);
+}
+
 /*
  * The agent lies: it writes into its own channel that addr is name's
  * (the entry the library's resolver wrappers would have written), then
@@ -101,14 +137,7 @@ static int forge(const char *name, const char *addr, const char *port)
 	memcpy(e.name, name, e.len);
 	/* The region is the library's, mapped in this process: plain stores reach it. */
 	memcpy((void *)(uintptr_t)ward_hint_name_at(base, ward_hint_name_index(e.addr)), &e, sizeof(e));
-	int fd = socket(AF_INET, SOCK_STREAM, 0);
-	if (fd < 0 || connect(fd, (struct sockaddr *)&sin, sizeof(sin)) < 0) {
-		printf("connect %s: %s\n", addr, strerror(errno));
-		return 1;
-	}
-	close(fd);
-	printf("connected %s\n", addr);
-	return 0;
+	return connect_addr(addr, port);
 }
 
 static int via_dlopen(const char *lib, const char *name, const char *port)
@@ -173,6 +202,8 @@ int main(int argc, char **argv)
 		return open_the_secret(argv[2]);
 	if (argc >= 5 && strcmp(argv[1], "forge") == 0)
 		return forge(argv[2], argv[3], argv[4]);
+	if (argc >= 5 && strcmp(argv[1], "res") == 0)
+		return res_then_connect(argv[2], argv[3], argv[4]);
 	if (argc >= 5 && strcmp(argv[1], "dlopen") == 0)
 		return via_dlopen(argv[2], argv[3], argv[4]);
 	if (argc >= 3 && strcmp(argv[1], "spawn") == 0) {
@@ -205,6 +236,6 @@ int main(int argc, char **argv)
 	}
 	if (argc >= 3 && strcmp(argv[1], "threads") == 0)
 		return fork_threads(argv + 2);
-	fprintf(stderr, "usage: byname connect|open|forge|dlopen|spawn|vfork|vfork-connect|threads ...\n");
+	fprintf(stderr, "usage: byname connect|open|forge|res|dlopen|spawn|vfork|vfork-connect|threads ...\n");
 	return 2;
 }
