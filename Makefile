@@ -71,7 +71,7 @@ asan:
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		WARD_AGENTS_CACHE=$(CURDIR)/$(BUILD)/agents-cache WARD_TESTS_WARD_ONLY=1 \
-		ctest --output-on-failure -j $(JOBS)
+		ctest --output-on-failure -j $(JOBS) -E '^(progs|transparency).*-no-preload$$'
 
 fuzz:
 	cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
@@ -91,7 +91,7 @@ fuzz:
 OLDEST_KERNEL = -addfd_send,-wait_killable_recv,-sync_wake_up,-pidfd_thread
 oldkernel: build
 	cd $(BUILD) && WARD_KERNEL_FEATURES=$(OLDEST_KERNEL) WARD_TESTS_WARD_ONLY=1 \
-		ctest --output-on-failure -j $(JOBS) -R '^(progs|attacks|net)' -E 'nobody|table'
+		ctest --output-on-failure -j $(JOBS) -R '^(progs|attacks|net)' -E 'nobody|table|no-preload'
 
 check: deps
 	$(MAKE) test
