@@ -52,6 +52,16 @@ int decide_path(struct req *r, enum ward_op op, const char *path,
 	return rc;
 }
 
+bool decide_may_see(const char *path)
+{
+	struct ward_verdict v;
+
+	if (!ward_policy_restricts(S->policy, WARD_OP_STAT))
+		return true;
+	/* An ask is no allow: the person would be asked before the agent learnt it. */
+	return ward_decide_path(S->policy, WARD_OP_STAT, path, &v) == 0 && v.action == WARD_ALLOW;
+}
+
 static int decide_inner(struct req *r, enum ward_op op, const char *path,
 			struct ward_verdict *v)
 {

@@ -237,6 +237,14 @@ void notify_stop(void);
  */
 int decide_path(struct req *r, enum ward_op op, const char *path,
 		struct ward_verdict *v);
+/*
+ * Whether the policy lets the agent learn what is at path (a real path):
+ * stat is not restricted, or it is allowed there.  Only then may a
+ * handler answer with what the kernel says of the name (EEXIST for a name
+ * to make, ENOENT for one to remove) before the decision: elsewhere that
+ * answer would tell what the policy hides, so the decision comes first.
+ */
+bool decide_may_see(const char *path);
 /* A network decision on t; 0 or a denial, as decide_path. */
 int decide_net(struct req *r, enum ward_op op, const struct ward_net_target *t);
 /*
