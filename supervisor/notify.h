@@ -126,6 +126,15 @@ struct req {
 	 */
 	int (*fails_anyway)(struct req *r, const void *arg);
 	const void *fails_arg;
+	/*
+	 * An exec's argv as read (NUL after each; the first exec_argv_len of
+	 * its exec_argv_total bytes), and the MAC of all of it, for a
+	 * question (NULL: not an exec).  Shown to the person, never trusted:
+	 * the tracer checks the argv that runs (execcheck.c).
+	 */
+	const char *exec_argv;
+	size_t exec_argv_len, exec_argv_total;
+	const unsigned char *exec_argv_id;
 	int installed;	 /* the agent's number for it, or -1 */
 	uint64_t installed_ino, installed_mnt, installed_flags; /* what that fd is */
 };
