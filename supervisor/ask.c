@@ -953,8 +953,6 @@ int ask_answer(unsigned serial, enum ask_answer ans, int scope)
 		snprintf(a->saved, sizeof(a->saved), "%s", rule);
 		if (ans != ANSWER_SESSION)
 			snprintf(a->file, sizeof(a->file), "%s", cfg.user_policy);
-		if (a->has_net && a->net_host[0] && cfg.grant_host != NULL)
-			cfg.grant_host(a->net_host);
 	}
 	a->answer = ans;
 	a->scope = scope;

@@ -42,8 +42,6 @@ struct ask_config {
 	pid_t ward;		 /* the supervisor: process chains stop below it */
 	/* Whether a process is the session's: a chain shows no other (NULL: only the asker). */
 	bool (*in_session)(pid_t pid);
-	/* A host name a grant names, for the resolver to learn (NULL: none). */
-	void (*grant_host)(const char *name);
 };
 int ask_init(const struct ask_config *c);
 /* The session is over: every question still pending is withdrawn, grants dropped. */

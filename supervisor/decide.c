@@ -7,6 +7,7 @@
 #include "ask.h"
 #include "log.h"
 #include "mem.h"
+#include "netstate.h"
 #include "notify.h"
 #include "session.h"
 
@@ -123,7 +124,21 @@ static int ask_person(struct req *r, const struct ward_verdict *v,
 {
 	struct ward_verdict grant;
 	struct ask_result res;
+	struct ward_net_target named;
 	enum ward_op op = (enum ward_op)r->dec.op;
+
+	if (t != NULL && t->host == NULL && r->ask_host != NULL) {
+		/*
+		 * A name ward verified for the address (its own lookup found the
+		 * address among the name's) though no rule named it: the person
+		 * sees host:port (addr), and a grant by that name decides.
+		 * Grants are consulted only where the policy asks, so the name
+		 * widens nothing the policy says.
+		 */
+		named = *t;
+		named.host = r->ask_host;
+		t = &named;
+	}
 
 	if (t != NULL ? ask_grant_net(op, t, &grant) : ask_grant_path(op, r->dec.path, &grant)) {
 		r->dec.by = BY_PROMPT;
@@ -148,6 +163,15 @@ static int ask_person(struct req *r, const struct ward_verdict *v,
 	notify_blocking_begin();
 	int rc = ask_call(&c, &res);
 	notify_blocking_end();
+	/*
+	 * A name granted for the session (or always, or denied always) is
+	 * taught to the resolver before the call goes on: the name's other
+	 * addresses are then named too, and the grant decides them.
+	 */
+	if (t != NULL && t->host != NULL &&
+	    (res.answer == ANSWER_SESSION || res.answer == ANSWER_ALWAYS ||
+	     res.answer == ANSWER_DENY_ALWAYS))
+		net_learn_name(t->host);
 	r->dec.answer = res.answer == ANSWER_UNDECIDED ? NULL : ask_answer_name(res.answer);
 	r->dec.by = res.answer == ANSWER_UNDECIDED ? BY_UNDECIDED
 		    : res.answer == ANSWER_TIMEOUT ? BY_TIMEOUT : BY_PROMPT;

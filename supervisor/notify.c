@@ -341,6 +341,7 @@ static void serve(struct req *r)
 	r->exec_argv = NULL;
 	r->exec_argv_id = NULL;
 	r->exec_argv_len = r->exec_argv_total = 0;
+	r->ask_host = NULL;
 	r->hint_state = 0;
 	r->hint_host[0] = '\0';
 

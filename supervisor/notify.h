@@ -135,6 +135,12 @@ struct req {
 	const char *exec_argv;
 	size_t exec_argv_len, exec_argv_total;
 	const unsigned char *exec_argv_id;
+	/*
+	 * A connect's name that ward verified for its address when no rule
+	 * named it (NULL: none): a question shows it and asks the grants
+	 * about it, and a grant for it teaches it to the resolver (netstate).
+	 */
+	const char *ask_host;
 	int installed;	 /* the agent's number for it, or -1 */
 	uint64_t installed_ino, installed_mnt, installed_flags; /* what that fd is */
 };
