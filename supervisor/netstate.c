@@ -960,25 +960,35 @@ static void *resolver_main(void *arg)
 
 void net_learn_name(const char *name)
 {
-	bool start = false;
+	bool start = false, known = false;
 
 	if (!resolver_name_ok(name))
 		return;
 	pthread_mutex_lock(&lock);
-	for (size_t i = 0; i < n_learned; i++)
-		if (strcmp(learned[i], name) == 0) {
-			pthread_mutex_unlock(&lock);
-			return;
-		}
-	if (n_learned < NET_MAX_LEARNED && grow((void **)&learned, n_learned, sizeof(*learned))) {
+	for (size_t i = 0; i < n_learned && !known; i++)
+		known = strcmp(learned[i], name) == 0;
+	pthread_mutex_unlock(&lock);
+	if (known)
+		return;
+	/*
+	 * Now, in the caller's thread, before the name is listed: the call the
+	 * answer was for goes on after it, and so does every other caller of
+	 * the same question (each looks it up: resolver.c's cache answers
+	 * all but the first), so none finds the name listed but not resolved.
+	 */
+	resolve_name(name, time(NULL));
+	pthread_mutex_lock(&lock);
+	known = false;
+	for (size_t i = 0; i < n_learned && !known; i++)
+		known = strcmp(learned[i], name) == 0;
+	if (!known && n_learned < NET_MAX_LEARNED &&
+	    grow((void **)&learned, n_learned, sizeof(*learned))) {
 		snprintf(learned[n_learned], sizeof(learned[0]), "%s", name);
 		n_learned++;
 	}
 	if (!resolver_running)
 		start = resolver_running = true;
 	pthread_mutex_unlock(&lock);
-	/* Now, in the caller's thread: the call the answer was for is released after it. */
-	resolve_name(name, time(NULL));
 	if (!start)
 		return;
 	pthread_attr_t attr;
