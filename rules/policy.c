@@ -143,7 +143,7 @@ struct ward_policy *ward_policy_open(const struct ward_vars *vars, unsigned flag
 	if (p->follow_links)
 		scratch_parent(p);
 	p->undecided = WARD_UNDECIDED_ASK;
-	p->ask_timeout = 120;
+	p->ask_timeout = 300;
 	p->log_max_age = 30 * 86400;
 	p->log_max_bytes = 1ull << 30;
 	p->root = calloc(1, sizeof(*p->root));

@@ -52,7 +52,7 @@ struct ask {
 	bool has_net;
 	struct ward_net_target net;
 	char net_host[256], net_path[ASK_TEXT];
-	char key[ASK_TEXT + 64];
+	char key[ASK_TEXT + 128];
 	enum ask_answer answer;
 	int scope;
 	char saved[ASK_RULE], file[4096];
@@ -307,6 +307,88 @@ static void join_argv(const char *argv, size_t n, char *out, size_t len)
 	out[o] = '\0';
 }
 
+#define ARG_SHORT 32 /* bytes of one argument on the prompt's line */
+#define ARGS_SHORT 16 /* arguments on the prompt's line */
+
+/*
+ * One argument as a shell would read it back: bare when it is made of
+ * harmless characters, else in single quotes (a quote inside as '"'"',
+ * no backslash: the escaping for the terminal doubles those).  At most
+ * max bytes of it (0: all), cut on a character's start with an ellipsis.
+ * Control characters are left for the front end to escape.
+ */
+static size_t quote_arg(const char *a, size_t n, size_t max, char *out, size_t len)
+{
+	bool bare = n > 0;
+	size_t o = 0;
+
+	for (size_t i = 0; i < n && bare; i++)
+		bare = (unsigned char)a[i] >= 0x80 || strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+							      "0123456789_@%+=:,./-", a[i]) != NULL;
+	bool cut = max > 0 && n > max;
+	if (cut) {
+		n = max;
+		while (n > 0 && ((unsigned char)a[n] & 0xc0) == 0x80)
+			n--; /* not inside a UTF-8 sequence */
+	}
+#define PUT(s, l)                                   \
+	do {                                        \
+		size_t l_ = (l);                    \
+		if (o + l_ < len) {                 \
+			memcpy(out + o, (s), l_);   \
+			o += l_;                    \
+		}                                   \
+	} while (0)
+	if (!bare)
+		PUT("'", 1);
+	for (size_t i = 0; i < n; i++) {
+		if (a[i] == '\'')
+			PUT("'\"'\"'", 5);
+		else
+			PUT(a + i, 1);
+	}
+	if (cut)
+		PUT("\u2026", strlen("\u2026"));
+	if (!bare)
+		PUT("'", 1);
+#undef PUT
+	out[o < len ? o : len - 1] = '\0';
+	return o;
+}
+
+/*
+ * An exec's argv (n bytes, NUL after each, of total) for the view: whole
+ * into argv (what did not come as "[N more bytes]"), and argv[1..] each
+ * shortened, the first ARGS_SHORT of them, into args.
+ */
+static void exec_argv_text(const char *argv, size_t n, size_t total, struct ask_view *v)
+{
+	char one[ASK_TEXT];
+	size_t o = 0, s = 0;
+	int i = 0;
+
+	v->argv[0] = v->args[0] = '\0';
+	for (size_t at = 0; at < n; i++) {
+		const char *end = memchr(argv + at, '\0', n - at);
+		size_t l = end ? (size_t)(end - (argv + at)) : n - at;
+		quote_arg(argv + at, l, 0, one, sizeof(one));
+		o += (size_t)snprintf(v->argv + o, sizeof(v->argv) - o, "%s%s", o ? " " : "", one);
+		if (o >= sizeof(v->argv))
+			o = sizeof(v->argv) - 1;
+		if (i >= 1 && i <= ARGS_SHORT) {
+			quote_arg(argv + at, l, ARG_SHORT, one, sizeof(one));
+			s += (size_t)snprintf(v->args + s, sizeof(v->args) - s, "%s%s", s ? " " : "", one);
+		} else if (i == ARGS_SHORT + 1) {
+			s += (size_t)snprintf(v->args + s, sizeof(v->args) - s, " \u2026");
+		}
+		if (s >= sizeof(v->args))
+			s = sizeof(v->args) - 1;
+		at += l + 1;
+	}
+	if (total > n)
+		snprintf(v->argv + o, sizeof(v->argv) - o, " [%zu more bytes]", total - n);
+}
+
 /* A process's short name for a chain: its program's name and first argument. */
 static void short_name(const char *cmd, size_t n, char *out, size_t len)
 {
@@ -517,7 +599,7 @@ static void describe(struct ask_view *v, const struct ask_call *c)
 		snprintf(v->target, sizeof(v->target), "%s", c->path ? c->path : "");
 	}
 	if (c->argv != NULL) {
-		join_argv(c->argv, c->argv_len, v->argv, sizeof(v->argv));
+		exec_argv_text(c->argv, c->argv_len, c->argv_total > c->argv_len ? c->argv_total : c->argv_len, v);
 	} else {
 		snprintf(path, sizeof(path), "/proc/%d/cmdline", c->pid);
 		read_file(path, buf, sizeof(buf), &n);
@@ -533,7 +615,7 @@ static void describe(struct ask_view *v, const struct ask_call *c)
 /* What makes two calls the same question. */
 static void ask_key(const struct ask_call *c, char *key, size_t len)
 {
-	char t[ASK_TEXT], extra[256];
+	char t[ASK_TEXT], extra[256], id[65] = "";
 	uint64_t h = 1469598103934665603ULL; /* FNV-1a of an exec's argv */
 
 	if (c->net != NULL)
@@ -542,7 +624,14 @@ static void ask_key(const struct ask_call *c, char *key, size_t len)
 		snprintf(t, sizeof(t), "%s", c->path ? c->path : "");
 	for (size_t i = 0; c->argv != NULL && i < c->argv_len; i++)
 		h = (h ^ (unsigned char)c->argv[i]) * 1099511628211ULL;
-	snprintf(key, len, "%x %llx %s", (unsigned)c->op, c->argv ? (unsigned long long)h : 0ULL, t);
+	/*
+	 * An exec's argv is named by its MAC when there is one (all of it,
+	 * keyed by ward: the agent can make no two argvs that share it), so
+	 * that one answer never releases an exec it did not show.
+	 */
+	for (size_t i = 0; c->argv != NULL && c->argv_id != NULL && i < 32; i++)
+		snprintf(id + 2 * i, 3, "%02x", c->argv_id[i]);
+	snprintf(key, len, "%x %llx%s %s", (unsigned)c->op, c->argv ? (unsigned long long)h : 0ULL, id, t);
 }
 
 /* ---- the queue ---- */
@@ -864,8 +953,6 @@ int ask_answer(unsigned serial, enum ask_answer ans, int scope)
 		snprintf(a->saved, sizeof(a->saved), "%s", rule);
 		if (ans != ANSWER_SESSION)
 			snprintf(a->file, sizeof(a->file), "%s", cfg.user_policy);
-		if (a->has_net && a->net_host[0] && cfg.grant_host != NULL)
-			cfg.grant_host(a->net_host);
 	}
 	a->answer = ans;
 	a->scope = scope;

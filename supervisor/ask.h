@@ -42,8 +42,6 @@ struct ask_config {
 	pid_t ward;		 /* the supervisor: process chains stop below it */
 	/* Whether a process is the session's: a chain shows no other (NULL: only the asker). */
 	bool (*in_session)(pid_t pid);
-	/* A host name a grant names, for the resolver to learn (NULL: none). */
-	void (*grant_host)(const char *name);
 };
 int ask_init(const struct ask_config *c);
 /* The session is over: every question still pending is withdrawn, grants dropped. */
@@ -61,7 +59,9 @@ struct ask_call {
 	const char *path;		   /* a path's op, exec: the real path */
 	const struct ward_net_target *net; /* connect, bind */
 	const char *argv;		   /* exec: its argv as read, NUL after each */
-	size_t argv_len;
+	size_t argv_len;		   /* the bytes of it given... */
+	size_t argv_total;		   /* ...of all it has */
+	const unsigned char *argv_id;	   /* 32 bytes naming all of it (NULL: none) */
 	const char *rule; /* the asking rule's location; NULL: no rule matched */
 	pid_t tid, pid;
 	const char *exe;
@@ -103,7 +103,8 @@ struct ask_view {
 	int kind; /* 'p' a path, 'x' an exec, 'n' a network target */
 	char target[ASK_TEXT]; /* the path, "host:port", the program */
 	char extra[256];       /* the address beside a host name */
-	char argv[ASK_TEXT];   /* its process's argv (an exec's new one), spaces between */
+	char argv[ASK_TEXT];   /* its process's argv (an exec's new one, quoted as a shell would), spaces between */
+	char args[ASK_TEXT];   /* an exec's argv[1..] for the prompt's line, each one shortened */
 	char exe[ASK_TEXT], cwd[ASK_TEXT], prog[256];
 	char chain[1024];     /* "npm install <- claude": itself if not prog, then its parents */
 	char procs[ASK_TEXT]; /* "PID ARGV" a line, the process first */

@@ -76,12 +76,12 @@ json_t *control_ask_json(const struct ask_view *v)
 		json_array_append_new(scopes, json_pack("{s:o, s:o}", "name", control_jstr(v->rung_name[i]),
 							"rule", control_jstr(rule)));
 	}
-	o = json_pack("{s:i, s:s, s:s, s:o, s:o, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:i, s:f, s:f}",
+	o = json_pack("{s:i, s:s, s:s, s:o, s:o, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:i, s:f, s:f}",
 		      "n", (int)v->serial, "op", ward_op_name(v->op), "kind",
 		      v->kind == 'x' ? "exec" : v->kind == 'n' ? "net" : "path", "target",
 		      control_jstr(v->target), "extra", control_jstr(v->extra), "pid", (int)v->pid, "exe",
 		      control_jstr(v->exe), "prog", control_jstr(v->prog), "chain", control_jstr(v->chain),
-		      "argv", control_jstr(v->argv), "cwd", control_jstr(v->cwd), "procs",
+		      "argv", control_jstr(v->argv), "args", control_jstr(v->args), "cwd", control_jstr(v->cwd), "procs",
 		      control_jstr(v->procs), "rule", control_jstr(v->rule), "scopes", scopes, "waiting",
 		      v->waiters, "age", v->age, "left", v->left);
 	return o;
@@ -110,6 +110,7 @@ bool control_ask_parse(json_t *o, struct ask_view *v)
 	copy(v->prog, sizeof(v->prog), o, "prog");
 	copy(v->chain, sizeof(v->chain), o, "chain");
 	copy(v->argv, sizeof(v->argv), o, "argv");
+	copy(v->args, sizeof(v->args), o, "args");
 	copy(v->cwd, sizeof(v->cwd), o, "cwd");
 	copy(v->procs, sizeof(v->procs), o, "procs");
 	copy(v->rule, sizeof(v->rule), o, "rule");

@@ -7,6 +7,7 @@
 #include "ask.h"
 #include "log.h"
 #include "mem.h"
+#include "netstate.h"
 #include "notify.h"
 #include "session.h"
 
@@ -50,6 +51,16 @@ int decide_path(struct req *r, enum ward_op op, const char *path,
 	if (r->dec.to == v->rewrite)
 		r->dec.to = r->vcopy.rewrite;
 	return rc;
+}
+
+bool decide_may_see(const char *path)
+{
+	struct ward_verdict v;
+
+	if (!ward_policy_restricts(S->policy, WARD_OP_STAT))
+		return true;
+	/* An ask is no allow: the person would be asked before the agent learnt it. */
+	return ward_decide_path(S->policy, WARD_OP_STAT, path, &v) == 0 && v.action == WARD_ALLOW;
 }
 
 static int decide_inner(struct req *r, enum ward_op op, const char *path,
@@ -113,7 +124,21 @@ static int ask_person(struct req *r, const struct ward_verdict *v,
 {
 	struct ward_verdict grant;
 	struct ask_result res;
+	struct ward_net_target named;
 	enum ward_op op = (enum ward_op)r->dec.op;
+
+	if (t != NULL && t->host == NULL && r->ask_host != NULL) {
+		/*
+		 * A name ward verified for the address (its own lookup found the
+		 * address among the name's) though no rule named it: the person
+		 * sees host:port (addr), and a grant by that name decides.
+		 * Grants are consulted only where the policy asks, so the name
+		 * widens nothing the policy says.
+		 */
+		named = *t;
+		named.host = r->ask_host;
+		t = &named;
+	}
 
 	if (t != NULL ? ask_grant_net(op, t, &grant) : ask_grant_path(op, r->dec.path, &grant)) {
 		r->dec.by = BY_PROMPT;
@@ -124,6 +149,10 @@ static int ask_person(struct req *r, const struct ward_verdict *v,
 		.op = op,
 		.path = t != NULL ? NULL : r->dec.path,
 		.net = t,
+		.argv = op == WARD_OP_EXEC ? r->exec_argv : NULL,
+		.argv_len = r->exec_argv_len,
+		.argv_total = r->exec_argv_total,
+		.argv_id = r->exec_argv_id,
 		.rule = v->rule != NULL ? ward_rule_location(v->rule) : NULL,
 		.tid = r->tid,
 		.pid = r->tgid,
@@ -134,6 +163,15 @@ static int ask_person(struct req *r, const struct ward_verdict *v,
 	notify_blocking_begin();
 	int rc = ask_call(&c, &res);
 	notify_blocking_end();
+	/*
+	 * A name granted for the session (or always, or denied always) is
+	 * taught to the resolver before the call goes on: the name's other
+	 * addresses are then named too, and the grant decides them.
+	 */
+	if (t != NULL && t->host != NULL &&
+	    (res.answer == ANSWER_SESSION || res.answer == ANSWER_ALWAYS ||
+	     res.answer == ANSWER_DENY_ALWAYS))
+		net_learn_name(t->host);
 	r->dec.answer = res.answer == ANSWER_UNDECIDED ? NULL : ask_answer_name(res.answer);
 	r->dec.by = res.answer == ANSWER_UNDECIDED ? BY_UNDECIDED
 		    : res.answer == ANSWER_TIMEOUT ? BY_TIMEOUT : BY_PROMPT;

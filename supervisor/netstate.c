@@ -13,6 +13,8 @@
  *              at most, and NET_REFRESH for names that are not in DNS); an
  *              address stays verified for NET_KEEP seconds after it was
  *              last seen, because round-robin answers rotate.
+ *              Names the person granted for the session (net_learn_name)
+ *              join them, resolved at once and then with the others.
  *
  * All of it is small and changes rarely: arrays under one mutex.
  */
@@ -95,6 +97,9 @@ static uint8_t dns[NET_MAX_DNS][16];
 static size_t n_dns;
 static pthread_t resolver;
 static bool resolver_running;
+#define NET_MAX_LEARNED 256
+static char (*learned)[256]; /* names a person's answer granted, under lock */
+static size_t n_learned;
 
 void net_v4_mapped(uint32_t be_addr, uint8_t out[16])
 {
@@ -864,14 +869,6 @@ struct domain {
 static struct domain *domains;
 static size_t n_domains;
 
-/* Resolve d's name now (resolver.c) and record its addresses. */
-static void resolve_domain(struct domain *d, time_t now)
-{
-	uint8_t addrs[RESOLVER_ADDRS][16];
-	int n = resolver_lookup(d->name, addrs, RESOLVER_ADDRS, NULL);
-	for (int i = 0; i < n; i++)
-		name_add(addrs[i], d->name, now);
-}
 
 /* When to resolve d again: when its records expire (NET_MIN_TTL..NET_REFRESH s). */
 static void schedule_domain(struct domain *d, time_t now)
@@ -897,6 +894,42 @@ static int add_domain(const char *name, void *arg)
 	return 0;
 }
 
+/* Resolve name now and record its addresses. */
+static void resolve_name(const char *name, time_t now)
+{
+	uint8_t addrs[RESOLVER_ADDRS][16];
+	int n = resolver_lookup(name, addrs, RESOLVER_ADDRS, NULL);
+	for (int i = 0; i < n; i++)
+		name_add(addrs[i], name, now);
+}
+
+/* Resolve d's name now (resolver.c) and record its addresses. */
+static void resolve_domain(struct domain *d, time_t now)
+{
+	resolve_name(d->name, now);
+}
+
+/* The learned names again, at most every NET_MIN_TTL seconds (resolver.c caches by TTL). */
+static void refresh_learned(time_t now)
+{
+	static time_t last;
+	char name[256];
+
+	if (now - last < NET_MIN_TTL)
+		return;
+	last = now;
+	for (size_t i = 0;; i++) {
+		pthread_mutex_lock(&lock);
+		bool more = i < n_learned;
+		if (more)
+			memcpy(name, learned[i], sizeof(name));
+		pthread_mutex_unlock(&lock);
+		if (!more)
+			break;
+		resolve_name(name, now);
+	}
+}
+
 static void *resolver_main(void *arg)
 {
 	(void)arg;
@@ -906,6 +939,7 @@ static void *resolver_main(void *arg)
 		for (size_t i = 0; i < n_domains; i++)
 			if ((due[i] = domains[i].next <= now))
 				resolve_domain(&domains[i], now);
+		refresh_learned(now);
 		/* Decisions waiting for the first answers go on now, not after the TTL queries. */
 		pthread_mutex_lock(&lock);
 		resolved_once = true;
@@ -922,6 +956,52 @@ static void *resolver_main(void *arg)
 			sleep((unsigned)(wake - now));
 	}
 	return NULL;
+}
+
+void net_learn_name(const char *name)
+{
+	bool start = false, known = false;
+
+	if (!resolver_name_ok(name))
+		return;
+	pthread_mutex_lock(&lock);
+	for (size_t i = 0; i < n_learned && !known; i++)
+		known = strcmp(learned[i], name) == 0;
+	pthread_mutex_unlock(&lock);
+	if (known)
+		return;
+	/*
+	 * Now, in the caller's thread, before the name is listed: the call the
+	 * answer was for goes on after it, and so does every other caller of
+	 * the same question (each looks it up: resolver.c's cache answers
+	 * all but the first), so none finds the name listed but not resolved.
+	 */
+	resolve_name(name, time(NULL));
+	pthread_mutex_lock(&lock);
+	known = false;
+	for (size_t i = 0; i < n_learned && !known; i++)
+		known = strcmp(learned[i], name) == 0;
+	if (!known && n_learned < NET_MAX_LEARNED &&
+	    grow((void **)&learned, n_learned, sizeof(*learned))) {
+		snprintf(learned[n_learned], sizeof(learned[0]), "%s", name);
+		n_learned++;
+	}
+	if (!resolver_running)
+		start = resolver_running = true;
+	pthread_mutex_unlock(&lock);
+	if (!start)
+		return;
+	pthread_attr_t attr;
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	int rc = pthread_create(&resolver, &attr, resolver_main, NULL);
+	pthread_attr_destroy(&attr);
+	if (rc != 0) {
+		/* The name is known for now; not kept fresh (its addresses age out: asked again). */
+		pthread_mutex_lock(&lock);
+		resolver_running = false;
+		pthread_mutex_unlock(&lock);
+	}
 }
 
 int net_host_of(const uint8_t addr[16], char hosts[][256], int max)

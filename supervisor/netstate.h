@@ -61,5 +61,12 @@ int net_port_used(int protocol, uint16_t port);
 /* The names ward verified for addr (at most max), waiting a little for
  * the first resolution of the policy's names; returns how many. */
 int net_host_of(const uint8_t addr[16], char hosts[][256], int max);
+/*
+ * A name the person granted for the session (a host ward verified): ward
+ * resolves it now, in the caller's thread, and keeps it resolved, so that
+ * net_host_of names its other addresses too and the grant decides them.
+ * Names ward would not look up are ignored.
+ */
+void net_learn_name(const char *name);
 
 #endif

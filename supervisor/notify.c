@@ -338,6 +338,10 @@ static void serve(struct req *r)
 	r->nreads = 0;
 	r->installed = -1;
 	r->fails_anyway = NULL;
+	r->exec_argv = NULL;
+	r->exec_argv_id = NULL;
+	r->exec_argv_len = r->exec_argv_total = 0;
+	r->ask_host = NULL;
 	r->hint_state = 0;
 	r->hint_host[0] = '\0';
 

@@ -126,6 +126,21 @@ struct req {
 	 */
 	int (*fails_anyway)(struct req *r, const void *arg);
 	const void *fails_arg;
+	/*
+	 * An exec's argv as read (NUL after each; the first exec_argv_len of
+	 * its exec_argv_total bytes), and the MAC of all of it, for a
+	 * question (NULL: not an exec).  Shown to the person, never trusted:
+	 * the tracer checks the argv that runs (execcheck.c).
+	 */
+	const char *exec_argv;
+	size_t exec_argv_len, exec_argv_total;
+	const unsigned char *exec_argv_id;
+	/*
+	 * A connect's name that ward verified for its address when no rule
+	 * named it (NULL: none): a question shows it and asks the grants
+	 * about it, and a grant for it teaches it to the resolver (netstate).
+	 */
+	const char *ask_host;
 	int installed;	 /* the agent's number for it, or -1 */
 	uint64_t installed_ino, installed_mnt, installed_flags; /* what that fd is */
 };
@@ -237,6 +252,14 @@ void notify_stop(void);
  */
 int decide_path(struct req *r, enum ward_op op, const char *path,
 		struct ward_verdict *v);
+/*
+ * Whether the policy lets the agent learn what is at path (a real path):
+ * stat is not restricted, or it is allowed there.  Only then may a
+ * handler answer with what the kernel says of the name (EEXIST for a name
+ * to make, ENOENT for one to remove) before the decision: elsewhere that
+ * answer would tell what the policy hides, so the decision comes first.
+ */
+bool decide_may_see(const char *path);
 /* A network decision on t; 0 or a denial, as decide_path. */
 int decide_net(struct req *r, enum ward_op op, const struct ward_net_target *t);
 /*

@@ -93,12 +93,10 @@ static bool dir_not_empty(int dir, const char *name);
 static int target_fails(struct req *r, const void *arg)
 {
 	const struct target *t = arg;
-	struct ward_verdict sv;
 	struct stat st;
 	(void)r;
 
-	if (t->how == CH_OTHER || t->parent < 0 ||
-	    ward_decide_path(S->policy, WARD_OP_STAT, t->real, &sv) < 0 || sv.action != WARD_ALLOW)
+	if (t->how == CH_OTHER || t->parent < 0 || !decide_may_see(t->real))
 		return 0;
 	bool there = fstatat(t->parent, t->name, &st, AT_SYMLINK_NOFOLLOW) == 0;
 	if (!there && errno != ENOENT)
@@ -132,6 +130,7 @@ static int name_target(struct req *r, int dirfd, const char *path, enum ward_op 
 	int rc;
 
 	t->parent = -1;
+	t->real = NULL;
 	rc = resolve(r, dirfd, path, RES_PARENT, &t->parent, parent_real, PATH_MAX, &name);
 	if (rc == -E_FOREIGN_PROC) {
 		/* In another process's /proc: decided lexically, and denied. */
@@ -253,15 +252,16 @@ static int slash_create(const struct target *t)
 /*
  * A name that may not be made, but is there already: the kernel answers
  * EEXIST before it looks at permissions (mkdir of an existing directory
- * says "File exists" wherever it is), and so does ward, when the policy
- * lets anyone see what exists (stat not restricted).  The decision is
- * still logged as the deny it was.
+ * says "File exists" wherever it is), and so does ward, where the policy
+ * lets the agent see what is at that name (decide_may_see: elsewhere
+ * EEXIST for a name there and EACCES for one not there would tell what
+ * the policy hides).  The decision is still logged as the deny it was.
  */
 static int denied_create(const struct target *t, int rc)
 {
 	struct stat st;
 
-	if (rc == -EACCES && t->parent >= 0 && !ward_policy_restricts(S->policy, WARD_OP_STAT) &&
+	if (rc == -EACCES && t->parent >= 0 && t->real != NULL && decide_may_see(t->real) &&
 	    fstatat(t->parent, t->name, &st, AT_SYMLINK_NOFOLLOW) == 0)
 		return -EEXIST;
 	return rc;
@@ -270,13 +270,14 @@ static int denied_create(const struct target *t, int rc)
 /*
  * A name that may not be removed, and is not there: the kernel answers
  * ENOENT before it looks at permissions (unlink("/nonexistent")), and so
- * does ward, as denied_create does for EEXIST.
+ * does ward, where the agent may see what is there, as denied_create
+ * does for EEXIST.
  */
 static int denied_delete(const struct target *t, int rc)
 {
 	struct stat st;
 
-	if (rc == -EACCES && t->parent >= 0 && !ward_policy_restricts(S->policy, WARD_OP_STAT) &&
+	if (rc == -EACCES && t->parent >= 0 && t->real != NULL && decide_may_see(t->real) &&
 	    fstatat(t->parent, t->name, &st, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT)
 		return -ENOENT;
 	return rc;

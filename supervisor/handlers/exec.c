@@ -35,6 +35,7 @@
 
 #define MAX_ARGS 65536
 #define MAX_ARG_LEN 131072 /* the kernel's MAX_ARG_STRLEN */
+#define ARGV_KEPT 4096	   /* bytes of argv a question shows (ask.h: ASK_TEXT) */
 
 struct argv_info {
 	struct hmac_sha256_ctx mac;	 /* over the argv strings, each with its NUL */
@@ -43,6 +44,9 @@ struct argv_info {
 	int argc;
 	char first[3][PATH_MAX]; /* argv[0..2], for the loader; longer ones are refused there */
 	bool first_cut[3];
+	char kept[ARGV_KEPT]; /* its start, NUL after each, for a question to the person */
+	size_t kept_len;
+	uint8_t id[32]; /* the MAC of all of it, naming it in a question */
 };
 
 /* Read argv from the agent: pointers in batches, then each string. */
@@ -55,6 +59,7 @@ static int read_argv(struct req *r, uint64_t addr, struct argv_info *ai, char *s
 	hmac_sha256_set_key(&ai->mac, sizeof(S->exec_key), S->exec_key);
 	hmac_sha256_set_key(&ai->tail_mac, sizeof(S->exec_key), S->exec_key);
 	ai->len = 0;
+	ai->kept_len = 0;
 	ai->argc = 0;
 	memset(ai->first, 0, sizeof(ai->first));
 	memset(ai->first_cut, 0, sizeof(ai->first_cut));
@@ -88,6 +93,10 @@ static int read_argv(struct req *r, uint64_t addr, struct argv_info *ai, char *s
 				hmac_sha256_update(&ai->tail_mac, (size_t)rc + 1,
 						   (const uint8_t *)scratch);
 			ai->len += (size_t)rc + 1;
+			size_t k = (size_t)rc + 1 < ARGV_KEPT - ai->kept_len ? (size_t)rc + 1
+									   : ARGV_KEPT - ai->kept_len;
+			memcpy(ai->kept + ai->kept_len, scratch, k);
+			ai->kept_len += k;
 			if (ai->argc < 3) {
 				snprintf(ai->first[ai->argc], sizeof(ai->first[0]), "%s", scratch);
 				ai->first_cut[ai->argc] = (size_t)rc >= sizeof(ai->first[0]);
@@ -100,7 +109,12 @@ done:
 		/* Since Linux 5.18 an empty argv is run as { "" }. */
 		hmac_sha256_update(&ai->mac, 1, (const uint8_t *)"");
 		ai->len = 1;
+		ai->kept[0] = '\0';
+		ai->kept_len = 1;
 	}
+	/* A copy of the MAC's state: the grant's is finished later (seal_grant). */
+	struct hmac_sha256_ctx id = ai->mac;
+	hmac_sha256_digest(&id, sizeof(ai->id), ai->id);
 	r->batch_reads = false;
 	return req_valid(r) ? 0 : -ESRCH;
 fail:
@@ -456,6 +470,10 @@ int h_exec(struct req *r)
 	/* argv only once the program is found: most failed execs are a PATH search. */
 	if ((rc = read_argv(r, argv, &ai, scratch)) < 0)
 		goto out;
+	r->exec_argv = ai.kept;
+	r->exec_argv_len = ai.kept_len;
+	r->exec_argv_total = ai.len;
+	r->exec_argv_id = ai.id;
 
 	static __thread struct head head;
 	struct interp_at ia = { 0 };

@@ -604,7 +604,15 @@ static int decide_dest(struct req *r, const struct sock *s, enum call call, stru
 		/* A bind takes an address of this host: no name to look for. */
 		const char *claimed = call == C_BIND ? NULL : hinted_name(r, op, &t, d->addr, hosts, &nh);
 		t.host = pick_host(op, &t, hosts, nh);
+		/*
+		 * No rule named them: a name ward verified is still the
+		 * question's, the one the caller used when it is verified.
+		 */
+		r->ask_host = t.host != NULL || nh == 0	     ? NULL
+			      : claimed != NULL && r->hint_host[0] == '\0' ? claimed
+									  : hosts[0];
 		rc = decide_net(r, op, &t);
+		r->ask_host = NULL;
 		if (rc == -EACCES && (k = kernel_answer(s, call, &t)) < 0)
 			rc = k;
 		if (call != C_BIND)

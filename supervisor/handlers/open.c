@@ -670,6 +670,30 @@ out:
 	return rc;
 }
 
+/*
+ * A create that fails (err) because of what is at parent/name: the kernel
+ * answers before it looks at permissions, and so does ward where the
+ * policy lets the agent see what is there (decide_may_see).  Elsewhere
+ * the answer would tell that the name exists (EEXIST, where a name not
+ * there gets the create's EACCES): the create is decided first, as it is
+ * for a name not there, and only a create allowed fails with err.
+ */
+static int there_answer(struct req *r, const struct open_args *a, mode_t mode,
+			const char *name, int err)
+{
+	struct ward_verdict v;
+	int rc;
+
+	if ((rc = join_path(r->real2, name, r->real, sizeof(r->real))) < 0)
+		return rc;
+	if (decide_may_see(r->real))
+		return err;
+	rc = decide_path(r, WARD_OP_CREATE, r->real, &v);
+	if (rc == 1)
+		return do_rewrite(r, &v, a->orig_flags, mode);
+	return rc < 0 ? rc : err;
+}
+
 /* O_CREAT: create in the parent directory, or open what is there. */
 static int open_create(struct req *r, const struct open_args *a, mode_t mode)
 {
@@ -733,13 +757,14 @@ static int open_create(struct req *r, const struct open_args *a, mode_t mode)
 				continue;
 			}
 			close(fd);
+			if (r->trailing_slash || (a->flags & O_EXCL) || link) {
+				/* O_CREAT and "name/" fail whatever is there. */
+				rc = r->trailing_slash ? -EISDIR : (a->flags & O_EXCL) ? -EEXIST : -ELOOP;
+				rc = there_answer(r, a, mode, name, rc);
+				close(parent);
+				return rc;
+			}
 			close(parent);
-			if (r->trailing_slash)
-				return -EISDIR; /* O_CREAT and "name/", whatever is there */
-			if (a->flags & O_EXCL)
-				return -EEXIST;
-			if (link)
-				return -ELOOP;
 			/* It exists: judge it as an open of what it is. */
 			struct open_args b = *a;
 			b.flags &= ~O_CREAT;

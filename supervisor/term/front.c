@@ -162,9 +162,8 @@ static void view_of(const struct front *f, const struct ask_view *v, int waiting
 	upper(ward_op_name(v->op), s->op, sizeof(s->op));
 	p->op = s->op;
 	if (v->kind == 'x') {
-		/* A program: its path, then the arguments it is given. */
-		const char *args = strchr(v->argv, ' ');
-		snprintf(t, sizeof(t), "%s%s", v->target, args ? args : "");
+		/* A program: its path, then the arguments it is given (shortened: ? shows them whole). */
+		snprintf(t, sizeof(t), "%s%s%s", v->target, v->args[0] ? " " : "", v->args);
 	} else if (v->kind == 'p') {
 		home_short(f, v->target, t, sizeof(t));
 	} else {

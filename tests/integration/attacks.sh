@@ -903,6 +903,16 @@ attack bind_dir fd "bind //proc/PID/fd/50/s.sock while a thread points fd 50 at 
 	-r "deny write,create,delete @P@/secret/**"
 attack bind_dir cwd "bind //proc/PID/cwd/s.sock while a thread moves the cwd to secret/ and back" \
 	-r "deny write,create,delete @P@/secret/**"
+# What exists where stat is denied, told by the errors of makes and removes.
+pre_exists() { # PROJECT: a directory and a symlink among the secret names
+	mkdir "$1/secret/sub" && ln -s x "$1/secret/lnk"
+}
+T_PRE=pre_exists
+attack exists deny "O_CREAT|O_EXCL, O_NOFOLLOW, mkdir, unlink, rmdir on names in secret/ (stat, create, delete denied)" \
+	-r "deny stat,create,delete @P@/secret/**" -r "deny create,delete @P@/public/**"
+T_PRE=pre_exists
+attack exists ask "the same where create and delete are asked, with no one to answer" \
+	-r "deny stat @P@/secret/**" -r "ask create,delete @P@/secret/**" -r "ask create,delete @P@/public/**"
 T_ENV=("ATTACK_SECONDS=$UNLINK_SECONDS")
 net_attack net_race bindswap "a thread renames a hard link of the outside socket over the name being bound, then connect to it"
 

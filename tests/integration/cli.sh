@@ -553,7 +553,7 @@ w check
 check "check: exit 0, nothing on stderr" "rc=0 err=" "rc=$RC err=$ERR"
 check "check: the first line is the self layer" "# layer self builtin:self" "${OUT%%$'\n'*}"
 check "check: the last three lines are the settings" \
-	$'set undecided ask\nset ask-timeout 120\nset log-retention 30d 1G' "$(printf '%s\n' "$OUT" | tail -n 3)"
+	$'set undecided ask\nset ask-timeout 300\nset log-retention 30d 1G' "$(printf '%s\n' "$OUT" | tail -n 3)"
 check "check: layers self, then profile default, then where git looks (builtin:git)" \
 	$'# layer self builtin:self\n# layer profile builtin:default\n# layer profile builtin:git' \
 	"$(printf '%s\n' "$OUT" | grep '^# layer')"
@@ -604,7 +604,7 @@ allow read,write,create,delete,exec,stat /srv/all # good.policy:10
 allow read /srv/with blank # good.policy:11
 ask exec /usr/bin/sudo # good.policy:12
 set undecided ask
-set ask-timeout 120
+set ask-timeout 300
 set log-retention 30d 1G" "$rules"
 
 # A restricting rule holds where the symlinks it names lead, and the links' own names.

@@ -40,15 +40,17 @@ WARD=$BIN/ward
 stage_check "preload_run" "$BIN"
 
 # The names: api.ward-test.example from the hosts file, NAME.dns.ward-test.example
-# from nameserve.py's DNS; 127.0.0.6 is a service no name leads to.
-printf '127.0.0.1 localhost\n127.0.0.3 api.ward-test.example\n' >"$BASE/hosts"
+# from nameserve.py's DNS; 127.0.0.6 is a service no name leads to;
+# two.ward-test.example has two addresses (127.0.0.7 and 127.0.0.8, hosts file).
+printf '127.0.0.1 localhost\n127.0.0.3 api.ward-test.example\n127.0.0.7 two.ward-test.example\n127.0.0.8 two.ward-test.example\n' \
+	>"$BASE/hosts"
 printf 'nameserver 127.0.9.53\noptions timeout:2 attempts:1\n' >"$BASE/resolv.conf"
 mkdir -p "$BASE/srv" "$BASE/home" "$BASE/logs"
 echo secret >"$BASE/secret"
 chmod 644 "$BASE/secret"
 chmod 644 "$BASE/hosts" "$BASE/resolv.conf"
 chown "$NB_UID:$NB_GID" "$BASE/home" "$BASE/logs"
-python3 "$SRC/nameserve.py" "$BASE/srv" 127.0.9.53 127.0.0.3 127.0.0.4 127.0.0.6 \
+python3 "$SRC/nameserve.py" "$BASE/srv" 127.0.9.53 127.0.0.3 127.0.0.4 127.0.0.6 127.0.0.7 127.0.0.8 \
 	>"$BASE/srv/out" 2>&1 &
 SERVER_PID=$!
 at_exit 'kill "$SERVER_PID" 2>/dev/null'
@@ -205,6 +207,84 @@ for rule in "" "allow connect *.dns.ward-test.example:1"; do
 	logged "...logged hint_host" \
 		"e['event']=='connect' and e.get('hint_host')=='leak.dns.ward-test.example' and e['decision']=='deny'"
 done
+
+# --- a host granted for the session: the question names it, and the grant
+# decides its other addresses, for a program without the library too.
+# The agent's first connect is asked (the question shows host:port (addr)),
+# the person answers "this session" with `ward approve` (the host:port
+# scope), then a static program connects to each address of the name: ward
+# names them itself, so the grant decides them and nobody is asked again
+# (a question that comes is denied).
+RUN=$BASE/run
+mkdir -p "$RUN" && chown "$NB_UID:$NB_GID" "$RUN" && chmod 700 "$RUN"
+TWO=two.ward-test.example
+approve() {
+	setpriv --reuid="$NB_UID" --regid="$NB_GID" --clear-groups -- env -i PATH=/usr/bin:/bin \
+		HOME="$BASE/home" XDG_RUNTIME_DIR="$RUN" "$WARD" approve "$@"
+}
+# The first pending question as "N TARGET EXTRA", or nothing.
+question() {
+	approve --list --json 2>/dev/null | python3 -c 'import json, sys
+for s in json.load(sys.stdin):
+    for a in s["asks"]:
+        print(a["n"], a["target"], a["extra"]); sys.exit(0)' 2>/dev/null
+}
+answer() { # ANSWER: the first pending question
+	local q
+	q=$(question)
+	[ -n "$q" ] && approve --answer "${q%% *}" "$1" >/dev/null 2>&1
+}
+asked() { [ -n "$(question)" ]; }
+# Done when the agent ends; a question meanwhile is one too many: denied.
+agent_done() {
+	if asked; then
+		AGAIN=$((AGAIN + 1))
+		answer deny
+	fi
+	! kill -0 "$AGENT" 2>/dev/null
+}
+# granted WHAT FIRST-CONNECT-OUTPUT RULE... -- COMMAND...: COMMAND under ward
+# (--ask approve) with the rules; its first question answered session.
+granted() {
+	local what=$1 first=$2 a
+	shift 2
+	LOG=$BASE/logs/grant-${#what}.jsonl
+	: >"$EVENTS"
+	(cd "$BASE/home" && exec unshare -m sh -c 'mount --bind "$1" /etc/hosts &&
+		mount --bind "$2" /etc/resolv.conf && shift 2 && exec "$@"' sh \
+		"$BASE/hosts" "$BASE/resolv.conf" \
+		setpriv --reuid="$NB_UID" --regid="$NB_GID" --clear-groups -- \
+		env -i HOME="$BASE/home" TMPDIR="$BASE/home" XDG_RUNTIME_DIR="$RUN" PATH=/usr/bin:/bin LC_ALL=C \
+		timeout 120 "$WARD" run -q --ask approve --log "$LOG" "$@" >"$BASE/grant.out" 2>&1) &
+	AGENT=$!
+	at_exit "kill $AGENT 2>/dev/null"
+	wait_for 60 asked
+	check_match "$what: the question reads host:port (addr), the name ward verified" \
+		"[0-9]* $TWO:$PORT 127.0.0.[78]" "$(question)"
+	answer session
+	AGAIN=0
+	wait_for 100 agent_done
+	check "...answered this session: the first connect, then a static program to each address of the name" \
+		"$first"$'\n'"connected 127.0.0.7"$'\n'"connected 127.0.0.8" "$(cat "$BASE/grant.out")"
+	check "...with no question after the first" 0 "$AGAIN"
+	for a in 127.0.0.7 127.0.0.8; do
+		logged "...the static program's connect to $a: named by ward, allowed by the session's grant" \
+			"e['event']=='connect' and e.get('addr')=='$a' and e.get('host')=='$TWO' and e['decision']=='allow' and e.get('by')=='prompt' and e.get('answer')=='session' and 'via' not in e"
+	done
+}
+# A domain rule asks: the library's name is verified; the grant's name is
+# taught to ward's resolver (no rule of the policy names it literally).
+granted "asked by a domain rule, connected by name" "connected $TWO" \
+	-r "ask connect *.ward-test.example:$PORT" -- \
+	sh -c '"$0" connect "$2" "$3"; "$1" connect 127.0.0.7 "$3"; "$1" connect 127.0.0.8 "$3"' \
+	"$BIN/byname" "$BIN/byname-static" "$TWO" "$PORT"
+# An address rule asks; the policy names the host literally for another
+# port (so ward resolves it): the question still reads the name, and the
+# grant by that name decides the name's other address.
+granted "asked by an address rule, a name the policy's literal names verify" "connected 127.0.0.7" \
+	-r "allow connect $TWO:1" -r "ask connect 127.0.0.0/8:$PORT" -- \
+	sh -c '"$0" connect 127.0.0.7 "$1"; "$0" connect 127.0.0.7 "$1"; "$0" connect 127.0.0.8 "$1"' \
+	"$BIN/byname-static" "$PORT"
 
 # --- --backtrace: a denied open names the program's own functions
 wrun bt --backtrace -r "deny read $BASE/secret" -- "$BIN/byname" open "$BASE/secret"

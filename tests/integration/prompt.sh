@@ -180,6 +180,24 @@ done
 check "s, a, d: their grants decide the same file again without a question" "0 0 1 0" \
 	"$(marker G_s) $(marker G_a) $(marker G_d) $(logline "\"path\":\"$D/f_y\"" '"answer":"session"')"
 
+# ---- an exec's question shows its argv: shortened, escaped, whole in the details ----
+# The window made wider for it, so that the question's line is seen whole.
+T resize-window -t w -x 200
+ZEROS=$(printf '%0100d' 0)
+type_line "$D/bin/t_x 'two words' \$'a\\tb' $ZEROS last; echo XA=\$?"
+wait_for 20 on_screen 'wants to EXEC' && wait_for 20 live
+check "exec: the question shows the program and its argv, each argument quoted as needed, control characters escaped, a long one shortened" 1 \
+	"$(screen | grep -cF "wants to EXEC $D/bin/t_x 'two words' 'a\\x09b' ${ZEROS:0:32}… last")"
+T send-keys -t w '?'
+wait_for 20 on_screen '^  argv ' || screen | sed 's/^/#   /'
+check "...and ? shows the whole argv" 1 \
+	"$(screen | grep -cF "  argv      $D/bin/t_x 'two words' 'a\\x09b' $ZEROS last")"
+T send-keys -t w y
+marker_shows XA
+check "...answered y, the program runs" 0 "$(marker XA)"
+T resize-window -t w -x 120
+wait_for 20 on_screen 'no question waiting'
+
 # ---- the agent cannot answer its own question ----
 # While a question waits the person's keys are the question's: the attack
 # is started first, and told to go (a file) once the question is up.

@@ -473,6 +473,52 @@ static void test_net(void **state)
 	free(v);
 }
 
+/*
+ * An exec's argv: shown whole, each argument quoted where a shell would
+ * need it (a quote inside with no backslash), the line's copy of each cut
+ * at 32 bytes, what was not kept counted; two argvs alike in what was kept
+ * but not in all of it (their MACs differ) are two questions, not one.
+ */
+static void test_exec_argv(void **state)
+{
+	(void)state;
+	static const char argv[] = "/usr/bin/git\0commit\0-m\0two words\0it's\0\0"
+				   "0123456789012345678901234567890123456789";
+	static const unsigned char id[2][32] = { { 1 }, { 2 } };
+	struct caller k[2];
+
+	init(300, true);
+	for (int i = 0; i < 2; i++) {
+		memset(&k[i], 0, sizeof(k[i]));
+		k[i].c.op = WARD_OP_EXEC;
+		k[i].c.path = "/usr/bin/git";
+		k[i].c.argv = argv;
+		k[i].c.argv_len = sizeof(argv);
+		k[i].c.argv_total = sizeof(argv) + 100;
+		k[i].c.argv_id = id[i];
+		k[i].c.pid = k[i].c.tid = getpid();
+		k[i].c.exe = "/usr/bin/bash";
+		k[i].c.alive = alive;
+		k[i].c.alive_arg = &k[i];
+		assert_int_equal(pthread_create(&k[i].th, NULL, call, &k[i]), 0);
+		free(pending((size_t)i + 1));
+	}
+	struct ask_view *v = pending(2);
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(v[i].kind, 'x');
+		assert_string_equal(v[i].target, "/usr/bin/git");
+		assert_string_equal(v[i].argv, "/usr/bin/git commit -m 'two words' 'it'\"'\"'s' '' "
+					       "0123456789012345678901234567890123456789 [100 more bytes]");
+		assert_string_equal(v[i].args, "commit -m 'two words' 'it'\"'\"'s' '' "
+					       "01234567890123456789012345678901\u2026");
+		assert_int_equal(ask_answer(v[i].serial, ANSWER_DENY, 0), 0);
+	}
+	wait_done(k, 2);
+	assert_int_equal(k[0].r.rc, -EACCES);
+	assert_int_equal(k[1].r.rc, -EACCES);
+	free(v);
+}
+
 /* More new questions than a person could answer: the undecided answer, and a notice. */
 static void test_flood(void **state)
 {
@@ -547,6 +593,7 @@ int main(void)
 		cmocka_unit_test(test_always),
 		cmocka_unit_test(test_unnameable),
 		cmocka_unit_test(test_net),
+		cmocka_unit_test(test_exec_argv),
 		cmocka_unit_test(test_flood),
 		cmocka_unit_test(test_append_symlink),
 	};

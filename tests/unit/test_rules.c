@@ -1273,7 +1273,7 @@ static void test_settings(void **state)
 	(void)state;
 	struct ward_policy *p = load_profile(NULL);
 
-	assert_int_equal(ward_policy_ask_timeout(p), 120);
+	assert_int_equal(ward_policy_ask_timeout(p), 300);
 	assert_int_equal(ward_policy_undecided(p), WARD_UNDECIDED_ASK);
 	add_text(p, WARD_LAYER_USER, "u", "set ask-timeout 30\nset undecided deny");
 	assert_int_equal(ward_policy_ask_timeout(p), 30);
@@ -1324,7 +1324,7 @@ static void test_settings(void **state)
 	/* a profile sets its own */
 	p = load_profile("strict");
 	assert_int_equal(ward_policy_undecided(p), WARD_UNDECIDED_DENY);
-	assert_int_equal(ward_policy_ask_timeout(p), 120);
+	assert_int_equal(ward_policy_ask_timeout(p), 300);
 	ward_policy_free(p);
 	p = load_profile("audit");
 	assert_int_equal(ward_policy_undecided(p), WARD_UNDECIDED_ALLOW);
