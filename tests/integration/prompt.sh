@@ -133,7 +133,7 @@ at_exit 'kill $LISTENER 2>/dev/null'
 wait_for 20 test -s "$PORTS_FILE" || bail "the listener did not start"
 read -r P_y P_s P_a P_n P_d P_x <"$PORTS_FILE"
 
-T new-session -d -s w -x 120 -y 30 "env -i ${ENVV[*]} LC_ALL=C.UTF-8 TERM=tmux-256color PS1='$ ' bash --norc --noprofile -i" ||
+T new-session -d -s w -x 120 -y 30 "env -i ${ENVV[*]} LC_ALL=C.UTF-8 TERM=tmux-256color PS1='$ ' HISTFILE= bash --norc --noprofile -i" ||
 	bail "tmux does not start"
 wait_for 20 on_screen '^\$ ?$' || bail "the shell in tmux did not start"
 type_line "cd $D && stty -g >$BASE/stty.before"
