@@ -778,6 +778,29 @@ static void record_autobound(const struct sock *s, bool was_unset)
 }
 
 /*
+ * A UDP or UDP-Lite socket without a port, about to send by address: bind
+ * it where the kernel's send would (inet_autobind: the wildcard address of
+ * its family, a port of the kernel's choosing) and record it as the
+ * session's, before its datagram leaves.  Recorded after the send, it was
+ * too late whenever a server of the session answered at once from another
+ * thread (asyncio's run_udp_echo_server): the answer was decided before
+ * the record, refused, and the client waited for ever.  When ward cannot
+ * bind it (bound meanwhile by another thread, or no port free) the send
+ * does what it would have done, and nothing is recorded.
+ */
+static void bind_before_send(const struct sock *s)
+{
+	struct sockaddr_storage any = { .ss_family = (sa_family_t)s->domain };
+	socklen_t l = s->domain == AF_INET ? sizeof(struct sockaddr_in) : sizeof(struct sockaddr_in6);
+
+	if (!plain_inet(s->domain, s->type, s->protocol) || !port_unset(s))
+		return; /* port_unset: a datagram socket (not a ping socket: plain_inet) */
+	/* Zeroed: INADDR_ANY or in6addr_any, and port 0. */
+	if (bind(s->fd, (struct sockaddr *)&any, l) == 0)
+		record_autobound(s, true);
+}
+
+/*
  * The end of a blocking call's wait as SO_SNDTIMEO sets it (false: none,
  * it waits for good).  ward's own call on the agent's socket is woken by
  * ward's timer every 100 ms and made again, which would start the
@@ -1389,7 +1412,10 @@ static long send_one(struct req *r, struct sock *s, const struct msghdr *m, int 
 		mine.msg_name = &k;
 		mine.msg_namelen = kernel_name(&d, sa, namelen, &k);
 	}
-	bool blocking = may_block(s, flags), unset = d.kind == D_INET && port_unset(s);
+	bool blocking = may_block(s, flags);
+	/* The port the kernel would choose for this send is the session's before anything goes. */
+	if (d.kind == D_INET)
+		bind_before_send(s);
 	struct timespec end;
 	bool timed = blocking && send_deadline(s, &end);
 	/*
@@ -1423,8 +1449,6 @@ static long send_one(struct req *r, struct sock *s, const struct msghdr *m, int 
 			break;
 	}
 	close_fds(b);
-	if (sent > 0 && !dropped && d.kind == D_INET)
-		record_autobound(s, unset);
 	if (sent > 0)
 		rc = sent; /* what went out went out; an error after it is not reported */
 	pipe_signal(r, s, rc, flags);

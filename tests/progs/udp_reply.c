@@ -7,14 +7,27 @@
  * policy allows the host's loopback only to the session's own sockets,
  * those clients are the session's too.
  *
- * Prints "FAMILY connected client: answered" and "FAMILY sendto client:
- * answered" (or the call that failed); exit 0.
+ * Then the same server, on a thread of its own, answers at once 500
+ * clients that send by address, each a new socket, as test_asyncio's
+ * run_udp_echo_server does (test_recvfrom, test_recvfrom_into,
+ * test_sendto_blocking).  Its answer can leave before the client's send
+ * has returned: the client's port must be the session's before its
+ * datagram leaves, or an answer quicker than the supervisor's bookkeeping
+ * of the send is refused, and the client (asyncio's sock_recvfrom) waits
+ * for ever.
+ *
+ * Prints "FAMILY connected client: answered", "FAMILY sendto client:
+ * answered" and "FAMILY clients answered from a thread: 500 answers" (or
+ * the call that failed, or the first round without an answer and why);
+ * exit 0.
  */
 #include "common.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <sys/socket.h>
 
@@ -52,6 +65,71 @@ static void round_trip(int srv, int cli, bool connected, const struct sockaddr_s
 	printf("%s: answered\n", what);
 }
 
+/* How many clients the threaded server answers. */
+#define ROUNDS 500
+
+/* The threaded server's first failure to answer (0: none yet), told to the client by a pipe. */
+static _Atomic int answer_errno;
+static int told[2];
+
+static void *echo(void *arg)
+{
+	int srv = *(int *)arg;
+	char buf[16];
+
+	for (;;) {
+		struct sockaddr_storage from;
+		socklen_t fl = sizeof(from);
+		ssize_t n = recvfrom(srv, buf, sizeof(buf), 0, (struct sockaddr *)&from, &fl);
+		if (n < 0 || (n == 4 && memcmp(buf, "stop", 4) == 0))
+			return NULL;
+		if (sendto(srv, buf, (size_t)n, 0, (struct sockaddr *)&from, fl) < 0) {
+			int none = 0;
+			if (atomic_compare_exchange_strong(&answer_errno, &none, errno))
+				(void)!write(told[1], "x", 1);
+		}
+	}
+}
+
+/* ROUNDS new clients send by address to srv (at to), answered by a thread. */
+static void from_thread(int fam, int srv, const struct sockaddr_storage *to, socklen_t tl,
+			const char *what)
+{
+	pthread_t t;
+	long i;
+
+	atomic_store(&answer_errno, 0);
+	if (pipe(told) < 0 || pthread_create(&t, NULL, echo, &srv) != 0) {
+		printf("%s: pipe or pthread_create failed\n", what);
+		return;
+	}
+	for (i = 0; i < ROUNDS; i++) {
+		char buf[16];
+		int cli = socket(fam, SOCK_DGRAM, 0);
+		if (cli < 0 || sendto(cli, "ping", 4, 0, (const struct sockaddr *)to, tl) != 4) {
+			printf("%s: round %ld: client: %s\n", what, i, err());
+			break;
+		}
+		struct pollfd p[2] = { { cli, POLLIN, 0 }, { told[0], POLLIN, 0 } };
+		bool answered = poll(p, 2, 10000) > 0 && (p[0].revents & POLLIN) &&
+				recv(cli, buf, sizeof(buf), 0) == 4;
+		close(cli);
+		if (!answered) {
+			int e = atomic_load(&answer_errno);
+			printf("%s: round %ld: %s%s\n", what, i, e ? "the server's answer: " : "no answer",
+			       e ? (strerrorname_np(e) ? strerrorname_np(e) : "?") : "");
+			break;
+		}
+	}
+	if (i == ROUNDS)
+		printf("%s: %d answers\n", what, ROUNDS);
+	/* The server stops at the word stop, sent to it by itself. */
+	sendto(srv, "stop", 4, 0, (const struct sockaddr *)to, tl);
+	pthread_join(t, NULL);
+	close(told[0]);
+	close(told[1]);
+}
+
 static void family(int fam, const char *name)
 {
 	struct sockaddr_storage ss = { .ss_family = (sa_family_t)fam };
@@ -79,11 +157,14 @@ static void family(int fam, const char *name)
 	snprintf(what, sizeof(what), "%s sendto client", name);
 	round_trip(srv, cli, false, &ss, l, what);
 	close(cli);
+	snprintf(what, sizeof(what), "%s clients answered from a thread", name);
+	from_thread(fam, srv, &ss, l, what);
 	close(srv);
 }
 
 int main(void)
 {
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	family(AF_INET, "127.0.0.1");
 	family(AF_INET6, "::1");
 	return 0;
