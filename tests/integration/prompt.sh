@@ -22,8 +22,10 @@ command -v python3 >/dev/null || skip_all "no python3"
 
 if [ "${2:-}" = nobody ]; then
 	nobody_ready || skip_all "$NB_WHY"
-	# Some containers give /dev/pts/ptmx mode 000: only root makes ptys there (tmux cannot start).
-	as_nobody python3 -c 'import os; os.openpty()' 2>/dev/null ||
+	# Some containers give /dev/ptmx mode 000: only root makes ptys there (tmux cannot start).
+	# (The system's python3 as the test runs it: root's PATH may lead where nobody cannot go;
+	# and tmux runs its commands with $SHELL: nobody's own shell is nologin.)
+	as_nobody env -i PATH=/usr/local/bin:/usr/bin:/bin python3 -c 'import os; os.openpty()' 2>/dev/null ||
 		skip_all "nobody cannot open a pseudo-terminal on this host (/dev/ptmx)"
 	make_base prompt-nb
 	stage "$BASE/bin" "$WARD"
@@ -32,7 +34,7 @@ if [ "${2:-}" = nobody ]; then
 	cp "$TERMDIR"/*.py "$BASE/tests/term/"
 	chown -R "$NB_UID:$NB_GID" "$BASE"
 	cd "$BASE" || bail "cd $BASE"
-	as_nobody env -i PATH=/usr/local/bin:/usr/bin:/bin PROMPT_WARD="$BASE/bin/ward" LC_ALL=C.UTF-8 \
+	as_nobody env -i PATH=/usr/local/bin:/usr/bin:/bin SHELL=/bin/sh PROMPT_WARD="$BASE/bin/ward" LC_ALL=C.UTF-8 \
 		bash "$BASE/tests/integration/prompt.sh" "$BASE/bin"
 	exit $?
 fi
