@@ -591,6 +591,8 @@ static void describe(struct ask_view *v, const struct ask_call *c)
 	const char *base = strrchr(v->exe, '/');
 	snprintf(v->prog, sizeof(v->prog), "%s", base ? base + 1 : v->exe);
 	snprintf(v->rule, sizeof(v->rule), "%s", c->rule ? c->rule : "undecided");
+	snprintf(v->via, sizeof(v->via), "%s", c->via ? c->via : "");
+	snprintf(v->stack, sizeof(v->stack), "%s", c->stack ? c->stack : "");
 	if (c->net != NULL) {
 		v->kind = 'n';
 		net_target_text(c->net, v->target, sizeof(v->target), v->extra, sizeof(v->extra));

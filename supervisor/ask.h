@@ -65,6 +65,8 @@ struct ask_call {
 	const char *rule; /* the asking rule's location; NULL: no rule matched */
 	pid_t tid, pid;
 	const char *exe;
+	const char *via;   /* the libc function the preload saw called (NULL: none) */
+	const char *stack; /* the caller's stack, a frame a line (NULL or "": none) */
 	/*
 	 * 0 while the caller still waits; else a negative errno to answer
 	 * (-ESRCH: it is gone, -ERESTARTSYS: a signal interrupts it).
@@ -108,6 +110,8 @@ struct ask_view {
 	char exe[ASK_TEXT], cwd[ASK_TEXT], prog[256];
 	char chain[1024];     /* "npm install <- claude": itself if not prog, then its parents */
 	char procs[ASK_TEXT]; /* "PID ARGV" a line, the process first */
+	char via[64];	      /* the libc call, as the preload said ("" none) */
+	char stack[ASK_TEXT]; /* the caller's stack with --backtrace, a frame a line ("" none) */
 	char rule[512];
 	pid_t pid;
 	int nrungs; /* the scope ladder: 0 when no rule can name the target */

@@ -145,6 +145,9 @@ static int ask_person(struct req *r, const struct ward_verdict *v,
 		r->dec.answer = grant.action == WARD_ALLOW ? "session" : "deny-always";
 		return grant.action == WARD_ALLOW ? 0 : -EACCES;
 	}
+	/* The preload's word on the call, for the details: the libc function, the stack. */
+	static __thread char stack[ASK_TEXT];
+	log_stack_text(r, stack, sizeof(stack));
 	struct ask_call c = {
 		.op = op,
 		.path = t != NULL ? NULL : r->dec.path,
@@ -157,6 +160,8 @@ static int ask_person(struct req *r, const struct ward_verdict *v,
 		.tid = r->tid,
 		.pid = r->tgid,
 		.exe = r->exe,
+		.via = req_hint(r, NULL) ? r->hint.via : NULL,
+		.stack = stack,
 		.alive = still_waited_for,
 		.alive_arg = r,
 	};

@@ -321,16 +321,25 @@ json_t *jpath(const char *s)
  * --backtrace), named by ward from the files mapped in the process
  * (hint_symbolise), innermost first.
  */
-static void log_stack(struct jline *l, struct req *r)
+/* The caller's stack as the preload took it (--backtrace), symbolised: how many frames. */
+static int stack_of(struct req *r, struct hint_frame **out)
 {
 	static __thread struct hint_frame *frames;
-	char one[1024];
 
 	if (!S->preload.backtrace || !req_hint(r, NULL) || r->hint.nframes <= 0)
-		return;
+		return 0;
 	if (frames == NULL && (frames = malloc(WARD_HINT_FRAMES * sizeof(*frames))) == NULL)
-		return;
-	int n = hint_symbolise(r->tgid, r->hint.frames, r->hint.nframes, frames, WARD_HINT_FRAMES);
+		return 0;
+	*out = frames;
+	return hint_symbolise(r->tgid, r->hint.frames, r->hint.nframes, frames, WARD_HINT_FRAMES);
+}
+
+static void log_stack(struct jline *l, struct req *r)
+{
+	struct hint_frame *frames;
+	char one[1024];
+	int n = stack_of(r, &frames);
+
 	if (n <= 0)
 		return;
 	jl_open(l, "stack", '[');
@@ -339,6 +348,24 @@ static void log_stack(struct jline *l, struct req *r)
 		jl_str(l, NULL, one);
 	}
 	jl_close(l, ']');
+}
+
+void log_stack_text(struct req *r, char *out, size_t len)
+{
+	struct hint_frame *frames;
+	int n = stack_of(r, &frames);
+	size_t o = 0;
+
+	out[0] = '\0';
+	for (int i = 0; i < n && o + 1 < len; i++) {
+		char one[1024];
+		hint_frame_format(&frames[i], one, sizeof(one));
+		int w = snprintf(out + o, len - o, "%s%s", o ? "\n" : "", one);
+		if (w < 0 || (size_t)w >= len - o)
+			break; /* the frames that fit, whole */
+		o += (size_t)w;
+	}
+	out[o] = '\0';
 }
 
 /* The op of a line: a policy op's name, or the log's own. */

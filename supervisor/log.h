@@ -78,6 +78,8 @@ unsigned long log_refused(void);
 void log_set_echo(void (*fn)(const struct log_echo *e));
 /* The line of r's decision (err: the call's errno, 0 for none). */
 int log_request(struct req *r, int err);
+/* The caller's stack where --backtrace has it, a frame a line ("" none), for a question's details. */
+void log_stack_text(struct req *r, char *out, size_t len);
 /* The decisions logged so far: allowed (or rewritten), denied, and asked of a person. */
 void log_counts(unsigned long c[3]);
 /*

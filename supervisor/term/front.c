@@ -146,8 +146,30 @@ static void upper(const char *s, char *out, size_t len)
 struct safe {
 	char prog[1024], chain[4096], target[4 * ASK_TEXT + 16], extra[1024], rule[2048];
 	char exe[4 * ASK_TEXT], argv[4 * ASK_TEXT], cwd[4 * ASK_TEXT], procs[4 * ASK_TEXT];
+	char via[256], stack[4 * ASK_TEXT];
 	char scope_rule[4 * ASK_RULE], op[16];
 };
+
+/* Lines, each escaped on its own (the newlines between them kept). */
+static const char *lines_safe(const char *in, char *out, size_t len)
+{
+	size_t o = 0;
+
+	out[0] = '\0';
+	for (const char *q = in; *q && o + 1 < len;) {
+		const char *nl = strchr(q, '\n');
+		size_t l = nl ? (size_t)(nl - q) : strlen(q);
+		char one[ASK_TEXT];
+		snprintf(one, sizeof(one), "%.*s", (int)l, q);
+		text_safe(one, out + o, len - o);
+		o += strlen(out + o);
+		if (nl && o + 1 < len)
+			out[o++] = '\n';
+		out[o] = '\0';
+		q += l + (nl ? 1 : 0);
+	}
+	return out;
+}
 
 static void view_of(const struct front *f, const struct ask_view *v, int waiting, bool live,
 		    struct safe *s, struct prompt_view *p)
@@ -182,21 +204,9 @@ static void view_of(const struct front *f, const struct ask_view *v, int waiting
 	p->exe = text_safe(v->exe, s->exe, sizeof(s->exe));
 	p->argv = text_safe(v->argv, s->argv, sizeof(s->argv));
 	p->cwd = text_safe(v->cwd, s->cwd, sizeof(s->cwd));
-	/* One process a line: each line escaped on its own. */
-	size_t o = 0;
-	for (const char *q = v->procs; *q && o + 1 < sizeof(s->procs);) {
-		const char *nl = strchr(q, '\n');
-		size_t l = nl ? (size_t)(nl - q) : strlen(q);
-		char one[ASK_TEXT];
-		snprintf(one, sizeof(one), "%.*s", (int)l, q);
-		text_safe(one, s->procs + o, sizeof(s->procs) - o);
-		o += strlen(s->procs + o);
-		if (nl && o + 1 < sizeof(s->procs))
-			s->procs[o++] = '\n';
-		s->procs[o] = '\0';
-		q += l + (nl ? 1 : 0);
-	}
-	p->procs = s->procs;
+	p->via = text_safe(v->via, s->via, sizeof(s->via));
+	p->procs = lines_safe(v->procs, s->procs, sizeof(s->procs));
+	p->stack = lines_safe(v->stack, s->stack, sizeof(s->stack));
 }
 
 void front_lines(struct front *f, int cols, int64_t now_ms, char lines[2][PROMPT_LINE],

@@ -435,6 +435,24 @@ static int detail(char lines[][PROMPT_LINE], int n, int max, int cols, const cha
 	return n;
 }
 
+/* A value of several lines: the label on the first. */
+static int details_lines(char lines[][PROMPT_LINE], int n, int max, int cols, const char *label,
+			 const char *text)
+{
+	char buf[PROMPT_LINE];
+	bool first = true;
+
+	for (const char *p = text; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t l = nl ? (size_t)(nl - p) : strlen(p);
+		snprintf(buf, sizeof(buf), "%.*s", (int)l, p);
+		n = detail(lines, n, max, cols, first ? label : "", buf);
+		first = false;
+		p += l + (nl ? 1 : 0);
+	}
+	return n;
+}
+
 int prompt_details(const struct prompt_view *v, int cols, char lines[][PROMPT_LINE], int max)
 {
 	int n = 0;
@@ -453,17 +471,13 @@ int prompt_details(const struct prompt_view *v, int cols, char lines[][PROMPT_LI
 		n = detail(lines, n, max, cols, "argv", v->argv);
 	if (v->cwd[0])
 		n = detail(lines, n, max, cols, "cwd", v->cwd);
+	if (v->via != NULL && v->via[0])
+		n = detail(lines, n, max, cols, "libc call", v->via);
 	/* One process a line, this one first. */
-	const char *p = v->procs;
-	bool first = true;
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t l = nl ? (size_t)(nl - p) : strlen(p);
-		snprintf(buf, sizeof(buf), "%.*s", (int)l, p);
-		n = detail(lines, n, max, cols, first ? "processes" : "", buf);
-		first = false;
-		p += l + (nl ? 1 : 0);
-	}
+	n = details_lines(lines, n, max, cols, "processes", v->procs);
+	/* The caller's stack (--backtrace), innermost first. */
+	if (v->stack != NULL)
+		n = details_lines(lines, n, max, cols, "stack", v->stack);
 	n = detail(lines, n, max, cols, "rule", v->rule);
 	if (v->can_save)
 		n = detail(lines, n, max, cols, "scope", v->scope_rule);

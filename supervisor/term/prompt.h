@@ -76,6 +76,7 @@ struct prompt_view {
 	bool flooded;	    /* questions came faster than a person answers: some were not asked */
 	/* for the details */
 	const char *exe, *argv, *cwd, *procs; /* procs: one process a line, "PID ARGV" */
+	const char *via, *stack;	      /* the libc call, the caller's stack a frame a line ("" none) */
 };
 
 #define PROMPT_LINE 2048

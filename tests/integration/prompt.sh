@@ -16,9 +16,11 @@ BUILD=$(cd "${1:?usage: prompt.sh BUILD_DIR [nobody]}" && pwd -P)
 SELF=$(cd "$(dirname "$0")" && pwd -P)
 TERMDIR=$(cd "$SELF/../term" && pwd -P)
 WARD=${PROMPT_WARD:-$BUILD/ward}
+BYNAME=${PROMPT_BYNAME:-$BUILD/tests/preload/byname}
 command -v tmux >/dev/null || skip_all "no tmux (make deps)"
 command -v python3 >/dev/null || skip_all "no python3"
 [ -x "$WARD" ] || bail "no ward in $BUILD"
+[ -x "$BYNAME" ] || bail "no $BYNAME (tests/preload)"
 
 if [ "${2:-}" = nobody ]; then
 	nobody_ready || skip_all "$NB_WHY"
@@ -28,13 +30,13 @@ if [ "${2:-}" = nobody ]; then
 	as_nobody env -i PATH=/usr/local/bin:/usr/bin:/bin python3 -c 'import os; os.openpty()' 2>/dev/null ||
 		skip_all "nobody cannot open a pseudo-terminal on this host (/dev/ptmx)"
 	make_base prompt-nb
-	stage "$BASE/bin" "$WARD"
+	stage "$BASE/bin" "$WARD" "$BYNAME"
 	mkdir -p "$BASE/tests/integration" "$BASE/tests/term"
 	cp "$SELF/prompt.sh" "$SELF/lib.sh" "$BASE/tests/integration/"
 	cp "$TERMDIR"/*.py "$BASE/tests/term/"
 	chown -R "$NB_UID:$NB_GID" "$BASE"
 	cd "$BASE" || bail "cd $BASE"
-	as_nobody env -i PATH=/usr/local/bin:/usr/bin:/bin SHELL=/bin/sh PROMPT_WARD="$BASE/bin/ward" LC_ALL=C.UTF-8 \
+	as_nobody env -i PATH=/usr/local/bin:/usr/bin:/bin SHELL=/bin/sh PROMPT_WARD="$BASE/bin/ward" PROMPT_BYNAME="$BASE/bin/byname" LC_ALL=C.UTF-8 \
 		bash "$BASE/tests/integration/prompt.sh" "$BASE/bin"
 	exit $?
 fi
@@ -268,6 +270,18 @@ wait_for 20 count_moved && wait_for 20 on_screen 'no question waiting' &&
 	pass "fg: the agent runs again under ward's row" || fail "fg: the agent runs again under ward's row" "$(screen)"
 T send-keys -t w C-c
 shell_back
+
+# ---- ? shows the libc call the preload saw and, with --backtrace, the caller's stack ----
+: >"$D/bt"
+type_line "clear; $WARD run -q --backtrace -r 'ask read $D/bt' -- $BYNAME open $D/bt; echo BT=\$?"
+wait_for 20 on_screen "wants to READ $D/bt" && wait_for 20 live
+T send-keys -t w '?'
+wait_for 20 on_screen '^  stack ' || screen | sed 's/^/#   /'
+check "--backtrace: ? shows the libc call, and the caller's stack by its functions' names" "1 1 1 1" \
+	"$(screen | grep -cE '^  libc call fopen$') $(screen | grep -cE '^  stack     ') $(screen | grep -cE '^ {12}.*open_the_secret\+0x|^  stack     open_the_secret\+0x') $(screen | grep -cE '^ {12}main\+0x')"
+T send-keys -t w n
+marker_shows BT
+check "...answered n, the open refused" 1 "$(marker BT)"
 
 # ---- the saved answers decide the next session, with no one asked ----
 check "a and d: their rules in the user's policy (a file, an exec, a connect each), each after a dated comment naming the session" "2 6" \

@@ -173,6 +173,21 @@ static void test_lines(void **state)
 			xs += *p == 'x';
 	}
 	assert_int_equal(xs, sizeof(longt) - 1);
+	/* The libc call and the stack: a frame a line, the label on the first. */
+	struct prompt_view b = view;
+	b.via = "fopen";
+	b.stack = "open_the_secret+0x1c (byname.c:72)\nmain+0x2f (byname.c:202)";
+	n = prompt_details(&b, 80, lines, 40);
+	int via = -1, st = -1;
+	for (int i = 0; i < n; i++) {
+		if (strcmp(lines[i], "  libc call fopen") == 0)
+			via = i;
+		if (strcmp(lines[i], "  stack     open_the_secret+0x1c (byname.c:72)") == 0)
+			st = i;
+	}
+	assert_true(via > 0);
+	assert_true(st > 0 && st + 1 < n);
+	assert_string_equal(lines[st + 1], "            main+0x2f (byname.c:202)");
 	/* Wide characters count twice. */
 	assert_int_equal(text_width("\u4e2d\u6587"), 4);
 	char fit[16];
