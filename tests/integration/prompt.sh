@@ -309,6 +309,19 @@ check "after SIGTERM to ward: the terminal's modes as they were" "$(cat "$BASE/s
 check "...no alternate screen, no mouse reports, the cursor shown" "0 0 1" \
 	"$(T display -p -t w '#{alternate_on} #{mouse_any_flag} #{cursor_flag}')"
 
+# ---- a fatal signal in ward (SIGSEGV): the terminal given back all the same ----
+type_line "clear; $WARD run -q -- python3 $TERMDIR/modes.py wait"
+wait_for 20 on_screen 'MODES SET'
+WP=$(pgrep -o -f "^$WARD run -q -- python3")
+kill -SEGV "$WP"
+shell_back
+rm -f "$BASE/stty.after"
+type_line "stty -g >$BASE/stty.after"
+wait_for 20 test -s "$BASE/stty.after"
+check "after a fatal signal in ward: the terminal's modes as they were" "$(cat "$BASE/stty.before")" "$(cat "$BASE/stty.after")"
+check "...no alternate screen, no mouse reports, the cursor shown" "0 0 1" \
+	"$(T display -p -t w '#{alternate_on} #{mouse_any_flag} #{cursor_flag}')"
+
 # ---- another user's session refuses root ----
 if [ "$(id -u)" = 0 ] && nobody_ready; then
 	NBD=$BASE/nb
