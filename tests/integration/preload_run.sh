@@ -41,8 +41,9 @@ stage_check "preload_run" "$BIN"
 
 # The names: api.ward-test.example from the hosts file, NAME.dns.ward-test.example
 # from nameserve.py's DNS; 127.0.0.6 is a service no name leads to;
-# two.ward-test.example has two addresses (127.0.0.7 and 127.0.0.8, hosts file).
-printf '127.0.0.1 localhost\n127.0.0.3 api.ward-test.example\n127.0.0.7 two.ward-test.example\n127.0.0.8 two.ward-test.example\n' \
+# two.ward-test.example has two addresses (127.0.0.7 and 127.0.0.8, hosts file);
+# front. and evil.ward-test.example share one (127.0.0.9: a front end).
+printf '127.0.0.1 localhost\n127.0.0.3 api.ward-test.example\n127.0.0.7 two.ward-test.example\n127.0.0.8 two.ward-test.example\n127.0.0.9 front.ward-test.example\n127.0.0.9 evil.ward-test.example\n' \
 	>"$BASE/hosts"
 printf 'nameserver 127.0.9.53\noptions timeout:2 attempts:1\n' >"$BASE/resolv.conf"
 mkdir -p "$BASE/srv" "$BASE/home" "$BASE/logs"
@@ -50,7 +51,7 @@ echo secret >"$BASE/secret"
 chmod 644 "$BASE/secret"
 chmod 644 "$BASE/hosts" "$BASE/resolv.conf"
 chown "$NB_UID:$NB_GID" "$BASE/home" "$BASE/logs"
-python3 "$SRC/nameserve.py" "$BASE/srv" 127.0.9.53 127.0.0.3 127.0.0.4 127.0.0.6 127.0.0.7 127.0.0.8 \
+python3 "$SRC/nameserve.py" "$BASE/srv" 127.0.9.53 127.0.0.3 127.0.0.4 127.0.0.6 127.0.0.7 127.0.0.8 127.0.0.9 \
 	>"$BASE/srv/out" 2>&1 &
 SERVER_PID=$!
 at_exit 'kill "$SERVER_PID" 2>/dev/null'
@@ -285,6 +286,47 @@ granted "asked by an address rule, a name the policy's literal names verify" "co
 	-r "allow connect $TWO:1" -r "ask connect 127.0.0.0/8:$PORT" -- \
 	sh -c '"$0" connect 127.0.0.7 "$1"; "$0" connect 127.0.0.7 "$1"; "$0" connect 127.0.0.8 "$1"' \
 	"$BIN/byname-static" "$PORT"
+
+# --- a name denied always wins for every name of its address (as a named
+# deny of the policy does, pick_host): evil. is denied always; front. leads
+# to the same address (127.0.0.9: a front end), so front. by name and the
+# address itself are refused afterwards by that answer, with no question.
+LOG=$BASE/logs/shared.jsonl
+: >"$EVENTS"
+(cd "$BASE/home" && exec unshare -m sh -c 'mount --bind "$1" /etc/hosts &&
+	mount --bind "$2" /etc/resolv.conf && shift 2 && exec "$@"' sh \
+	"$BASE/hosts" "$BASE/resolv.conf" \
+	setpriv --reuid="$NB_UID" --regid="$NB_GID" --clear-groups -- \
+	env -i HOME="$BASE/home" TMPDIR="$BASE/home" XDG_RUNTIME_DIR="$RUN" PATH=/usr/bin:/bin LC_ALL=C \
+	timeout 120 "$WARD" run -q --ask approve --log "$LOG" -r "ask connect *.ward-test.example:$PORT" -- \
+	sh -c '"$0" connect evil.ward-test.example "$2"; "$0" connect front.ward-test.example "$2"
+		"$1" connect 127.0.0.9 "$2"' \
+	"$BIN/byname" "$BIN/byname-static" "$PORT" >"$BASE/grant.out" 2>&1) &
+AGENT=$!
+at_exit "kill $AGENT 2>/dev/null"
+wait_for 60 asked
+check_match "shared address: the first question is evil.'s" "[0-9]* evil.ward-test.example:$PORT 127.0.0.9" "$(question)"
+# d (deny always) is a key of the interactive `ward approve`, on a pty of
+# script's; it is pressed until the question goes (keys in its first half
+# second are not answers).
+(while asked; do printf d; sleep 0.3; done) |
+	setpriv --reuid="$NB_UID" --regid="$NB_GID" --clear-groups -- env -i PATH=/usr/bin:/bin \
+		HOME="$BASE/home" XDG_RUNTIME_DIR="$RUN" TERM=xterm script -qec "$WARD approve" /dev/null \
+		>/dev/null 2>&1 &
+KEYS=$!
+at_exit "kill $KEYS 2>/dev/null"
+not_asked() { ! asked; }
+wait_for 60 not_asked
+AGAIN=0
+wait_for 100 agent_done
+check "...front. by name and the address itself: refused" \
+	"connect evil.ward-test.example: Permission denied"$'\n'"connect front.ward-test.example: Permission denied"$'\n'"connect 127.0.0.9: Permission denied" \
+	"$(cat "$BASE/grant.out")"
+check "...with no question after evil.'s" 0 "$AGAIN"
+check "...each logged denied by the person's deny-always" 3 \
+	"$(python3 -c 'import json, sys
+print(sum(1 for l in open(sys.argv[1]) for e in [json.loads(l)] if e["event"] == "connect" and e.get("addr") == "127.0.0.9" and e["decision"] == "deny" and e.get("by") == "prompt" and e.get("answer") == "deny-always"))' "$LOG")"
+check "...and the service heard nothing" 0 "$(grep -c '127.0.0.9' "$EVENTS")"
 
 # --- --backtrace: a denied open names the program's own functions
 wrun bt --backtrace -r "deny read $BASE/secret" -- "$BIN/byname" open "$BASE/secret"
