@@ -793,10 +793,23 @@ static void bind_before_send(const struct sock *s)
 	struct sockaddr_storage any = { .ss_family = (sa_family_t)s->domain };
 	socklen_t l = s->domain == AF_INET ? sizeof(struct sockaddr_in) : sizeof(struct sockaddr_in6);
 
+	struct sockaddr_storage now;
+	socklen_t nl = sizeof(now);
+	static const uint8_t zero[16];
+
 	if (!plain_inet(s->domain, s->type, s->protocol) || !port_unset(s))
 		return; /* port_unset: a datagram socket (not a ping socket: plain_inet) */
+	/*
+	 * Only a socket with no address yet: one bound to an address with
+	 * IP_BIND_ADDRESS_NO_PORT keeps it, and its port is the kernel's at
+	 * the send, as natively (a bind here would make it the wildcard).
+	 */
+	if (getsockname(s->fd, (struct sockaddr *)&now, &nl) < 0 ||
+	    (now.ss_family == AF_INET && ((struct sockaddr_in *)&now)->sin_addr.s_addr != 0) ||
+	    (now.ss_family == AF_INET6 && memcmp(&((struct sockaddr_in6 *)&now)->sin6_addr, zero, 16) != 0))
+		return;
 	/* Zeroed: INADDR_ANY or in6addr_any, and port 0. */
-	if (bind(s->fd, (struct sockaddr *)&any, l) == 0)
+	if (bind(s->fd, (struct sockaddr *)&any, l) == 0 && !port_unset(s))
 		record_autobound(s, true);
 }
 

@@ -17,7 +17,8 @@
  * for ever.
  *
  * Prints "FAMILY connected client: answered", "FAMILY sendto client:
- * answered" and "FAMILY clients answered from a thread: 500 answers" (or
+ * answered", "FAMILY no-port client: sends from ADDRESS, a port of the
+ * kernel's" and "FAMILY clients answered from a thread: 500 answers" (or
  * the call that failed, or the first round without an answer and why);
  * exit 0.
  */
@@ -130,6 +131,43 @@ static void from_thread(int fam, int srv, const struct sockaddr_storage *to, soc
 	close(told[1]);
 }
 
+/*
+ * A client bound to the loopback address with IP_BIND_ADDRESS_NO_PORT:
+ * its port is the kernel's at its first send, and its address stays what
+ * it bound (a supervisor binding it to the wildcard first would change
+ * both what it receives and what it sends from).
+ */
+static void no_port_client(int fam, const char *name, int srv, const struct sockaddr_storage *to,
+			   socklen_t l)
+{
+	struct sockaddr_storage lo = *to, got;
+	socklen_t gl = sizeof(got);
+	int one = 1, cli = socket(fam, SOCK_DGRAM, 0);
+	char a[INET6_ADDRSTRLEN] = "?", buf[16];
+	struct pollfd p = { .fd = srv, .events = POLLIN };
+
+	if (fam == AF_INET)
+		((struct sockaddr_in *)&lo)->sin_port = 0;
+	else
+		((struct sockaddr_in6 *)&lo)->sin6_port = 0;
+	if (cli < 0 || setsockopt(cli, SOL_IP, IP_BIND_ADDRESS_NO_PORT, &one, sizeof(one)) < 0 ||
+	    bind(cli, (struct sockaddr *)&lo, l) < 0 || sendto(cli, "n", 1, 0, (const struct sockaddr *)to, l) < 0 ||
+	    getsockname(cli, (struct sockaddr *)&got, &gl) < 0) {
+		printf("%s no-port client: %s\n", name, err());
+	} else {
+		bool port = fam == AF_INET ? ((struct sockaddr_in *)&got)->sin_port != 0
+					   : ((struct sockaddr_in6 *)&got)->sin6_port != 0;
+		inet_ntop(fam, fam == AF_INET ? (void *)&((struct sockaddr_in *)&got)->sin_addr
+					      : (void *)&((struct sockaddr_in6 *)&got)->sin6_addr, a, sizeof(a));
+		printf("%s no-port client: sends from %s, %s\n", name, a, port ? "a port of the kernel's" : "no port");
+		/* The server takes its datagram: the next rounds start clean. */
+		if (poll(&p, 1, 5000) == 1)
+			(void)!recv(srv, buf, sizeof(buf), 0);
+	}
+	if (cli >= 0)
+		close(cli);
+}
+
 static void family(int fam, const char *name)
 {
 	struct sockaddr_storage ss = { .ss_family = (sa_family_t)fam };
@@ -157,6 +195,7 @@ static void family(int fam, const char *name)
 	snprintf(what, sizeof(what), "%s sendto client", name);
 	round_trip(srv, cli, false, &ss, l, what);
 	close(cli);
+	no_port_client(fam, name, srv, &ss, l);
 	snprintf(what, sizeof(what), "%s clients answered from a thread", name);
 	from_thread(fam, srv, &ss, l, what);
 	close(srv);
