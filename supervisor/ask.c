@@ -363,18 +363,20 @@ static size_t quote_arg(const char *a, size_t n, size_t max, char *out, size_t l
  */
 static void exec_argv_text(const char *argv, size_t n, size_t total, struct ask_view *v)
 {
-	char one[ASK_TEXT];
-	size_t o = 0, s = 0;
+	static __thread char one[5 * ASK_TEXT + 8]; /* one argument quoted: a ' becomes five bytes */
+	size_t o = 0, s = 0, shown = n;
 	int i = 0;
 
 	v->argv[0] = v->args[0] = '\0';
 	for (size_t at = 0; at < n; i++) {
 		const char *end = memchr(argv + at, '\0', n - at);
 		size_t l = end ? (size_t)(end - (argv + at)) : n - at;
-		quote_arg(argv + at, l, 0, one, sizeof(one));
-		o += (size_t)snprintf(v->argv + o, sizeof(v->argv) - o, "%s%s", o ? " " : "", one);
-		if (o >= sizeof(v->argv))
-			o = sizeof(v->argv) - 1;
+		size_t q = quote_arg(argv + at, l, 0, one, sizeof(one));
+		/* Whole arguments only, and room kept to say how much is not shown. */
+		if (shown == n && o + 1 + q + 40 < sizeof(v->argv))
+			o += (size_t)snprintf(v->argv + o, sizeof(v->argv) - o, "%s%s", o ? " " : "", one);
+		else if (shown == n)
+			shown = at;
 		if (i >= 1 && i <= ARGS_SHORT) {
 			quote_arg(argv + at, l, ARG_SHORT, one, sizeof(one));
 			s += (size_t)snprintf(v->args + s, sizeof(v->args) - s, "%s%s", s ? " " : "", one);
@@ -385,8 +387,8 @@ static void exec_argv_text(const char *argv, size_t n, size_t total, struct ask_
 			s = sizeof(v->args) - 1;
 		at += l + 1;
 	}
-	if (total > n)
-		snprintf(v->argv + o, sizeof(v->argv) - o, " [%zu more bytes]", total - n);
+	if (total > shown)
+		snprintf(v->argv + o, sizeof(v->argv) - o, " [%zu more bytes]", total - shown);
 }
 
 /* A process's short name for a chain: its program's name and first argument. */

@@ -423,8 +423,12 @@ static int detail(char lines[][PROMPT_LINE], int n, int max, int cols, const cha
 	if (w < 10)
 		w = 10;
 	do {
-		if (n >= max)
+		if (n >= max) {
+			/* More than the rows hold: said on the last one, never cut silently. */
+			snprintf(lines[max - 1], PROMPT_LINE,
+				 "  \u2026 more than these rows hold (ward approve --list --json shows it all)");
 			return n;
+		}
 		snprintf(pre, sizeof(pre), "  %-9s ", p == value ? label : "");
 		text_fit(p, w, chunk, sizeof(chunk));
 		if (chunk[0] == '\0' && *p)
@@ -467,6 +471,10 @@ int prompt_details(const struct prompt_view *v, int cols, char lines[][PROMPT_LI
 	n = detail(lines, n, max, cols, "wants", buf);
 	snprintf(buf, sizeof(buf), "%s (pid %d)", v->exe, v->pid);
 	n = detail(lines, n, max, cols, "program", buf);
+	/* What answers make before what may be long. */
+	n = detail(lines, n, max, cols, "rule", v->rule);
+	if (v->can_save)
+		n = detail(lines, n, max, cols, "scope", v->scope_rule);
 	if (v->argv[0])
 		n = detail(lines, n, max, cols, "argv", v->argv);
 	if (v->cwd[0])
@@ -478,8 +486,5 @@ int prompt_details(const struct prompt_view *v, int cols, char lines[][PROMPT_LI
 	/* The caller's stack (--backtrace), innermost first. */
 	if (v->stack != NULL)
 		n = details_lines(lines, n, max, cols, "stack", v->stack);
-	n = detail(lines, n, max, cols, "rule", v->rule);
-	if (v->can_save)
-		n = detail(lines, n, max, cols, "scope", v->scope_rule);
 	return n;
 }

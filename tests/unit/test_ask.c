@@ -519,6 +519,43 @@ static void test_exec_argv(void **state)
 	free(v);
 }
 
+/*
+ * An argv whose quoting grows past the view (quotes are five bytes each):
+ * whole arguments only, and what is not shown counted, never cut silently.
+ */
+static void test_exec_argv_quotes(void **state)
+{
+	(void)state;
+	static char argv[4000];
+	struct caller k;
+	size_t n = 0;
+
+	n += (size_t)snprintf(argv, sizeof(argv), "/usr/bin/python3") + 1;
+	n += (size_t)snprintf(argv + n, sizeof(argv) - n, "-c") + 1;
+	memset(argv + n, '\'', 1500); /* 7,500 bytes quoted */
+	n += 1500 + 1;
+	n += (size_t)snprintf(argv + n, sizeof(argv) - n, "payload") + 1;
+	init(300, true);
+	memset(&k, 0, sizeof(k));
+	k.c.op = WARD_OP_EXEC;
+	k.c.path = "/usr/bin/python3";
+	k.c.argv = argv;
+	k.c.argv_len = n;
+	k.c.argv_total = n;
+	k.c.pid = k.c.tid = getpid();
+	k.c.exe = "/usr/bin/bash";
+	k.c.alive = alive;
+	k.c.alive_arg = &k;
+	assert_int_equal(pthread_create(&k.th, NULL, call, &k), 0);
+	struct ask_view *v = pending(1);
+	char want[64];
+	snprintf(want, sizeof(want), "/usr/bin/python3 -c [%zu more bytes]", n - 20);
+	assert_string_equal(v[0].argv, want);
+	assert_int_equal(ask_answer(v[0].serial, ANSWER_DENY, 0), 0);
+	wait_done(&k, 1);
+	free(v);
+}
+
 /* More new questions than a person could answer: the undecided answer, and a notice. */
 static void test_flood(void **state)
 {
@@ -594,6 +631,7 @@ int main(void)
 		cmocka_unit_test(test_unnameable),
 		cmocka_unit_test(test_net),
 		cmocka_unit_test(test_exec_argv),
+		cmocka_unit_test(test_exec_argv_quotes),
 		cmocka_unit_test(test_flood),
 		cmocka_unit_test(test_append_symlink),
 	};

@@ -188,6 +188,12 @@ static void test_lines(void **state)
 	assert_true(via > 0);
 	assert_true(st > 0 && st + 1 < n);
 	assert_string_equal(lines[st + 1], "            main+0x2f (byname.c:202)");
+	/* More than the rows hold: the rule and scope first, and the cut said on the last row. */
+	n = prompt_details(&view, 80, lines, 8);
+	assert_int_equal(n, 8);
+	assert_non_null(strstr(lines[3], "rule      builtin:default:41 (ask)"));
+	assert_non_null(strstr(lines[4], "scope     allow write ~/.npmrc"));
+	assert_non_null(strstr(lines[7], "more than these rows hold"));
 	/* Wide characters count twice. */
 	assert_int_equal(text_width("\u4e2d\u6587"), 4);
 	char fit[16];
