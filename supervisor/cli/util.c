@@ -45,6 +45,27 @@ size_t utf8_len(const unsigned char *c)
 	return n;
 }
 
+/*
+ * A character that shows as nothing, as a space, or that reorders what
+ * follows (bidi controls): one argument could pass for two, or a name for
+ * another.  Its code point, or 0.
+ */
+static unsigned invisible(const unsigned char *c, size_t n)
+{
+	unsigned cp;
+
+	if (n == 2)
+		cp = (c[0] & 0x1fu) << 6 | (c[1] & 0x3fu);
+	else if (n == 3)
+		cp = (c[0] & 0x0fu) << 12 | (c[1] & 0x3fu) << 6 | (c[2] & 0x3fu);
+	else
+		return 0;
+	if (cp == 0xa0 || cp == 0xad || (cp >= 0x2000 && cp <= 0x200f) || (cp >= 0x2028 && cp <= 0x202f) ||
+	    (cp >= 0x205f && cp <= 0x206f) || cp == 0x3000 || cp == 0xfeff)
+		return cp;
+	return 0;
+}
+
 const char *term_safe(const char *s, char *buf, size_t len)
 {
 	size_t o = 0;
@@ -62,6 +83,9 @@ const char *term_safe(const char *s, char *buf, size_t len)
 			for (size_t i = 0; i < k; i++)
 				o += (size_t)snprintf(buf + o, len - o, "\\x%02x", c[i]);
 			c += k;
+		} else if (invisible(c, n)) {
+			o += (size_t)snprintf(buf + o, len - o, "\\u{%04x}", invisible(c, n));
+			c += n;
 		} else if (*c == '\\') {
 			o += (size_t)snprintf(buf + o, len - o, "\\\\");
 			c++;

@@ -3,6 +3,7 @@
  * show it (term/prompt.c).
  */
 #include "prompt.h"
+#include "cli/util.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -201,6 +202,19 @@ static void test_lines(void **state)
 	assert_string_equal(fit, "\u4e2d\u6587");
 }
 
+/* What the agent chose reaches the terminal escaped: controls, and what shows as nothing or reorders. */
+static void test_safe(void **state)
+{
+	(void)state;
+	char buf[256];
+
+	assert_string_equal(term_safe("a\033[2Jb\\", buf, sizeof(buf)), "a\\x1b[2Jb\\\\");
+	assert_string_equal(term_safe("two\u00a0words", buf, sizeof(buf)), "two\\u{00a0}words");
+	assert_string_equal(term_safe("evil\u202etxt.exe", buf, sizeof(buf)), "evil\\u{202e}txt.exe");
+	assert_string_equal(term_safe("zero\u200bwidth\ufeff", buf, sizeof(buf)), "zero\\u{200b}width\\u{feff}");
+	assert_string_equal(term_safe("caf\u00e9 \u4e2d", buf, sizeof(buf)), "caf\u00e9 \u4e2d");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -208,6 +222,7 @@ int main(void)
 		cmocka_unit_test(test_not_answers),
 		cmocka_unit_test(test_cut),
 		cmocka_unit_test(test_lines),
+		cmocka_unit_test(test_safe),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
