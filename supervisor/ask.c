@@ -635,7 +635,9 @@ static void ask_key(const struct ask_call *c, char *key, size_t len)
 	 */
 	for (size_t i = 0; c->argv != NULL && c->argv_id != NULL && i < 32; i++)
 		snprintf(id + 2 * i, 3, "%02x", c->argv_id[i]);
-	snprintf(key, len, "%x %llx%s %s", (unsigned)c->op, c->argv ? (unsigned long long)h : 0ULL, id, t);
+	/* A host's address too: one answer releases only the address the question showed. */
+	snprintf(key, len, "%x %llx%s %s %s", (unsigned)c->op, c->argv ? (unsigned long long)h : 0ULL, id, t,
+		 c->net != NULL ? extra : "");
 }
 
 /* ---- the queue ---- */

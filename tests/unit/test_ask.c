@@ -471,6 +471,30 @@ static void test_net(void **state)
 	assert_true(ask_grant_net(WARD_OP_CONNECT, &t, &verdict));
 	assert_int_equal(verdict.action, WARD_ALLOW);
 	free(v);
+
+	/* One name, two addresses: two questions, each answer for the address it showed. */
+	struct caller two[2];
+	struct ward_net_target ta[2] = { t, t };
+	ta[0].host = ta[1].host = "cdn.example.net";
+	ta[1].addr[15] = 0x43;
+	init(300, true);
+	for (int i = 0; i < 2; i++) {
+		memset(&two[i], 0, sizeof(two[i]));
+		two[i].c.op = WARD_OP_CONNECT;
+		two[i].c.net = &ta[i];
+		two[i].c.pid = two[i].c.tid = getpid();
+		two[i].c.exe = "/usr/bin/curl";
+		two[i].c.alive = alive;
+		two[i].c.alive_arg = &two[i];
+		assert_int_equal(pthread_create(&two[i].th, NULL, call, &two[i]), 0);
+		free(pending((size_t)i + 1));
+	}
+	v = pending(2);
+	assert_string_not_equal(v[0].extra, v[1].extra);
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(ask_answer(v[i].serial, ANSWER_DENY, 0), 0);
+	wait_done(two, 2);
+	free(v);
 }
 
 /*
