@@ -244,21 +244,30 @@ agent_done() {
 	fi
 	! kill -0 "$AGENT" 2>/dev/null
 }
-# granted WHAT FIRST-CONNECT-OUTPUT RULE... -- COMMAND...: COMMAND under ward
-# (--ask approve) with the rules; its first question answered session.
-granted() {
-	local what=$1 first=$2 a
-	shift 2
-	LOG=$BASE/logs/grant-${#what}.jsonl
+# approving_run LOG ARGS...: `ward run -q --ask approve --log LOG ARGS` as
+# nobody, in the background ($AGENT), inside `unshare -m` with the test's
+# hosts file and resolv.conf; its output in grant.out, the service's events
+# emptied first.
+approving_run() {
+	local log=$1
+	shift
 	: >"$EVENTS"
 	(cd "$BASE/home" && exec unshare -m sh -c 'mount --bind "$1" /etc/hosts &&
 		mount --bind "$2" /etc/resolv.conf && shift 2 && exec "$@"' sh \
 		"$BASE/hosts" "$BASE/resolv.conf" \
 		setpriv --reuid="$NB_UID" --regid="$NB_GID" --clear-groups -- \
 		env -i HOME="$BASE/home" TMPDIR="$BASE/home" XDG_RUNTIME_DIR="$RUN" PATH=/usr/bin:/bin LC_ALL=C \
-		timeout 120 "$WARD" run -q --ask approve --log "$LOG" "$@" >"$BASE/grant.out" 2>&1) &
+		timeout 120 "$WARD" run -q --ask approve --log "$log" "$@" >"$BASE/grant.out" 2>&1) &
 	AGENT=$!
 	at_exit "kill $AGENT 2>/dev/null"
+}
+# granted WHAT FIRST-CONNECT-OUTPUT RULE... -- COMMAND...: COMMAND under ward
+# (--ask approve) with the rules; its first question answered session.
+granted() {
+	local what=$1 first=$2 a
+	shift 2
+	LOG=$BASE/logs/grant-${#what}.jsonl
+	approving_run "$LOG" "$@"
 	wait_for 60 asked
 	check_match "$what: the question reads host:port (addr), the name ward verified" \
 		"[0-9]* $TWO:$PORT 127.0.0.[78]" "$(question)"
@@ -292,18 +301,10 @@ granted "asked by an address rule, a name the policy's literal names verify" "co
 # to the same address (127.0.0.9: a front end), so front. by name and the
 # address itself are refused afterwards by that answer, with no question.
 LOG=$BASE/logs/shared.jsonl
-: >"$EVENTS"
-(cd "$BASE/home" && exec unshare -m sh -c 'mount --bind "$1" /etc/hosts &&
-	mount --bind "$2" /etc/resolv.conf && shift 2 && exec "$@"' sh \
-	"$BASE/hosts" "$BASE/resolv.conf" \
-	setpriv --reuid="$NB_UID" --regid="$NB_GID" --clear-groups -- \
-	env -i HOME="$BASE/home" TMPDIR="$BASE/home" XDG_RUNTIME_DIR="$RUN" PATH=/usr/bin:/bin LC_ALL=C \
-	timeout 120 "$WARD" run -q --ask approve --log "$LOG" -r "ask connect *.ward-test.example:$PORT" -- \
+approving_run "$LOG" -r "ask connect *.ward-test.example:$PORT" -- \
 	sh -c '"$0" connect evil.ward-test.example "$2"; "$0" connect front.ward-test.example "$2"
 		"$1" connect 127.0.0.9 "$2"' \
-	"$BIN/byname" "$BIN/byname-static" "$PORT" >"$BASE/grant.out" 2>&1) &
-AGENT=$!
-at_exit "kill $AGENT 2>/dev/null"
+	"$BIN/byname" "$BIN/byname-static" "$PORT"
 wait_for 60 asked
 check_match "shared address: the first question is evil.'s" "[0-9]* evil.ward-test.example:$PORT 127.0.0.9" "$(question)"
 # d (deny always) is a key of the interactive `ward approve`, on a pty of
