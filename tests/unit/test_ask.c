@@ -52,18 +52,29 @@ static void *call(void *arg)
 	return NULL;
 }
 
-static void start(struct caller *k, enum ward_op op, const char *path)
+/* A caller of op from exe, alive; the test fills in the rest, then launch(). */
+static void prepare(struct caller *k, enum ward_op op, const char *exe)
 {
 	memset(k, 0, sizeof(*k));
-	snprintf(k->path, sizeof(k->path), "%s", path);
 	k->c.op = op;
-	k->c.path = k->path;
-	k->c.rule = "builtin:default:41";
 	k->c.pid = k->c.tid = getpid();
-	k->c.exe = "/usr/bin/node";
+	k->c.exe = exe;
 	k->c.alive = alive;
 	k->c.alive_arg = k;
+}
+
+static void launch(struct caller *k)
+{
 	assert_int_equal(pthread_create(&k->th, NULL, call, k), 0);
+}
+
+static void start(struct caller *k, enum ward_op op, const char *path)
+{
+	prepare(k, op, "/usr/bin/node");
+	snprintf(k->path, sizeof(k->path), "%s", path);
+	k->c.path = k->path;
+	k->c.rule = "builtin:default:41";
+	launch(k);
 }
 
 static void join(struct caller *k)
@@ -448,14 +459,9 @@ static void test_net(void **state)
 	memcpy(t.addr, "\0\0\0\0\0\0\0\0\0\0\377\377\150\020\003\042", 16);
 
 	init(300, true);
-	memset(&k, 0, sizeof(k));
-	k.c.op = WARD_OP_CONNECT;
+	prepare(&k, WARD_OP_CONNECT, "/usr/bin/curl");
 	k.c.net = &t;
-	k.c.pid = k.c.tid = getpid();
-	k.c.exe = "/usr/bin/curl";
-	k.c.alive = alive;
-	k.c.alive_arg = &k;
-	assert_int_equal(pthread_create(&k.th, NULL, call, &k), 0);
+	launch(&k);
 	struct ask_view *v = pending(1);
 	assert_string_equal(v[0].target, "registry.example.org:443");
 	assert_string_equal(v[0].extra, "104.16.3.34");
@@ -479,14 +485,9 @@ static void test_net(void **state)
 	ta[1].addr[15] = 0x43;
 	init(300, true);
 	for (int i = 0; i < 2; i++) {
-		memset(&two[i], 0, sizeof(two[i]));
-		two[i].c.op = WARD_OP_CONNECT;
+		prepare(&two[i], WARD_OP_CONNECT, "/usr/bin/curl");
 		two[i].c.net = &ta[i];
-		two[i].c.pid = two[i].c.tid = getpid();
-		two[i].c.exe = "/usr/bin/curl";
-		two[i].c.alive = alive;
-		two[i].c.alive_arg = &two[i];
-		assert_int_equal(pthread_create(&two[i].th, NULL, call, &two[i]), 0);
+		launch(&two[i]);
 		free(pending((size_t)i + 1));
 	}
 	v = pending(2);
@@ -513,18 +514,13 @@ static void test_exec_argv(void **state)
 
 	init(300, true);
 	for (int i = 0; i < 2; i++) {
-		memset(&k[i], 0, sizeof(k[i]));
-		k[i].c.op = WARD_OP_EXEC;
+		prepare(&k[i], WARD_OP_EXEC, "/usr/bin/bash");
 		k[i].c.path = "/usr/bin/git";
 		k[i].c.argv = argv;
 		k[i].c.argv_len = sizeof(argv);
 		k[i].c.argv_total = sizeof(argv) + 100;
 		k[i].c.argv_id = id[i];
-		k[i].c.pid = k[i].c.tid = getpid();
-		k[i].c.exe = "/usr/bin/bash";
-		k[i].c.alive = alive;
-		k[i].c.alive_arg = &k[i];
-		assert_int_equal(pthread_create(&k[i].th, NULL, call, &k[i]), 0);
+		launch(&k[i]);
 		free(pending((size_t)i + 1));
 	}
 	struct ask_view *v = pending(2);
@@ -560,17 +556,12 @@ static void test_exec_argv_quotes(void **state)
 	n += 1500 + 1;
 	n += (size_t)snprintf(argv + n, sizeof(argv) - n, "payload") + 1;
 	init(300, true);
-	memset(&k, 0, sizeof(k));
-	k.c.op = WARD_OP_EXEC;
+	prepare(&k, WARD_OP_EXEC, "/usr/bin/bash");
 	k.c.path = "/usr/bin/python3";
 	k.c.argv = argv;
 	k.c.argv_len = n;
 	k.c.argv_total = n;
-	k.c.pid = k.c.tid = getpid();
-	k.c.exe = "/usr/bin/bash";
-	k.c.alive = alive;
-	k.c.alive_arg = &k;
-	assert_int_equal(pthread_create(&k.th, NULL, call, &k), 0);
+	launch(&k);
 	struct ask_view *v = pending(1);
 	char want[64];
 	snprintf(want, sizeof(want), "/usr/bin/python3 -c [%zu more bytes]", n - 20);
