@@ -232,8 +232,10 @@ for i in $(seq 1 20); do
 	check "type-ahead: y sent as the question showed (within ${SENT_MS} ms): no answer, the question stays" \
 		"1 1" "$(asked "$A/ta_$i" && echo 1) $(pending)"
 	T send-keys -t "$PANE" -l yy
+	# A ? read together with the y's is part of the burst and answers
+	# nothing: press it again if the details stay.
 	T send-keys -t "$PANE" '?'
-	wait_for 60 details_gone
+	wait_for 10 details_gone || { T send-keys -t "$PANE" '?'; wait_for 60 details_gone; }
 	check "...nor does a burst of two y's once the keys are live" "1 1" "$(asked "$A/ta_$i" && echo 1) $(pending)"
 	answer n
 	marker_shows "TA_$i"

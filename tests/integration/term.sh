@@ -127,7 +127,6 @@ ask_bg "$BASE/a2" "write $HOME/.npmrc"
 until_ok 20 on_screen 'wants to WRITE ~/.npmrc'
 until_ok 20 live
 T send-keys -t w Enter
-T send-keys -t w C-m
 until_ok 20 on_screen 'wants to WRITE ~/.npmrc'
 check "Enter answers nothing: the question still waits" 1 "$(pending)"
 T send-keys -t w n
@@ -189,7 +188,9 @@ check "...its deny rule appended" 1 "$(grep -c '^deny read "~/.aws/credentials"$
 ask_bg "$BASE/a8" "connect registry.example.org:443 104.16.3.34"
 shows "a connect: the host and port, the address beside them" 'wants to CONNECT registry.example.org:443 \(104.16.3.34\)'
 until_ok 20 live
+# One key per read: two keys read together are a burst and answer nothing.
 T send-keys -t w Tab
+until_ok 20 on_screen 'allow connect registry\.example\.org:\*'
 T send-keys -t w Tab
 shows "...its scopes: the host, then its domain" 'allow connect \*\.example\.org:443'
 T send-keys -t w s
@@ -205,8 +206,9 @@ T send-keys -t w y
 check "a key in the prompt's first moments answers nothing" 1 "$(pending)"
 T send-keys -t w -l yy
 check "...nor do keys in a burst" 1 "$(until_ok 20 live; T send-keys -t w -l yy; pending)"
+# An n read together with the y's is part of the burst: press it again then.
 T send-keys -t w n
-until_ok 20 file_has "$BASE/b1" .
+until_ok 15 file_has "$BASE/b1" . || { T send-keys -t w n; until_ok 20 file_has "$BASE/b1" .; }
 check "...the key after them does" "deny deny prompt" "$(cat "$BASE/b1")"
 
 # ---- the agent cannot answer ----
