@@ -205,23 +205,25 @@ int features_detect(struct features *f, char *why, size_t len)
 	 * would need --degraded (enforcement through ptrace: DESIGN.md 2),
 	 * which this version does not have: it refuses, and says so.
 	 */
+	f->taken = taken;
 	if (!f->user_notif && taken) {
 		snprintf(why, len,
 			 "seccomp user notification is taken: another listener already supervises "
 			 "this process (ward inside ward, or a container runtime); --degraded "
-			 "(enforcement by ptrace) is not in this version");
+			 "cannot serve under it either (its listener's answers come before "
+			 "ward's ptrace stops)");
 		return -EBUSY;
 	}
 	if (!f->user_notif) {
 		snprintf(why, len,
 			 "seccomp user notification is not available (Linux 5.0 or later, with "
-			 "CONFIG_SECCOMP_FILTER); --degraded (enforcement by ptrace) is not in this "
-			 "version");
+			 "CONFIG_SECCOMP_FILTER); --degraded runs with enforcement by ptrace "
+			 "(docs/degraded.md)");
 		return -ENOSYS;
 	}
 	if (!f->addfd) {
 		snprintf(why, len, "the kernel lacks SECCOMP_IOCTL_NOTIF_ADDFD (Linux 5.9); --degraded "
-				   "(enforcement by ptrace) is not in this version");
+				   "runs with enforcement by ptrace (docs/degraded.md)");
 		return -ENOSYS;
 	}
 	if (!f->openat2) {

@@ -181,7 +181,7 @@ static int row_rules(scmp_filter_ctx ctx, const struct row *r, uint32_t act,
 static int table_rules(scmp_filter_ctx ctx, const struct filter_opts *o)
 {
 	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
-		uint32_t act = SCMP_ACT_NOTIFY;
+		uint32_t act = o->degraded ? SCMP_ACT_TRACE(0) : SCMP_ACT_NOTIFY;
 		switch (table[i].family) {
 		case FAM_STAT:
 			if (!o->stat)
@@ -411,12 +411,36 @@ static int refuse_escapes(scmp_filter_ctx ctx)
 }
 
 /*
+ * --degraded: what could unmap, move, reprotect or replace ward's page in
+ * the agent stops for the tracer, which refuses it when it touches the
+ * page (degraded.c: the filter cannot compare a range); userfaultfd, which
+ * could stall ward's own write to the page, is refused.
+ */
+static int degraded_rules(scmp_filter_ctx ctx)
+{
+	static const int ranged[] = { SCMP_SYS(munmap), SCMP_SYS(mremap), SCMP_SYS(mprotect),
+				      SCMP_SYS(pkey_mprotect), SCMP_SYS(madvise) };
+	int rc;
+
+	for (size_t i = 0; i < sizeof(ranged) / sizeof(ranged[0]); i++)
+		if ((rc = seccomp_rule_add(ctx, SCMP_ACT_TRACE(0), ranged[i], 0)) < 0)
+			return rc;
+	if ((rc = seccomp_rule_add(ctx, SCMP_ACT_TRACE(0), SCMP_SYS(mmap), 1,
+				   SCMP_A3(SCMP_CMP_MASKED_EQ, MAP_FIXED, MAP_FIXED))) < 0)
+		return rc;
+	return seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(userfaultfd), 0);
+}
+
+/*
  * The fixed lists: what is refused in the filter whatever the policy, on
  * arguments of calls the table does not supervise, in this order.
  */
 static int fixed_rules(scmp_filter_ctx ctx, const struct filter_opts *o)
 {
 	int rc;
+
+	if (o->degraded && (rc = degraded_rules(ctx)) < 0)
+		return rc;
 
 	if ((rc = refuse_tty_input(ctx)) < 0 ||
 	    (rc = refuse_source_routes(ctx)) < 0 ||
@@ -426,11 +450,16 @@ static int fixed_rules(scmp_filter_ctx ctx, const struct filter_opts *o)
 	return refuse_escapes(ctx);
 }
 
-static bool own_pty;
+static bool own_pty, own_degraded;
 
 void filter_set_own_pty(bool on)
 {
 	own_pty = on;
+}
+
+void filter_set_degraded(bool on)
+{
+	own_degraded = on;
 }
 
 struct filter_opts filter_opts_of(const struct ward_policy *p)
@@ -441,6 +470,7 @@ struct filter_opts filter_opts_of(const struct ward_policy *p)
 		.sys_admin = ward_capable(CAP_SYS_ADMIN),
 		.sys_ptrace = ward_capable(CAP_SYS_PTRACE),
 		.own_pty = own_pty,
+		.degraded = own_degraded,
 	};
 }
 
@@ -553,8 +583,10 @@ out:
  * wait_killable (before 5.19, or masked) a signal may end a notification
  * that ward has received: restart.c answers the restarted call.
  */
-int filter_install(struct sock_fprog *prog, bool wait_killable)
+int filter_install(struct sock_fprog *prog, bool wait_killable, bool degraded)
 {
+	if (degraded)
+		return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, prog);
 	return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
 			    SECCOMP_FILTER_FLAG_NEW_LISTENER |
 				    (wait_killable ? SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV : 0),

@@ -20,6 +20,7 @@ struct filter_opts {
 	bool sys_admin;	 /* ward holds CAP_SYS_ADMIN (so would the agent) */
 	bool sys_ptrace; /* ward holds CAP_SYS_PTRACE */
 	bool own_pty;	 /* the agent runs on ward's pty (term/pty.c): TIOCSPGRP is not notified */
+	bool degraded;	 /* --degraded: SECCOMP_RET_TRACE for what is notified, and the page kept */
 };
 struct filter_opts filter_opts_of(const struct ward_policy *p);
 /*
@@ -27,6 +28,8 @@ struct filter_opts filter_opts_of(const struct ward_policy *p);
  * session's processes: set before filter_build.
  */
 void filter_set_own_pty(bool on);
+/* The session is degraded (degraded.c): set before filter_build. */
+void filter_set_degraded(bool on);
 /* The filter o asks for, written to fd as BPF (what is loaded) or as libseccomp's PFC text. */
 enum filter_form { FILTER_BPF, FILTER_PFC };
 int filter_export(const struct filter_opts *o, enum filter_form form, int fd);
@@ -43,8 +46,11 @@ int filter_build(const struct ward_policy *p, struct sock_fprog *prog, char *why
  * sighold.c, which asks about calls the kernel may have restarted).
  */
 bool filter_notifies(int nr, const uint64_t args[6]);
-/* In the child: load the filter (WAIT_KILLABLE_RECV if wait_killable) and return the listener fd. */
-int filter_install(struct sock_fprog *prog, bool wait_killable);
+/*
+ * In the child: load the filter (WAIT_KILLABLE_RECV if wait_killable) and
+ * return the listener fd; degraded: no listener, 0.
+ */
+int filter_install(struct sock_fprog *prog, bool wait_killable, bool degraded);
 /* The program filter_build made for this session, which the child loads. */
 extern struct sock_fprog ward_filter;
 

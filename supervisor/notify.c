@@ -11,6 +11,7 @@
  * which waits on a thread of its own (handlers/open.c).
  */
 #include "notify.h"
+#include "degraded.h"
 #include "syscalls.h"
 #include "handlers/handlers.h"
 #include "log.h"
@@ -86,6 +87,11 @@ static void reply(struct req *r, int rc)
 {
 	struct seccomp_notif_resp *resp = r->resp;
 
+	if (S->degraded) {
+		/* The tracer injects it (degraded.c). */
+		degraded_answer(r->n->id, rc, rc > 0 ? r->result : 0);
+		return;
+	}
 	memset(resp, 0, (size_t)S->resp_size);
 	resp->id = r->n->id;
 	if (rc == -ERESTARTSYS)
@@ -174,6 +180,8 @@ int req_answer_fd(struct req *r, int fd, bool cloexec, bool writable)
 	};
 	int rc;
 
+	if (S->degraded)
+		return degraded_answer_fd(r, fd, true); /* no ADDFD: the agent's kernel opens it */
 	if (req_commit(r, true) < 0) {
 		close(fd);
 		return -EACCES;
@@ -459,6 +467,13 @@ static void *worker(void *arg)
 		memset(r->n, 0, (size_t)S->notify_size);
 		/* Before RECV: a stop the tracer sees later may be this call's (restart.c). */
 		r->since = restart_now();
+		if (S->degraded) {
+			/* The tracer's queue, not the listener (degraded.c). */
+			if (degraded_take(r->n) < 0)
+				break;
+			serve(r);
+			continue;
+		}
 		recv_enter();
 		int got = ioctl(S->listener, SECCOMP_IOCTL_NOTIF_RECV, r->n), e = errno;
 		recv_leave();
@@ -662,7 +677,7 @@ static int read_sigstate(uint64_t id, pid_t tid, struct sigstate *st)
 	FILE *f;
 
 	*st = (struct sigstate){ .threads = 0 };
-	if (ioctl(S->listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &id) < 0)
+	if (S->degraded ? !degraded_alive(id) : ioctl(S->listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &id) < 0)
 		return -ESRCH; /* the agent is gone (killed): nobody waits for the answer */
 	snprintf(path, sizeof(path), "/proc/%d/status", tid);
 	f = fopen(path, "re");

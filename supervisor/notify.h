@@ -141,6 +141,9 @@ struct req {
 	 * about it, and a grant for it teaches it to the resolver (netstate).
 	 */
 	const char *ask_host;
+	/* An open's flags and mode as decoded (handlers/open.c), for --degraded's own open of it. */
+	int open_flags;
+	mode_t open_mode;
 	int installed;	 /* the agent's number for it, or -1 */
 	uint64_t installed_ino, installed_mnt, installed_flags; /* what that fd is */
 };

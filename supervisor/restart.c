@@ -147,7 +147,8 @@ static _Atomic uint64_t stops; /* how many interrupted calls the tracer saw */
 
 bool restart_active(void)
 {
-	return !S->feat.wait_killable;
+	/* --degraded: a thread at a ptrace stop is not woken by a signal (degraded.c). */
+	return !S->feat.wait_killable && !S->degraded;
 }
 
 uint64_t restart_now(void)

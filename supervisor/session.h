@@ -20,7 +20,8 @@ struct session {
 	struct ward_vars vars;
 	struct features feat;
 	char id[17];
-	int listener;
+	int listener;	/* -1 in a degraded session (degraded.c) */
+	bool degraded; /* --degraded: the calls reach ward through ptrace */
 	bool shadow;
 	int verbose; /* -v: print decisions to stderr */
 	bool quiet;

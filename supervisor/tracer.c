@@ -8,6 +8,7 @@
  * handler recorded (execcheck.c), killing a process that fails.
  */
 #include "tracer.h"
+#include "degraded.h"
 #include "execcheck.h"
 #include "features.h"
 #include "filter.h"
@@ -66,8 +67,10 @@ static int take_listener(int sock, pid_t pid)
 {
 	int n, pfd, fd;
 
-	if (read(sock, &n, sizeof(n)) != (ssize_t)sizeof(n) || n < 0)
+	if (read(sock, &n, sizeof(n)) != (ssize_t)sizeof(n))
 		return -1;
+	if (n < 0)
+		return S->degraded ? -2 : -1; /* degraded: installed, without a listener */
 	pfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	if (pfd < 0)
 		return -1;
@@ -161,14 +164,19 @@ static noreturn void child(int sock, struct sock_fprog *prog, char **argv, char 
 
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		_exit(WARD_EXIT_FAILURE);
-	listener = filter_install(prog, S->feat.wait_killable);
-	if (listener < 0 || write(sock, &listener, sizeof(listener)) != (ssize_t)sizeof(listener))
+	listener = filter_install(prog, S->feat.wait_killable, S->degraded);
+	if (S->degraded && listener == 0)
+		listener = -1; /* no listener: the tracer is told so */
+	else if (listener < 0)
+		_exit(WARD_EXIT_FAILURE);
+	if (write(sock, &listener, sizeof(listener)) != (ssize_t)sizeof(listener))
 		_exit(WARD_EXIT_FAILURE);
 	/* The parent has its copy when it says go. */
 	if (read(sock, &go, 1) != 1)
 		_exit(WARD_EXIT_FAILURE);
 	close(sock);
-	close(listener);
+	if (listener >= 0)
+		close(listener);
 	/*
 	 * On ward's pty: this process stays as the pty session's leader and
 	 * the agent is forked below it, traced and under the filter like
@@ -276,6 +284,8 @@ static void add_child(pid_t parent, pid_t child)
 	pid_t tgid = (flags & CLONE_THREAD) ? ptgid : child;
 	pid_t ppid = (flags & (CLONE_THREAD | CLONE_PARENT)) ? pppid : ptgid;
 	proc_add(child, tgid, ppid, parent);
+	if (S->degraded)
+		degraded_clone(parent, child, flags);
 	note_fs(parent, child, true, flags);
 	/* A vfork or posix_spawn child runs in its creator's memory, with its hint slot. */
 	if ((flags & CLONE_VM) && !(flags & CLONE_THREAD))
@@ -375,6 +385,8 @@ static void on_exec(pid_t pid)
 		restart_forget(former);
 	}
 	sighold_exec(former ? former : pid, pid);
+	if (S->degraded)
+		degraded_exec(former ? former : pid, pid);
 	if (!ok) {
 		kill(pid, SIGKILL);
 		struct jline *l = log_begin(EV_EXEC, pid);
@@ -482,7 +494,9 @@ static pid_t spawn(char **argv, char **envp, mode_t umask_, int *sock, char *why
 	*sock = sv[0];
 	S->child = pid;
 	S->listener = take_listener(sv[0], pid);
-	if (S->listener < 0) {
+	if (S->listener == -2)
+		S->listener = -1;
+	else if (S->listener < 0) {
 		waitpid(pid, NULL, 0);
 		return fail(why, len, -EIO, "the child could not install the seccomp filter");
 	}
@@ -491,12 +505,13 @@ static pid_t spawn(char **argv, char **envp, mode_t umask_, int *sock, char *why
 	 * the CPU to each other.  Without it the kernel's ordinary wake-up
 	 * does the same job, a few microseconds slower a call.
 	 */
-	if (S->feat.sync_wake_up)
+	if (S->feat.sync_wake_up && S->listener >= 0)
 		ioctl(S->listener, SECCOMP_IOCTL_NOTIF_SET_FLAGS, SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP);
 	/* TRACESYSGOOD: the system call stops of a thread holding signals (sighold.c) are told apart. */
 	if (ptrace(PTRACE_SEIZE, pid, 0,
 		   PTRACE_O_EXITKILL | PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK |
-			   PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC | PTRACE_O_TRACESYSGOOD) < 0) {
+			   PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC | PTRACE_O_TRACESYSGOOD |
+			   (S->degraded ? PTRACE_O_TRACESECCOMP : 0)) < 0) {
 		int e = errno, scope = 0;
 		FILE *y = fopen("/proc/sys/kernel/yama/ptrace_scope", "re");
 		if (y != NULL && fscanf(y, "%d", &scope) != 1)
@@ -599,6 +614,9 @@ static void on_stop(pid_t w, int st)
 		on_exec(w);
 		sighold_resume(w, 0);
 		break;
+	case PTRACE_EVENT_SECCOMP:
+		degraded_seccomp_stop(w); /* resumed when its call is answered */
+		break;
 	case PTRACE_EVENT_STOP:
 		if (sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU) {
 			ptrace(PTRACE_LISTEN, w, 0, 0); /* a group-stop */
@@ -611,7 +629,14 @@ static void on_stop(pid_t w, int st)
 		break;
 	case 0:
 		if (sig == (SIGTRAP | 0x80)) {
-			sighold_syscall_stop(w);
+			if (!S->degraded || !degraded_syscall_stop(w))
+				sighold_syscall_stop(w);
+			break;
+		}
+		if (S->degraded) {
+			/* No notification to abort: the signal goes as it came (degraded.c). */
+			degraded_signal_stop(w);
+			ptrace(PTRACE_CONT, w, 0, sig);
 			break;
 		}
 		/* A signal on its way to the tracee: delivered, or held back (sighold.c). */
@@ -721,7 +746,10 @@ int tracer_run(char **argv, char **envp, int *status, char *why, size_t len)
 	}
 	close(sock);
 
-	trace(pid, status);
+	if (S->degraded)
+		degraded_trace(pid, status, on_stop, on_end);
+	else
+		trace(pid, status);
 	pty_finish(); /* the agent's last output shown, the terminal as it was */
 	/* Take the terminal back for ward's process group. */
 	if (isatty(STDIN_FILENO)) {

@@ -84,13 +84,13 @@ static const struct row {
 } rows[] = {
 	{ "seccomp user notification", "5.0", REQUIRED, FLAG(user_notif),
 	  "ward is asked about each supervised call of the agent and answers it",
-	  "ward cannot supervise here (an older kernel, or a listener already on this process: "
-	  "ward inside ward or a container's runtime); --degraded, enforcement by ptrace, is "
-	  "not in this version",
+	  "ward cannot supervise here by notification: on an older kernel --degraded enforces "
+	  "by ptrace (docs/degraded.md); under another listener (ward inside ward, a container's "
+	  "runtime) not even that",
 	  "user_notif" },
 	{ "SECCOMP_IOCTL_NOTIF_ADDFD", "5.9", REQUIRED, FLAG(addfd),
 	  "ward opens a file for the agent and puts it in the agent's fd table",
-	  "ward needs Linux 5.9 (--degraded, enforcement by ptrace, is not in this version)",
+	  "ward needs Linux 5.9, or --degraded (enforcement by ptrace: docs/degraded.md)",
 	  "addfd" },
 	{ "SECCOMP_ADDFD_FLAG_SEND", "5.14", USED, FLAG(addfd_send),
 	  "the fd and the answer reach the agent in one step",

@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "ask.h"
 #include "control.h"
+#include "degraded.h"
 #include "features.h"
 #include "filter.h"
 #include "log.h"
@@ -423,8 +424,12 @@ static void tell_profiles(const struct policy_opts *o, const char *cmd, const ch
 }
 
 /* What ward run was told, besides the policy options. */
+/* --degraded: always, or only where user notification is missing or taken. */
+enum { DEGRADED_OFF, DEGRADED_ON, DEGRADED_AUTO };
+
 struct run_opts {
 	struct policy_opts policy;
+	int degraded;
 	const char *log; /* --log FILE, NULL: the default */
 	bool ephemeral;
 	bool no_preload, backtrace;
@@ -443,7 +448,7 @@ static int run_options(int argc, char **argv, struct run_opts *ro)
 		{ "log", required_argument, 0, OPT_LOG },
 		{ "ephemeral", no_argument, 0, OPT_EPHEMERAL },
 		{ "no-preload", no_argument, 0, OPT_NO_PRELOAD },
-		{ "degraded", no_argument, 0, OPT_DEGRADED },
+		{ "degraded", optional_argument, 0, OPT_DEGRADED },
 		{ "backtrace", no_argument, 0, OPT_BACKTRACE },
 		{ "ask", required_argument, 0, OPT_ASK },
 		{ "help", no_argument, 0, 'h' },
@@ -481,7 +486,13 @@ static int run_options(int argc, char **argv, struct run_opts *ro)
 			ro->no_preload = true;
 			break;
 		case OPT_DEGRADED:
-			die(WARD_EXIT_FAILURE, "--degraded needs the preload library, which this version lacks");
+			if (optarg == NULL)
+				ro->degraded = DEGRADED_ON;
+			else if (strcmp(optarg, "auto") == 0)
+				ro->degraded = DEGRADED_AUTO;
+			else
+				die(WARD_EXIT_USAGE, "--degraded takes nothing or =auto, not '%s'", optarg);
+			break;
 		case OPT_BACKTRACE:
 			ro->backtrace = true;
 			break;
@@ -514,14 +525,33 @@ static int run_options(int argc, char **argv, struct run_opts *ro)
  * and exec key, the policy, the cache, the filter and the notification
  * sizes, in S.
  */
-static void session_setup(struct policy_opts *o)
+static void session_setup(struct policy_opts *o, int degraded)
 {
 	struct ward_error err;
 	char why[256] = "";
 	int rc;
 
-	if ((rc = features_detect(&S->feat, why, sizeof(why))) < 0)
+	rc = features_detect(&S->feat, why, sizeof(why));
+	/*
+	 * --degraded (degraded.c) where user notification is missing or taken,
+	 * or wherever it is forced; it still needs openat2 and pidfd_getfd.
+	 */
+	bool notif_missing = !S->feat.user_notif || !S->feat.addfd;
+	if ((degraded == DEGRADED_ON || (degraded == DEGRADED_AUTO && rc < 0 && notif_missing)) &&
+	    S->feat.openat2 && S->feat.pidfd_getfd && !S->feat.taken && (rc == 0 || notif_missing)) {
+		S->degraded = true;
+		degraded_block_signals(); /* before any thread of ward's starts */
+		if (!S->quiet) {
+			warnx_("--degraded: enforcement by ptrace%s%s; what it cannot promise:",
+			       rc < 0 ? ", since " : "", rc < 0 ? why : "");
+			for (int i = 0; degraded_limits[i] != NULL; i++)
+				warnx_("  - %s", degraded_limits[i]);
+		}
+		rc = 0;
+	}
+	if (rc < 0)
 		die(WARD_EXIT_FAILURE, "%s", why);
+	filter_set_degraded(S->degraded);
 
 	uint32_t rnd;
 	if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd))
@@ -552,8 +582,8 @@ static void session_setup(struct policy_opts *o)
 	if ((rc = filter_build(S->policy, &ward_filter, why, sizeof(why))) < 0)
 		die(WARD_EXIT_FAILURE, "%s", why);
 
-	struct seccomp_notif_sizes sizes;
-	if (syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sizes) < 0)
+	struct seccomp_notif_sizes sizes = { 0 };
+	if (syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sizes) < 0 && !S->degraded)
 		die(WARD_EXIT_FAILURE, "SECCOMP_GET_NOTIF_SIZES: %m");
 	S->notify_size = sizes.seccomp_notif > sizeof(struct seccomp_notif)
 				 ? sizes.seccomp_notif : (int)sizeof(struct seccomp_notif);
@@ -726,6 +756,17 @@ static const char *open_log(const char *log, bool backtrace, char path[PATH_MAX]
 	return log;
 }
 
+/* --degraded: what it cannot promise (session-start's "degraded"), or NULL: not degraded. */
+static json_t *degraded_json(void)
+{
+	if (!S->degraded)
+		return NULL;
+	json_t *a = json_array();
+	for (int i = 0; degraded_limits[i] != NULL; i++)
+		json_array_append_new(a, json_string(degraded_limits[i]));
+	return json_pack("{s:o}", "limits", a);
+}
+
 /* session-start: the command, where, the policy (profiles as loaded), the kernel, env. */
 static void log_session_start(char **cmd, int n, const struct policy_opts *o,
 			      const char *profiles, json_t *jenv)
@@ -750,7 +791,7 @@ static void log_session_start(char **cmd, int n, const struct policy_opts *o,
 		jenv = NULL;
 	}
 	log_event(EV_SESSION_START, 0,
-		  "{s:o, s:s, s:s, s:s, s:o, s:s, s:s, s:{s:s, s:b, s:b, s:b, s:b, s:s*}, s:o*, s:o*, s:o, s:b}",
+		  "{s:o, s:s, s:s, s:s, s:o, s:s, s:s, s:{s:s, s:b, s:b, s:b, s:b, s:s*}, s:o*, s:o*, s:o, s:b, s:o*}",
 		  "argv", jargv, "cwd", cwd, "project", S->vars.project, "profile", profiles, "policy",
 		  jpol, "mode", S->shadow ? "shadow" : "enforce", "version", WARD_VERSION, "kernel",
 		  "release", S->feat.kernel, "addfd_send", S->feat.addfd_send, "wait_killable_recv",
@@ -758,7 +799,7 @@ static void log_session_start(char **cmd, int n, const struct policy_opts *o,
 		  S->feat.pidfd_thread, "masked", S->feat.masked[0] ? S->feat.masked : NULL,
 		  "links_not_followed", jcut, "env", jenv, "preload",
 		  S->preload.base != 0 ? jpath(S->preload.lib) : json_false(), "backtrace",
-		  S->preload.base != 0 && S->preload.backtrace);
+		  S->preload.base != 0 && S->preload.backtrace, "degraded", degraded_json());
 }
 
 /*
@@ -829,7 +870,11 @@ int cmd_run(int argc, char **argv)
 	/* The terminal becomes ward's, the agent's a pty: before the filter is built. */
 	if ((ro.ask & ASK_TERMINAL) && (rc = pty_open()) < 0)
 		die(WARD_EXIT_FAILURE, "cannot open a pseudo-terminal: %s", strerror(-rc));
-	session_setup(&ro.policy);
+	/* WARD_DEGRADED=1: --degraded, for running the test suites so (make degraded). */
+	const char *dg = getenv("WARD_DEGRADED");
+	if (ro.degraded == DEGRADED_OFF && dg != NULL && strcmp(dg, "1") == 0)
+		ro.degraded = DEGRADED_ON;
+	session_setup(&ro.policy, ro.degraded);
 	preload_prepare(&ro);
 	scratch_dir();
 	char profiles[512];

@@ -11,6 +11,7 @@
  *     and created with O_EXCL | O_NOFOLLOW relative to that parent's fd.
  * An open for reading and writing needs both read and write allowed.
  */
+#include "../degraded.h"
 #include "handlers.h"
 #include "../log.h"
 #include "../mem.h"
@@ -533,7 +534,8 @@ static bool others_mem(struct req *r, int opath, const char *real)
 	pid_t tgid, ppid;
 	if (!proc_info((pid_t)pid, &tgid, &ppid, NULL, 0))
 		proc_status_ids((pid_t)pid, &tgid, &ppid);
-	return tgid != r->tgid;
+	/* --degraded: its own too, for writing, which would reach ward's page (degraded.c). */
+	return tgid != r->tgid || (S->degraded && (r->open_flags & O_ACCMODE) != O_RDONLY);
 }
 
 /*
@@ -638,6 +640,15 @@ static int open_existing(struct req *r, const struct open_args *a, mode_t mode)
 	if ((a->orig_flags & O_CREAT) && S_ISDIR(st.st_mode)) {
 		rc = -EISDIR; /* O_CREAT on a directory */
 		goto out;
+	}
+	if (S->degraded) {
+		/*
+		 * The agent's kernel opens it (degraded.c), as the agent asked:
+		 * a FIFO waits there for its other end, /dev/tty is its own
+		 * terminal, O_PATH stays O_PATH.
+		 */
+		rc = degraded_answer_fd(r, opath, false);
+		return rc;
 	}
 	if (a->flags & O_PATH) {
 		/*
@@ -844,6 +855,8 @@ int h_open(struct req *r)
 	if ((rc = decode(r, &a)) < 0)
 		return rc;
 	a.orig_flags = a.flags;
+	r->open_flags = a.flags;
+	r->open_mode = a.mode;
 	if ((a.flags & O_CREAT) && (a.flags & O_DIRECTORY) && !(a.flags & O_PATH) &&
 	    (a.flags & O_TMPFILE) != O_TMPFILE)
 		return -EINVAL; /* since Linux 6.4 */

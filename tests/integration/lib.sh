@@ -150,6 +150,8 @@ hermetic() {
 		LC_ALL=C)
 	# The kernel features ward is told to do without (make oldkernel): kept through env -i.
 	[ -n "${WARD_KERNEL_FEATURES:-}" ] && ENVV+=(WARD_KERNEL_FEATURES="$WARD_KERNEL_FEATURES")
+	# ...and --degraded for every run (make degraded).
+	[ -n "${WARD_DEGRADED:-}" ] && ENVV+=(WARD_DEGRADED="$WARD_DEGRADED")
 	return 0
 }
 
@@ -259,7 +261,8 @@ ward_probe() {
 	[ $# -gt 0 ] && chown "$NB_UID:$NB_GID" "$d"
 	out=$(cd "$d" && "$@" env -i HOME="$d" XDG_CONFIG_HOME="$d/config" XDG_STATE_HOME="$d/state" \
 		XDG_RUNTIME_DIR="$d" TMPDIR="$d" PATH=/usr/bin:/bin \
-		${WARD_KERNEL_FEATURES:+WARD_KERNEL_FEATURES="$WARD_KERNEL_FEATURES"} "$ward" run -q --log "$d/log.jsonl" --profile audit -- /bin/echo ward-runs 2>&1)
+		${WARD_KERNEL_FEATURES:+WARD_KERNEL_FEATURES="$WARD_KERNEL_FEATURES"} \
+		${WARD_DEGRADED:+WARD_DEGRADED="$WARD_DEGRADED"} "$ward" run -q --log "$d/log.jsonl" --profile audit -- /bin/echo ward-runs 2>&1)
 	st=$?
 	rm -rf "$d"
 	if [ "$st" = 0 ] && [ "$out" = ward-runs ]; then

@@ -138,7 +138,7 @@ check_match "ward doctor, both masked: the rows say masked, and what replaces ea
 	"*no *SECCOMP_ADDFD_FLAG_SEND (5.14): masked by WARD_KERNEL_FEATURES*installs the fd, then answers its number*WAIT_KILLABLE_RECV (5.19): masked*answered with what ward did*ward can run here.*" "$out"
 
 # Before 5.9 (no ADDFD) ward refuses (125), naming the feature, the kernel that has it, and
-# --degraded, which this version does not have.
+# --degraded, which it runs with instead (tests/integration/degraded.sh).
 out=$(cd "$BASE" && env -i "${ENVV[@]}" WARD_KERNEL_FEATURES=-addfd "$WARD" run -q -- /bin/true 2>&1)
 st=$?
 check "no ADDFD (Linux 5.0-5.8): exit 125" 125 "$st"

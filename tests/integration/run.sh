@@ -22,7 +22,7 @@ printf 'x' >notexec; chmod 644 notexec
 run -- ./notexec; check "a command that cannot be run: 126" 126 "$RC"
 run -r 'allow raed /x' -- true 2>/dev/null; check "a bad policy: 125" 125 "$RC"
 "$WARD" run -q --mode nonsense -- true 2>/dev/null; check "a bad option value: 2" 2 "$?"
-"$WARD" run -q --degraded -- true 2>/dev/null; check "--degraded is not available: 125" 125 "$?"
+"$WARD" run -q --degraded=sometimes -- true 2>/dev/null; check "--degraded=sometimes: a usage error" 2 "$?"
 
 # The audit log
 run -- cat "$HOME/.ssh/id_rsa" 2>/dev/null

@@ -1,0 +1,901 @@
+/*
+ * degraded.c - --degraded: where seccomp user notification is missing
+ * (before Linux 5.9 ward cannot use it: no ADDFD) or taken (EBUSY: ward
+ * inside ward, a container runtime's listener), the filter returns
+ * SECCOMP_RET_TRACE where it would notify, and the call reaches ward as a
+ * PTRACE_EVENT_SECCOMP stop of the tracer (DESIGN.md 2).
+ *
+ * The tracer reads the stopped thread's registers and queues the call;
+ * the notification workers take it as they would a notification (a
+ * struct seccomp_notif made of the registers, notify.c) and serve it with
+ * the same handlers, which read the agent's memory once and perform the
+ * call in ward.  Their answer goes back to the tracer, which injects it:
+ * the call is skipped (orig_rax -1) with rax the result or the error.
+ * Nothing the agent can change is read after the decision.
+ *
+ * One answer cannot be injected so: an fd (there is no ADDFD).  For an
+ * open, the agent's own kernel opens the object ward decided on and
+ * opened: the call becomes openat2(AT_FDCWD, the real path of ward's fd,
+ * RESOLVE_NO_SYMLINKS), its path and struct open_how copied by ward into
+ * a page of the agent's that only ward writes (DEGRADED_REGION, mapped
+ * read-only at the first call of each new address space, kept from the
+ * agent below), and at the call's exit the tracer checks that the fd it
+ * made is the object ward decided on (device and inode), or closes it and
+ * answers EACCES.  What remains open between the decision and that check
+ * is what degraded_limits says.
+ *
+ * The tracer's loop here waits for ptrace stops and for the workers'
+ * answers alike (sigtimedwait on SIGCHLD and WAKE_SIG), and makes every
+ * ptrace call, as ptrace requires.
+ */
+#include "degraded.h"
+#include "log.h"
+#include "notify.h"
+#include "proc.h"
+#include "procfs.h"
+#include "session.h"
+#include "jline.h"
+#include "ward.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/kcmp.h>
+#include <linux/openat2.h>
+#include <linux/audit.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ipc.h>
+#include <sys/mman.h>
+#include <sys/ptrace.h>
+#include <sys/shm.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/user.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <uthash.h>
+
+#ifndef MAP_FIXED_NOREPLACE
+#define MAP_FIXED_NOREPLACE 0x100000
+#endif
+
+const char *const degraded_limits[] = {
+	"an open is performed by the agent's kernel on the real path ward decided on, without "
+	"symlinks; a directory of that path renamed by the session between the decision and the "
+	"open is checked after it (the fd is closed and refused), but another thread of the "
+	"process may use the fd in that moment",
+	"a pipe, socket or deleted file reopened through /proc/PID/fd/N is reopened by that name, "
+	"checked after the open as above",
+	"every supervised call and every mprotect, munmap, mremap, madvise and fixed mmap stops "
+	"the process for the tracer: slower than user notification",
+	"a process with more than 128 threads opening at once gets EAGAIN",
+	NULL,
+};
+
+/* The tracer's wake-up: a worker has answered. */
+#define WAKE_SIG (SIGRTMIN + 5)
+
+/* ---- the calls between the tracer and the workers ---- */
+
+struct job {
+	uint64_t id;
+	pid_t tid;
+	struct seccomp_data data;
+	bool taken, answered, dead;
+	int rc;
+	int64_t val;
+	/* an fd: the agent's kernel opens path (openat2) and must reach dev/ino */
+	bool open, tmpfile;
+	uint64_t flags, mode, resolve;
+	dev_t dev;
+	ino_t ino;
+	char *path;
+	struct job *next; /* in the queue, or the answered list */
+	UT_hash_handle hh;
+};
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t queued = PTHREAD_COND_INITIALIZER;
+static struct job *jobs, *qhead, *qtail, *answered;
+static uint64_t next_id = 1;
+static pid_t tracer_tid;
+static bool over;
+
+static void job_free(struct job *j)
+{
+	free(j->path);
+	free(j);
+}
+
+int degraded_take(struct seccomp_notif *n)
+{
+	pthread_mutex_lock(&lock);
+	while (qhead == NULL && !over)
+		pthread_cond_wait(&queued, &lock);
+	if (qhead == NULL) {
+		pthread_mutex_unlock(&lock);
+		return -1;
+	}
+	struct job *j = qhead;
+	qhead = j->next;
+	if (qhead == NULL)
+		qtail = NULL;
+	j->next = NULL;
+	j->taken = true;
+	n->id = j->id;
+	n->pid = (uint32_t)j->tid;
+	n->flags = 0;
+	n->data = j->data;
+	pthread_mutex_unlock(&lock);
+	return 0;
+}
+
+bool degraded_alive(uint64_t id)
+{
+	struct job *j;
+
+	pthread_mutex_lock(&lock);
+	HASH_FIND(hh, jobs, &id, sizeof(id), j);
+	bool alive = j != NULL && !j->dead && !j->answered;
+	pthread_mutex_unlock(&lock);
+	return alive;
+}
+
+/* Hand j, answered, to the tracer (lock held). */
+static void post(struct job *j)
+{
+	j->answered = true;
+	j->next = answered;
+	answered = j;
+	syscall(SYS_tgkill, getpid(), tracer_tid, WAKE_SIG);
+}
+
+void degraded_answer(uint64_t id, int rc, int64_t val)
+{
+	struct job *j;
+
+	pthread_mutex_lock(&lock);
+	HASH_FIND(hh, jobs, &id, sizeof(id), j);
+	if (j != NULL && !j->answered) {
+		j->rc = rc;
+		j->val = val;
+		post(j);
+	}
+	pthread_mutex_unlock(&lock);
+}
+
+/* The flags openat2 takes (it refuses others, where openat ignores them). */
+#define OPEN_FLAGS                                                                          \
+	(O_ACCMODE | O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_APPEND | O_NONBLOCK | O_DSYNC | \
+	 O_ASYNC | O_DIRECT | O_LARGEFILE | O_DIRECTORY | O_NOFOLLOW | O_NOATIME | O_CLOEXEC |  \
+	 O_PATH | __O_TMPFILE | O_SYNC)
+#define PATH_FLAGS (O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+
+/*
+ * What the agent's kernel opens for r: the name, its flags and how it
+ * resolves.  0, or -EACCES with the reason logged when the object has no
+ * name to reach it by.
+ */
+static int reach(struct req *r, int fd, bool opened, struct job *j, char *path, size_t len)
+{
+	char link[64];
+	struct stat st;
+	ssize_t n;
+	uint64_t flags = (uint64_t)(unsigned)r->open_flags & OPEN_FLAGS;
+
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	if ((n = readlink(link, path, len - 1)) <= 0)
+		return -EACCES;
+	path[n] = '\0';
+	j->dev = st.st_dev;
+	j->ino = st.st_ino;
+	j->resolve = RESOLVE_NO_SYMLINKS;
+	flags &= ~(uint64_t)(O_CREAT | O_EXCL);
+	if (opened)
+		flags &= ~(uint64_t)O_TRUNC; /* ward's open truncated it */
+	const char *del = " (deleted)";
+	size_t dl = strlen(del);
+	if ((flags & __O_TMPFILE) == __O_TMPFILE && S_ISREG(st.st_mode) && st.st_nlink == 0 &&
+	    (size_t)n > dl && strcmp(path + n - dl, del) == 0 && strrchr(path, '/') != NULL) {
+		/* An O_TMPFILE: the agent's kernel makes its own, in the same directory. */
+		*strrchr(path, '/') = '\0';
+		if (path[0] == '\0')
+			strcpy(path, "/");
+		j->tmpfile = true;
+		j->flags = flags;
+		j->mode = (uint64_t)(r->open_mode & 07777);
+		return 0;
+	}
+	flags &= ~(uint64_t)__O_TMPFILE;
+	if (path[0] != '/' || ((size_t)n > dl && strcmp(path + n - dl, del) == 0)) {
+		/*
+		 * No name of its own (a pipe, a socket, a deleted file), reached
+		 * through the agent's fd (anon_check said it is the agent's own):
+		 * reopened through that fd, magic link and all.
+		 */
+		if (r->hop_fd < 0)
+			return refuse(r, EACCES, "--degraded: the object has no name the agent's "
+						 "kernel could open it by");
+		snprintf(path, len, "/proc/%d/fd/%d", r->hop_tid, r->hop_fd);
+		j->resolve = 0;
+	}
+	if (flags & O_PATH)
+		flags &= PATH_FLAGS;
+	j->flags = flags;
+	j->mode = 0;
+	return 0;
+}
+
+int degraded_answer_fd(struct req *r, int fd, bool opened)
+{
+	static __thread char path[PATH_MAX];
+	struct job *j;
+	struct job tmp = { 0 };
+	int rc = reach(r, fd, opened, &tmp, path, sizeof(path));
+
+	close(fd);
+	if (rc < 0)
+		return rc;
+	if (req_commit(r, true) < 0)
+		return -EACCES;
+	char *copy = strdup(path);
+	if (copy == NULL)
+		return -ENOMEM;
+	pthread_mutex_lock(&lock);
+	HASH_FIND(hh, jobs, &r->n->id, sizeof(r->n->id), j);
+	if (j == NULL || j->answered) {
+		pthread_mutex_unlock(&lock);
+		free(copy);
+		r->replied = true;
+		return 1;
+	}
+	j->open = true;
+	j->tmpfile = tmp.tmpfile;
+	j->flags = tmp.flags;
+	j->mode = tmp.mode;
+	j->resolve = tmp.resolve;
+	j->dev = tmp.dev;
+	j->ino = tmp.ino;
+	j->path = copy;
+	j->rc = 1;
+	post(j);
+	pthread_mutex_unlock(&lock);
+	r->replied = true;
+	return 1;
+}
+
+/* ---- the tracer's: address spaces and threads ---- */
+
+struct mm {
+	int refs;
+	bool mapped;
+	uint8_t used[DEGRADED_THREADS]; /* slots held by a thread */
+};
+
+enum phase {
+	P_NONE,
+	P_QUEUED, /* its call is with the workers */
+	P_MMAP,	  /* mapping the page; the call is made again after */
+	P_OPEN,	  /* the agent's kernel opens; checked at its exit */
+	P_CLOSE,  /* closing what it opened that was not decided on */
+};
+
+struct task {
+	pid_t tid;
+	struct mm *mm;
+	int slot; /* -1: none yet */
+	unsigned ring;
+	enum phase phase;
+	struct user_regs_struct saved;
+	struct job *job; /* P_OPEN: what it must have opened */
+	int restart_nr;	 /* answered a restart code: the call's number, for its signal stop */
+	UT_hash_handle hh;
+};
+
+static struct task *tasks;
+
+static struct mm *mm_new(bool mapped)
+{
+	struct mm *m = calloc(1, sizeof(*m));
+
+	if (m != NULL) {
+		m->refs = 1;
+		m->mapped = mapped;
+	}
+	return m;
+}
+
+static void mm_put(struct mm *m)
+{
+	if (m != NULL && --m->refs == 0)
+		free(m);
+}
+
+/* The page is in tid's address space already (a fork's copy of its parent's). */
+static bool region_in_maps(pid_t tid)
+{
+	char path[64], line[512], want[64];
+	bool found = false;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", tid);
+	snprintf(want, sizeof(want), "%llx-%llx r--p ", (unsigned long long)DEGRADED_REGION,
+		 (unsigned long long)(DEGRADED_REGION + DEGRADED_SIZE));
+	FILE *f = fopen(path, "re");
+	if (f == NULL)
+		return false;
+	while (!found && fgets(line, sizeof(line), f) != NULL)
+		found = strncmp(line, want, strlen(want)) == 0;
+	fclose(f);
+	return found;
+}
+
+static struct task *task_find(pid_t tid)
+{
+	struct task *t;
+
+	HASH_FIND_INT(tasks, &tid, t);
+	return t;
+}
+
+/*
+ * tid's task, made at its first stop: a thread shares its leader's
+ * address space; a process shares its parent's when kcmp says so (vfork,
+ * posix_spawn), else has its own, a fork's copy (the page is in it when
+ * it was in the parent's) or an exec's.
+ */
+static struct task *task_get(pid_t tid)
+{
+	struct task *t = task_find(tid);
+	pid_t tgid = tid, ppid = 0;
+
+	if (t != NULL && t->mm != NULL)
+		return t;
+	if (t == NULL) {
+		if ((t = calloc(1, sizeof(*t))) == NULL)
+			return NULL;
+		t->tid = tid;
+		t->slot = -1;
+		HASH_ADD_INT(tasks, tid, t);
+	}
+	if (!proc_info(tid, &tgid, &ppid, NULL, 0))
+		proc_status_ids(tid, &tgid, &ppid);
+	struct task *o = NULL;
+	if (tgid != tid)
+		o = task_get(tgid);
+	else if (ppid > 0 && syscall(SYS_kcmp, tid, ppid, KCMP_VM, 0, 0) == 0)
+		o = task_get(ppid);
+	if (o != NULL && o->mm != NULL) {
+		t->mm = o->mm;
+		t->mm->refs++;
+	} else {
+		t->mm = mm_new(region_in_maps(tid));
+	}
+	return t->mm != NULL ? t : NULL;
+}
+
+static void slot_put(struct task *t)
+{
+	if (t->mm != NULL && t->slot >= 0)
+		t->mm->used[t->slot] = 0;
+	t->slot = -1;
+}
+
+void degraded_gone(pid_t tid)
+{
+	struct task *t = task_find(tid);
+	struct job *j, *tmp;
+
+	pthread_mutex_lock(&lock);
+	HASH_ITER(hh, jobs, j, tmp) {
+		if (j->tid == tid)
+			j->dead = true;
+	}
+	pthread_mutex_unlock(&lock);
+	if (t == NULL)
+		return;
+	slot_put(t);
+	mm_put(t->mm);
+	if (t->job != NULL)
+		job_free(t->job);
+	HASH_DEL(tasks, t);
+	free(t);
+}
+
+void degraded_exec(pid_t former, pid_t pid)
+{
+	if (former != pid)
+		degraded_gone(former);
+	struct task *t = task_find(pid);
+	if (t == NULL)
+		return;
+	slot_put(t);
+	mm_put(t->mm);
+	t->mm = mm_new(false); /* the new image: no page until its first call */
+	t->ring = 0;
+}
+
+void degraded_clone(pid_t parent, pid_t child, unsigned long flags)
+{
+	struct task *p = task_find(parent), *c;
+
+	if (p == NULL || p->mm == NULL || (c = task_find(child)) != NULL)
+		return;
+	if ((c = calloc(1, sizeof(*c))) == NULL)
+		return;
+	c->tid = child;
+	c->slot = -1;
+	if (flags & CLONE_VM) {
+		c->mm = p->mm;
+		p->mm->refs++;
+	} else {
+		c->mm = mm_new(p->mm->mapped); /* a copy: with the page if the parent had it */
+	}
+	if (c->mm == NULL) {
+		free(c);
+		return;
+	}
+	HASH_ADD_INT(tasks, tid, c);
+}
+
+/* ---- the tracer's: answering a stop ---- */
+
+static void resume(pid_t tid, enum __ptrace_request how)
+{
+	ptrace(how, tid, 0, 0);
+}
+
+/* Skip the call tid is stopped in: it returns rv. */
+static void skip(pid_t tid, struct user_regs_struct *regs, int64_t rv)
+{
+	regs->orig_rax = (unsigned long long)-1;
+	regs->rax = (unsigned long long)rv;
+	if (ptrace(PTRACE_SETREGS, tid, 0, regs) < 0)
+		return; /* gone */
+	resume(tid, PTRACE_CONT);
+}
+
+static bool is_restart(int rc)
+{
+	return rc <= -ERESTARTSYS && rc >= -516; /* ERESTARTSYS .. ERESTART_RESTARTBLOCK */
+}
+
+/*
+ * A fatal error of the page: the process cannot be served safely, and is
+ * killed (logged).
+ */
+static void kill_for(pid_t tid, const char *why)
+{
+	pid_t tgid = tid, ppid;
+
+	if (!proc_info(tid, &tgid, &ppid, NULL, 0))
+		tgid = tid;
+	struct jline *l = log_begin(EV_ACCESS, tid);
+	jl_str(l, "decision", "kill");
+	jl_str(l, "reason", why);
+	log_finish(l);
+	kill(tgid, SIGKILL);
+}
+
+/* Map the page in t's address space (it is at a seccomp stop): its call is made again after. */
+static void map_region(struct task *t, struct user_regs_struct *regs)
+{
+	struct user_regs_struct r = *regs;
+
+	t->saved = *regs;
+	r.orig_rax = SYS_mmap;
+	r.rdi = DEGRADED_REGION;
+	r.rsi = DEGRADED_SIZE;
+	r.rdx = PROT_READ;
+	r.r10 = MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE | MAP_NORESERVE;
+	r.r8 = (unsigned long long)-1;
+	r.r9 = 0;
+	if (ptrace(PTRACE_SETREGS, t->tid, 0, &r) < 0)
+		return;
+	t->phase = P_MMAP;
+	resume(t->tid, PTRACE_SYSCALL);
+}
+
+static bool overlaps(uint64_t addr, uint64_t len)
+{
+	uint64_t end = addr + len;
+
+	if (end < addr)
+		return true; /* wraps: the kernel refuses it anyway */
+	return addr < DEGRADED_REGION + DEGRADED_SIZE && end > DEGRADED_REGION;
+}
+
+static uint64_t page_up(uint64_t len)
+{
+	return (len + 4095) & ~4095ull;
+}
+
+/* A call that would unmap, move, reprotect or replace the page: its error (0: none). */
+static int touches_region(const struct user_regs_struct *g)
+{
+	uint64_t a0 = g->rdi, a1 = g->rsi, a2 = g->rdx, a3 = g->r10, a4 = g->r8;
+
+	switch ((long)g->orig_rax) {
+	case SYS_mmap:
+		return (a3 & MAP_FIXED) && overlaps(a0, page_up(a1)) ? -EPERM : 0;
+	case SYS_munmap:
+	case SYS_mprotect:
+	case SYS_pkey_mprotect:
+	case SYS_madvise:
+		return overlaps(a0, page_up(a1)) ? -EPERM : 0;
+	case SYS_mremap:
+		if (overlaps(a0, page_up(a1)))
+			return -EPERM;
+		return (a3 & MREMAP_FIXED) && overlaps(a4, page_up(a2)) ? -EPERM : 0;
+	case SYS_shmat: {
+		if (!(a2 & SHM_REMAP))
+			return 0;
+		struct shmid_ds ds;
+		if (shmctl((int)a0, IPC_STAT, &ds) < 0)
+			return -EINVAL; /* the kernel's own error for a bad id */
+		return overlaps(a1 & ~4095ull, page_up(ds.shm_segsz + (a1 & 4095))) ? -EPERM : 0;
+	}
+	default:
+		return 0;
+	}
+}
+
+/* Calls the filter stops only to keep the page (no row of the table). */
+static bool guard_only(long nr)
+{
+	return nr == SYS_mmap || nr == SYS_munmap || nr == SYS_mprotect || nr == SYS_pkey_mprotect ||
+	       nr == SYS_madvise || nr == SYS_mremap;
+}
+
+void degraded_seccomp_stop(pid_t tid)
+{
+	struct user_regs_struct regs;
+	struct task *t = task_get(tid);
+	int rc;
+
+	if (ptrace(PTRACE_GETREGS, tid, 0, &regs) < 0)
+		return; /* gone */
+	if (t == NULL) {
+		skip(tid, &regs, -ENOMEM);
+		return;
+	}
+	t->restart_nr = -1;
+	if (!t->mm->mapped) {
+		map_region(t, &regs);
+		return;
+	}
+	if ((rc = touches_region(&regs)) != 0) {
+		if (rc == -EPERM) {
+			struct jline *l = log_begin(EV_ACCESS, tid);
+			jl_str(l, "decision", "deny");
+			jl_str(l, "reason", "--degraded: the call would change ward's page in the process");
+			log_finish(l);
+		}
+		skip(tid, &regs, rc);
+		return;
+	}
+	if (guard_only((long)regs.orig_rax)) {
+		resume(tid, PTRACE_CONT);
+		return;
+	}
+	struct job *j = calloc(1, sizeof(*j));
+	if (j == NULL) {
+		skip(tid, &regs, -ENOMEM);
+		return;
+	}
+	j->tid = tid;
+	j->data.nr = (int)regs.orig_rax;
+	j->data.arch = AUDIT_ARCH_X86_64;
+	j->data.instruction_pointer = regs.rip;
+	uint64_t args[6] = { regs.rdi, regs.rsi, regs.rdx, regs.r10, regs.r8, regs.r9 };
+	memcpy(j->data.args, args, sizeof(args));
+	t->saved = regs;
+	t->phase = P_QUEUED;
+	pthread_mutex_lock(&lock);
+	j->id = next_id++;
+	HASH_ADD(hh, jobs, id, sizeof(j->id), j);
+	if (qtail != NULL)
+		qtail->next = j;
+	else
+		qhead = j;
+	qtail = j;
+	pthread_cond_signal(&queued);
+	pthread_mutex_unlock(&lock);
+}
+
+/* Copy len bytes to the agent's page at addr (read-only to it: /proc/PID/mem writes it). */
+static int poke(pid_t tid, uint64_t addr, const void *buf, size_t len)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/mem", tid);
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ssize_t n = pwrite(fd, buf, len, (off_t)addr);
+	int e = errno;
+	close(fd);
+	return n == (ssize_t)len ? 0 : n < 0 ? -e : -EIO;
+}
+
+/* t's call becomes openat2 of what j says, from t's slot of the page. */
+static void open_by_page(struct task *t, struct job *j)
+{
+	struct user_regs_struct r = t->saved;
+	struct open_how how = { .flags = j->flags, .mode = j->mode, .resolve = j->resolve };
+	size_t plen = strlen(j->path) + 1;
+
+	if (t->slot < 0) {
+		for (unsigned i = 0; i < DEGRADED_THREADS && t->slot < 0; i++) {
+			if (!t->mm->used[i]) {
+				t->mm->used[i] = 1;
+				t->slot = (int)i;
+			}
+		}
+	}
+	if (t->slot < 0 || plen > DEGRADED_SLOT - 64) {
+		job_free(j);
+		t->phase = P_NONE;
+		skip(t->tid, &r, t->slot < 0 ? -EAGAIN : -ENAMETOOLONG);
+		return;
+	}
+	uint64_t at = DEGRADED_REGION +
+		      ((uint64_t)t->slot * DEGRADED_RING + t->ring++ % DEGRADED_RING) * DEGRADED_SLOT;
+	if (poke(t->tid, at, &how, sizeof(how)) < 0 || poke(t->tid, at + 64, j->path, plen) < 0) {
+		job_free(j);
+		t->phase = P_NONE;
+		skip(t->tid, &r, -EACCES); /* fail closed */
+		return;
+	}
+	r.orig_rax = SYS_openat2;
+	r.rdi = (unsigned long long)AT_FDCWD;
+	r.rsi = at + 64;
+	r.rdx = at;
+	r.r10 = sizeof(how);
+	if (ptrace(PTRACE_SETREGS, t->tid, 0, &r) < 0) {
+		job_free(j);
+		return;
+	}
+	t->job = j;
+	t->phase = P_OPEN;
+	resume(t->tid, PTRACE_SYSCALL);
+}
+
+/* Inject a worker's answer into the thread stopped for it. */
+static void apply(struct job *j)
+{
+	struct task *t = task_find(j->tid);
+
+	if (j->dead || t == NULL || t->phase != P_QUEUED) {
+		job_free(j);
+		return;
+	}
+	t->phase = P_NONE;
+	struct user_regs_struct r = t->saved;
+	if (j->open) {
+		open_by_page(t, j);
+		return;
+	}
+	if (j->rc == 0) {
+		resume(t->tid, PTRACE_CONT);
+	} else if (j->rc < 0) {
+		if (is_restart(j->rc))
+			t->restart_nr = (int)r.orig_rax;
+		skip(t->tid, &r, j->rc);
+	} else {
+		skip(t->tid, &r, j->val);
+	}
+	job_free(j);
+}
+
+/* Apply every answer the workers have posted. */
+static void drain(void)
+{
+	pthread_mutex_lock(&lock);
+	struct job *list = answered;
+	answered = NULL;
+	for (struct job *j = list; j != NULL; j = j->next)
+		HASH_DEL(jobs, j);
+	pthread_mutex_unlock(&lock);
+	/* Oldest first. */
+	struct job *rev = NULL;
+	while (list != NULL) {
+		struct job *n = list->next;
+		list->next = rev;
+		rev = list;
+		list = n;
+	}
+	while (rev != NULL) {
+		struct job *n = rev->next;
+		apply(rev);
+		rev = n;
+	}
+}
+
+/* What the agent's kernel opened (fd in tid) is what ward decided on. */
+static bool opened_right(pid_t tid, int fd, const struct job *j)
+{
+	char path[64];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd/%d", tid, fd);
+	if (stat(path, &st) < 0)
+		return false;
+	if (j->tmpfile)
+		return S_ISREG(st.st_mode) && st.st_nlink == 0 && st.st_dev == j->dev;
+	return st.st_dev == j->dev && st.st_ino == j->ino;
+}
+
+static void log_mismatch(pid_t tid, const struct job *j)
+{
+	struct jline *l = log_begin(EV_ACCESS, tid);
+	jl_str(l, "decision", "deny");
+	jl_str(l, "path", j->path);
+	jl_str(l, "reason", "--degraded: what the open reached is not what ward decided on "
+			    "(a name changed between); closed");
+	log_finish(l);
+}
+
+bool degraded_syscall_stop(pid_t tid)
+{
+	struct task *t = task_find(tid);
+	struct user_regs_struct r;
+	struct __ptrace_syscall_info info;
+
+	if (t == NULL || (t->phase != P_MMAP && t->phase != P_OPEN && t->phase != P_CLOSE))
+		return false;
+	if (ptrace(PTRACE_GETREGS, tid, 0, &r) < 0)
+		return true;
+	memset(&info, 0, sizeof(info));
+	if (ptrace(PTRACE_GET_SYSCALL_INFO, tid, sizeof(info), &info) < 0)
+		info.op = PTRACE_SYSCALL_INFO_NONE;
+	if (info.op == PTRACE_SYSCALL_INFO_ENTRY) {
+		resume(tid, PTRACE_SYSCALL); /* P_CLOSE: its close going in */
+		return true;
+	}
+	switch (t->phase) {
+	case P_MMAP: {
+		t->phase = P_NONE;
+		if (r.rax != DEGRADED_REGION) {
+			kill_for(tid, "--degraded: ward's page cannot be mapped in the process (the "
+				      "address is taken)");
+			return true;
+		}
+		t->mm->mapped = true;
+		struct user_regs_struct again = t->saved;
+		again.rip -= 2; /* the syscall instruction: the call is made again */
+		again.rax = t->saved.orig_rax;
+		if (ptrace(PTRACE_SETREGS, tid, 0, &again) == 0)
+			resume(tid, PTRACE_CONT);
+		return true;
+	}
+	case P_OPEN: {
+		struct job *j = t->job;
+		long long fd = (long long)r.rax;
+		t->job = NULL;
+		t->phase = P_NONE;
+		if (fd < 0 || opened_right(tid, (int)fd, j)) {
+			job_free(j);
+			resume(tid, PTRACE_CONT);
+			return true;
+		}
+		log_mismatch(tid, j);
+		job_free(j);
+		t->saved = r; /* its exit, to return to with EACCES */
+		struct user_regs_struct c = r;
+		c.rip -= 2;
+		c.rax = SYS_close;
+		c.rdi = (unsigned long long)fd;
+		t->phase = P_CLOSE;
+		if (ptrace(PTRACE_SETREGS, tid, 0, &c) == 0)
+			resume(tid, PTRACE_SYSCALL);
+		return true;
+	}
+	case P_CLOSE: {
+		struct user_regs_struct back = t->saved;
+		t->phase = P_NONE;
+		back.rax = (unsigned long long)-EACCES;
+		if (ptrace(PTRACE_SETREGS, tid, 0, &back) == 0)
+			resume(tid, PTRACE_CONT);
+		return true;
+	}
+	default:
+		return false;
+	}
+}
+
+void degraded_signal_stop(pid_t tid)
+{
+	struct task *t = task_find(tid);
+	struct user_regs_struct r;
+
+	/*
+	 * A call skipped with a restart code (-ERESTARTSYS: a signal came
+	 * while ward decided): the kernel restarts it, or answers EINTR, only
+	 * for a call it was in, which a skipped one (orig_rax -1) is not:
+	 * the call's number goes back before the signal is delivered.
+	 */
+	if (t == NULL || t->restart_nr < 0)
+		return;
+	if (ptrace(PTRACE_GETREGS, tid, 0, &r) == 0 && (long long)r.orig_rax == -1 &&
+	    is_restart((int)(long long)r.rax)) {
+		r.orig_rax = (unsigned long long)t->restart_nr;
+		ptrace(PTRACE_SETREGS, tid, 0, &r);
+	}
+	t->restart_nr = -1;
+}
+
+/* ---- the tracer's loop ---- */
+
+static sigset_t waited(void)
+{
+	sigset_t s;
+
+	sigemptyset(&s);
+	sigaddset(&s, SIGCHLD);
+	sigaddset(&s, WAKE_SIG);
+	sigaddset(&s, SIGINT);
+	sigaddset(&s, SIGTERM);
+	sigaddset(&s, SIGHUP);
+	return s;
+}
+
+void degraded_block_signals(void)
+{
+	sigset_t s = waited();
+
+	pthread_sigmask(SIG_BLOCK, &s, NULL);
+}
+
+void degraded_trace(pid_t pid, int *status, void (*on_stop)(pid_t, int),
+		    bool (*on_end)(pid_t, int, pid_t, int *))
+{
+	sigset_t s = waited();
+
+	tracer_tid = (pid_t)syscall(SYS_gettid);
+	pthread_sigmask(SIG_BLOCK, &s, NULL);
+	*status = WARD_EXIT_FAILURE;
+	for (;;) {
+		drain();
+		for (;;) {
+			int st;
+			pid_t w = waitpid(-1, &st, __WALL | WNOHANG);
+			if (w == 0)
+				break;
+			if (w < 0) {
+				if (errno == EINTR)
+					continue;
+				goto done; /* ECHILD: nothing left */
+			}
+			if (WIFEXITED(st) || WIFSIGNALED(st)) {
+				degraded_gone(w);
+				if (on_end(w, st, pid, status))
+					goto done;
+				continue;
+			}
+			if (WIFSTOPPED(st))
+				on_stop(w, st);
+		}
+		drain();
+		/*
+		 * SIGCHLD may have gone to another thread (one made before the
+		 * mask): the wait is short, so a missed one costs 10 ms.
+		 */
+		struct timespec ts = { 0, 10 * 1000 * 1000 };
+		int sig = sigtimedwait(&s, NULL, &ts);
+		/* Signals sent to ward go to the agent's process group. */
+		if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP)
+			kill(-pid, sig);
+	}
+done:
+	pthread_mutex_lock(&lock);
+	over = true;
+	pthread_cond_broadcast(&queued);
+	pthread_mutex_unlock(&lock);
+}

@@ -1,0 +1,127 @@
+#!/bin/bash
+# degraded.sh BUILD_DIR - ward run --degraded (supervisor/degraded.c): the
+# calls reach ward through ptrace, and the fds the agent's own kernel opens
+# by the names ward copied into its page.  Here: the page cannot be changed
+# by the agent; what is denied stays denied; what is allowed behaves as
+# natively (a file written and read, O_TMPFILE, a FIFO between two
+# processes, bash's /dev/fd of a pipe, O_PATH); the session-start event and
+# stderr say what degraded mode cannot promise; --degraded=auto takes it
+# only where user notification is missing (masked here), a plain run then
+# refuses naming --degraded; a signal storm gives the results it gives
+# natively; and ward inside ward refuses --degraded (the outer listener's
+# answers come before ptrace stops).  The progs, attack and network suites
+# run degraded too (make degraded).  About 20 s.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+BUILD=$(cd "${1:?usage: degraded.sh BUILD_DIR}" && pwd -P) || bail "no build directory $1"
+WARD=$BUILD/ward
+PAGE=$BUILD/tests/progs/degraded_page
+STORM=$BUILD/tests/progs/sigstorm
+[ -x "$WARD" ] && [ -x "$PAGE" ] && [ -x "$STORM" ] || bail "needs $WARD, $PAGE and $STORM"
+REGION=$(sed -n 's/^#define DEGRADED_REGION \(0x[0-9a-f]*\)ull$/\1/p' \
+	"$(dirname "$0")/../../supervisor/degraded.h")
+[ -n "$REGION" ] || bail "no DEGRADED_REGION in supervisor/degraded.h"
+
+make_base degraded
+hermetic "$BASE"
+close_fds
+unset WARD_KERNEL_FEATURES WARD_DEGRADED
+ward_probe "$WARD"
+cd "$BASE" || bail "cd $BASE"
+
+dg() { env -i "${ENVV[@]}" timeout 120 "$WARD" run -q --degraded "$@"; }
+
+# ---- the page ----
+natively=$("$PAGE" "$REGION" 4194304 | head -n 1)
+check "natively there is no page at $REGION (the attempts below are ward's to refuse)" \
+	"mapped no" "$natively"
+for kind in "" -static; do
+	out=$(dg --log "$BASE/page$kind.jsonl" -- "$PAGE$kind" "$REGION" 4194304 2>&1)
+	check "the page$kind: mapped, and every way to change it refused" "mapped yes
+mprotect EPERM
+mprotect-around EPERM
+pkey_mprotect EPERM
+munmap EPERM
+madvise-dontneed EPERM
+mmap-fixed EPERM
+mmap-fixed-below EPERM
+mremap-away EPERM
+mremap-onto EPERM
+shmat-remap EPERM
+proc-self-mem EACCES
+process_vm_writev EPERM
+userfaultfd EPERM
+mapped-after yes" "$out"
+	check "...each refusal of a change to the page logged$kind" 10 \
+		"$(grep -c "would change ward's page" "$BASE/page$kind.jsonl")"
+done
+
+# ---- decisions and transparency ----
+mkdir -p "$BASE/w"
+echo secret >"$BASE/w/secret"
+echo plain >"$BASE/w/plain"
+out=$(cd "$BASE/w" && dg --log "$BASE/d.jsonl" -r "deny read $BASE/w/secret" -- bash -c '
+	cat secret 2>/dev/null; echo "secret: $?"
+	ln -s secret link; cat link 2>/dev/null; echo "link: $?"
+	cat plain
+	echo written >new; cat new
+	cat <(echo from-a-pipe)
+	mkfifo fifo; (echo through-the-fifo >fifo &); cat fifo
+	python3 -c "import os; fd = os.open(\".\", os.O_TMPFILE | os.O_RDWR, 0o600); os.write(fd, b\"t\"); os.lseek(fd, 0, 0); print(\"tmpfile:\", os.read(fd, 1).decode())"
+	python3 -c "import os; fd = os.open(\"plain\", os.O_PATH); print(\"opath:\", os.stat(fd).st_size)"
+' 2>&1)
+check "denied stays denied, by name and through a symlink; allowed behaves as natively" \
+	"secret: 1
+link: 1
+plain
+written
+from-a-pipe
+through-the-fifo
+tmpfile: t
+opath: 6" "$out"
+check "...the denials logged" 2 "$(grep -c '"path":"[^"]*/w/secret","decision":"deny"' "$BASE/d.jsonl")"
+check_match "session-start says degraded, with what it cannot promise" \
+	'*"degraded":{"limits":\["an open is performed by the agent'"'"'s kernel*' \
+	"$(head -n 1 "$BASE/d.jsonl")"
+out=$(env -i "${ENVV[@]}" "$WARD" run --degraded -- true 2>&1)
+check_match "stderr says degraded, and each limit" \
+	"*ward: --degraded: enforcement by ptrace*ward:   - an open is performed*ward:   - a pipe, socket*" "$out"
+
+# ---- when ward takes it ----
+out=$(env -i "${ENVV[@]}" WARD_KERNEL_FEATURES=-user_notif "$WARD" run -q -- true 2>&1)
+st=$?
+check "no user notification (masked), no --degraded: 125" 125 "$st"
+check_match "...the message names --degraded" "*not available*--degraded runs with enforcement by ptrace*" "$out"
+out=$(env -i "${ENVV[@]}" WARD_KERNEL_FEATURES=-user_notif "$WARD" run --degraded=auto \
+	--log "$BASE/auto.jsonl" -- cat "$BASE/w/plain" 2>&1)
+st=$?
+check "--degraded=auto without user notification: degraded, and it runs" "0 plain" \
+	"$st $(grep -v '^ward:' <<<"$out")"
+check "...session-start says so" 1 "$(head -n 1 "$BASE/auto.jsonl" | grep -c '"degraded":{')"
+env -i "${ENVV[@]}" "$WARD" run -q --degraded=auto --log "$BASE/auto2.jsonl" -- true
+check "--degraded=auto with user notification: not degraded" 0 \
+	"$(head -n 1 "$BASE/auto2.jsonl" | grep -c '"degraded":{')"
+
+# ---- signals while ward decides ----
+for mode in restart retry; do
+	mkdir -p "$BASE/storm-$mode"
+	out=$(dg -- "$STORM" "$BASE/storm-$mode" 200 "$mode" 200 2>&1)
+	st=$?
+	if [ "$st" = 0 ] && grep -q '^ok 200 iterations' <<<"$out"; then
+		pass "sigstorm $mode under --degraded: results as natively"
+	else
+		fail "sigstorm $mode under --degraded: results as natively" "status $st" \
+			"$(grep -v interrupted <<<"$out" | tail -n 10)"
+	fi
+done
+
+# ---- ward inside ward ----
+# (An ASan build's leak check stops the world with ptrace, which the outer ward refuses.)
+out=$(env -i "${ENVV[@]}" ASAN_OPTIONS=detect_leaks=0 "$WARD" run -q -r "allow read,exec $BUILD/**" -- \
+	"$WARD" run -q --degraded -- true 2>&1)
+st=$?
+check "ward inside ward: the inner --degraded refuses (125)" 125 "$st"
+check_match "...saying the outer listener's answers come first" "*taken*--degraded cannot serve under it*" "$out"
+
+summary
