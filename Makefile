@@ -96,9 +96,12 @@ oldkernel: build
 
 # The same suites again under --degraded (enforcement by ptrace where user
 # notification is missing: docs/degraded.md), the ward runs only.
+# And progs and net at every call's entry stop (as under another listener).
 degraded: build
 	cd $(BUILD) && WARD_DEGRADED=1 WARD_TESTS_WARD_ONLY=1 \
 		ctest --output-on-failure -j $(JOBS) -R '^(progs|attacks|net)' -E 'nobody|table|no-preload'
+	cd $(BUILD) && WARD_DEGRADED=entry WARD_TESTS_WARD_ONLY=1 \
+		ctest --output-on-failure -j $(JOBS) -R '^(progs|net)' -E 'nobody|table|no-preload'
 
 check: deps
 	$(MAKE) test

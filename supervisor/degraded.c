@@ -29,6 +29,7 @@
  * ptrace call, as ptrace requires.
  */
 #include "degraded.h"
+#include "filter.h"
 #include "log.h"
 #include "notify.h"
 #include "proc.h"
@@ -448,6 +449,9 @@ void degraded_clone(pid_t parent, pid_t child, unsigned long flags)
 
 static void resume(pid_t tid, enum __ptrace_request how)
 {
+	/* At entry stops every resume stops again at the next call. */
+	if (how == PTRACE_CONT && S->degraded_entry)
+		how = PTRACE_SYSCALL;
 	ptrace(how, tid, 0, 0);
 }
 
@@ -553,14 +557,16 @@ static bool guard_only(long nr)
 	       nr == SYS_madvise || nr == SYS_mremap;
 }
 
-void degraded_seccomp_stop(pid_t tid)
+/*
+ * tid is stopped at a call's entry with regs (a SECCOMP_RET_TRACE stop, or
+ * an entry stop): decided at once (the page), left to the kernel, or
+ * queued to the workers.
+ */
+static void at_entry(pid_t tid, struct user_regs_struct regs)
 {
-	struct user_regs_struct regs;
 	struct task *t = task_get(tid);
 	int rc;
 
-	if (ptrace(PTRACE_GETREGS, tid, 0, &regs) < 0)
-		return; /* gone */
 	if (t == NULL) {
 		skip(tid, &regs, -ENOMEM);
 		return;
@@ -580,8 +586,10 @@ void degraded_seccomp_stop(pid_t tid)
 		skip(tid, &regs, rc);
 		return;
 	}
-	if (guard_only((long)regs.orig_rax)) {
-		resume(tid, PTRACE_CONT);
+	uint64_t args[6] = { regs.rdi, regs.rsi, regs.rdx, regs.r10, regs.r8, regs.r9 };
+	if (guard_only((long)regs.orig_rax) ||
+	    (S->degraded_entry && !filter_notifies((int)regs.orig_rax, args))) {
+		resume(tid, PTRACE_CONT); /* nothing to decide: what the filter would not hand ward */
 		return;
 	}
 	struct job *j = calloc(1, sizeof(*j));
@@ -593,7 +601,6 @@ void degraded_seccomp_stop(pid_t tid)
 	j->data.nr = (int)regs.orig_rax;
 	j->data.arch = AUDIT_ARCH_X86_64;
 	j->data.instruction_pointer = regs.rip;
-	uint64_t args[6] = { regs.rdi, regs.rsi, regs.rdx, regs.r10, regs.r8, regs.r9 };
 	memcpy(j->data.args, args, sizeof(args));
 	t->saved = regs;
 	t->phase = P_QUEUED;
@@ -607,6 +614,19 @@ void degraded_seccomp_stop(pid_t tid)
 	qtail = j;
 	pthread_cond_signal(&queued);
 	pthread_mutex_unlock(&lock);
+}
+
+void degraded_seccomp_stop(pid_t tid)
+{
+	struct user_regs_struct regs;
+
+	if (S->degraded_entry) {
+		/* Decided at its entry stop already (and a rewrite's own call is this). */
+		resume(tid, PTRACE_SYSCALL);
+		return;
+	}
+	if (ptrace(PTRACE_GETREGS, tid, 0, &regs) == 0)
+		at_entry(tid, regs);
 }
 
 /* Copy len bytes to the agent's page at addr (read-only to it: /proc/PID/mem writes it). */
@@ -748,7 +768,8 @@ bool degraded_syscall_stop(pid_t tid)
 	struct user_regs_struct r;
 	struct __ptrace_syscall_info info;
 
-	if (t == NULL || (t->phase != P_MMAP && t->phase != P_OPEN && t->phase != P_CLOSE))
+	bool ours = t != NULL && (t->phase == P_MMAP || t->phase == P_OPEN || t->phase == P_CLOSE);
+	if (!ours && !S->degraded_entry)
 		return false;
 	if (ptrace(PTRACE_GETREGS, tid, 0, &r) < 0)
 		return true;
@@ -756,7 +777,14 @@ bool degraded_syscall_stop(pid_t tid)
 	if (ptrace(PTRACE_GET_SYSCALL_INFO, tid, sizeof(info), &info) < 0)
 		info.op = PTRACE_SYSCALL_INFO_NONE;
 	if (info.op == PTRACE_SYSCALL_INFO_ENTRY) {
-		resume(tid, PTRACE_SYSCALL); /* P_CLOSE: its close going in */
+		if (ours)
+			resume(tid, PTRACE_SYSCALL); /* P_CLOSE: its close going in */
+		else
+			at_entry(tid, r); /* --degraded at entry stops: every call */
+		return true;
+	}
+	if (!ours) {
+		resume(tid, PTRACE_SYSCALL); /* the exit of a call decided at its entry */
 		return true;
 	}
 	switch (t->phase) {

@@ -209,9 +209,8 @@ int features_detect(struct features *f, char *why, size_t len)
 	if (!f->user_notif && taken) {
 		snprintf(why, len,
 			 "seccomp user notification is taken: another listener already supervises "
-			 "this process (ward inside ward, or a container runtime); --degraded "
-			 "cannot serve under it either (its listener's answers come before "
-			 "ward's ptrace stops)");
+			 "this process (a container runtime); --degraded enforces by ptrace at "
+			 "every call's entry (docs/degraded.md)");
 		return -EBUSY;
 	}
 	if (!f->user_notif) {

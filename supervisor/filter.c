@@ -124,6 +124,18 @@ static int socket_rules(scmp_filter_ctx ctx, int nr, uint32_t act)
 	return 0;
 }
 
+/* What socket_rules hands ward, told from the arguments (filter_notifies). */
+static bool socket_notified(const uint64_t args[6])
+{
+	uint32_t d = (uint32_t)args[0];
+
+	if (d >= 3 && d < 64 && d != AF_INET6 && d != AF_NETLINK)
+		return true;
+	if (d != AF_INET && d != AF_INET6)
+		return false;
+	return (args[1] & 0xf) >= 3 || args[2] != 0;
+}
+
 /* The rules of one row, with action act. */
 static int row_rules(scmp_filter_ctx ctx, const struct row *r, uint32_t act,
 		     const struct filter_opts *o)
@@ -507,16 +519,21 @@ static bool cmp_holds(const struct scmp_arg_cmp *c, const uint64_t args[6])
 
 bool filter_notifies(int nr, const uint64_t args[6])
 {
+	return filter_notifies_with(&built, nr, args);
+}
+
+bool filter_notifies_with(const struct filter_opts *o, int nr, const uint64_t args[6])
+{
 	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
 		const struct row *r = &table[i];
 		if (r->nr != nr)
 			continue;
-		if ((r->family == FAM_STAT && !built.stat) || (r->family == FAM_CRED && !built.root) ||
+		if ((r->family == FAM_STAT && !o->stat) || (r->family == FAM_CRED && !o->root) ||
 		    r->family == FAM_ENOSYS || r->family == FAM_EPERM)
 			return false;
 		switch (r->notify.kind) {
 		case NOTIFY_UNLESS_OPATH:
-			return built.stat || !(args[r->notify.arg] & O_PATH);
+			return o->stat || !(args[r->notify.arg] & O_PATH);
 		case NOTIFY_WHEN:
 			for (const struct clause *c = r->notify.when; c->n > 0; c++) {
 				bool all = true;
@@ -527,12 +544,7 @@ bool filter_notifies(int nr, const uint64_t args[6])
 			}
 			return false;
 		case NOTIFY_BY:
-			/*
-			 * socket_rules, which this does not repeat: said notified,
-			 * which is safe because socket() never waits, so never
-			 * returns a restart of its own (see filter.h).
-			 */
-			return true;
+			return socket_notified(args);
 		default:
 			return true;
 		}

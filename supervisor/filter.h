@@ -41,11 +41,14 @@ int filter_export(const struct filter_opts *o, enum filter_form form, int fd);
 int filter_build(const struct ward_policy *p, struct sock_fprog *prog, char *why, size_t len);
 /*
  * Does the filter filter_build made hand this call (number nr, arguments
- * args) to ward?  Read from the same table; for socket() always true
- * (socket() never waits, so never says so wrongly for the one caller,
- * sighold.c, which asks about calls the kernel may have restarted).
+ * args) to ward?  Read from the same table (socket() from the same
+ * families, types and protocols as socket_rules).  Asked by sighold.c
+ * about calls the kernel may have restarted, and by degraded.c at every
+ * call's entry.
  */
 bool filter_notifies(int nr, const uint64_t args[6]);
+/* The same for a filter built with o (tests/unit/test_filter.c compares it with the BPF). */
+bool filter_notifies_with(const struct filter_opts *o, int nr, const uint64_t args[6]);
 /*
  * In the child: load the filter (WAIT_KILLABLE_RECV if wait_killable) and
  * return the listener fd; degraded: no listener, 0.

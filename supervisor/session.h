@@ -22,6 +22,12 @@ struct session {
 	char id[17];
 	int listener;	/* -1 in a degraded session (degraded.c) */
 	bool degraded; /* --degraded: the calls reach ward through ptrace */
+	/*
+	 * ...at every system call's entry stop (PTRACE_SYSCALL), not at the
+	 * filter's SECCOMP_RET_TRACE, which another listener's answers outrank
+	 * (degraded.c)
+	 */
+	bool degraded_entry;
 	bool shadow;
 	int verbose; /* -v: print decisions to stderr */
 	bool quiet;

@@ -35,6 +35,7 @@
  */
 #include "sighold.h"
 #include "filter.h"
+#include "session.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -109,7 +110,8 @@ static void drop_if_idle(struct hold *h)
 
 static void resume(pid_t tid, bool holding, int sig)
 {
-	ptrace(holding ? PTRACE_SYSCALL : PTRACE_CONT, tid, 0, sig);
+	/* --degraded under another listener stops at every call (degraded.c). */
+	ptrace(holding || S->degraded_entry ? PTRACE_SYSCALL : PTRACE_CONT, tid, 0, sig);
 }
 
 void sighold_resume(pid_t tid, int sig)

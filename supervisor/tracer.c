@@ -523,7 +523,20 @@ static pid_t spawn(char **argv, char **envp, mode_t umask_, int *sock, char *why
 			return fail(why, len, -e, "cannot trace the child (PTRACE_SEIZE): %s: "
 				    "kernel.yama.ptrace_scope is %d, which lets only %s trace",
 				    strerror(e), scope, scope == 2 ? "CAP_SYS_PTRACE" : "no one");
+		if (S->degraded_entry)
+			return fail(why, len, -e, "cannot trace the child (PTRACE_SEIZE): %s: the "
+				    "supervisor above this process refuses ptrace (ward inside ward: "
+				    "docs/degraded.md)", strerror(e));
 		return fail(why, len, -e, "cannot trace the child (PTRACE_SEIZE): %s", strerror(e));
+	}
+	/*
+	 * --degraded at entry stops: stopped now, so that the tracer's first
+	 * resume is PTRACE_SYSCALL, before it says go (degraded.c).
+	 */
+	if (S->degraded_entry && ptrace(PTRACE_INTERRUPT, pid, 0, 0) < 0) {
+		kill(pid, SIGKILL);
+		return fail(why, len, -errno, "cannot stop the child (PTRACE_INTERRUPT): %s",
+			    strerror(errno));
 	}
 	return pid;
 }
@@ -636,7 +649,7 @@ static void on_stop(pid_t w, int st)
 		if (S->degraded) {
 			/* No notification to abort: the signal goes as it came (degraded.c). */
 			degraded_signal_stop(w);
-			ptrace(PTRACE_CONT, w, 0, sig);
+			ptrace(S->degraded_entry ? PTRACE_SYSCALL : PTRACE_CONT, w, 0, sig);
 			break;
 		}
 		/* A signal on its way to the tracee: delivered, or held back (sighold.c). */

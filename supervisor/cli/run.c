@@ -425,7 +425,7 @@ static void tell_profiles(const struct policy_opts *o, const char *cmd, const ch
 
 /* What ward run was told, besides the policy options. */
 /* --degraded: always, or only where user notification is missing or taken. */
-enum { DEGRADED_OFF, DEGRADED_ON, DEGRADED_AUTO };
+enum { DEGRADED_OFF, DEGRADED_ON, DEGRADED_AUTO, DEGRADED_ENTRY };
 
 struct run_opts {
 	struct policy_opts policy;
@@ -537,13 +537,18 @@ static void session_setup(struct policy_opts *o, int degraded)
 	 * or wherever it is forced; it still needs openat2 and pidfd_getfd.
 	 */
 	bool notif_missing = !S->feat.user_notif || !S->feat.addfd;
-	if ((degraded == DEGRADED_ON || (degraded == DEGRADED_AUTO && rc < 0 && notif_missing)) &&
-	    S->feat.openat2 && S->feat.pidfd_getfd && !S->feat.taken && (rc == 0 || notif_missing)) {
+	if ((degraded == DEGRADED_ON || degraded == DEGRADED_ENTRY ||
+	     (degraded == DEGRADED_AUTO && rc < 0 && notif_missing)) &&
+	    S->feat.openat2 && S->feat.pidfd_getfd && (rc == 0 || notif_missing)) {
 		S->degraded = true;
+		/* Another listener's answers outrank SECCOMP_RET_TRACE: every call's entry stop. */
+		S->degraded_entry = S->feat.taken || degraded == DEGRADED_ENTRY;
 		degraded_block_signals(); /* before any thread of ward's starts */
 		if (!S->quiet) {
 			warnx_("--degraded: enforcement by ptrace%s%s; what it cannot promise:",
-			       rc < 0 ? ", since " : "", rc < 0 ? why : "");
+			       S->degraded_entry ? " at every call's entry (another seccomp listener "
+						   "supervises this process)" : "",
+			       rc < 0 && !S->degraded_entry ? " (the kernel lacks user notification)" : "");
 			for (int i = 0; degraded_limits[i] != NULL; i++)
 				warnx_("  - %s", degraded_limits[i]);
 		}
@@ -764,7 +769,7 @@ static json_t *degraded_json(void)
 	json_t *a = json_array();
 	for (int i = 0; degraded_limits[i] != NULL; i++)
 		json_array_append_new(a, json_string(degraded_limits[i]));
-	return json_pack("{s:o}", "limits", a);
+	return json_pack("{s:s, s:o}", "stops", S->degraded_entry ? "entry" : "seccomp", "limits", a);
 }
 
 /* session-start: the command, where, the policy (profiles as loaded), the kernel, env. */
@@ -870,10 +875,16 @@ int cmd_run(int argc, char **argv)
 	/* The terminal becomes ward's, the agent's a pty: before the filter is built. */
 	if ((ro.ask & ASK_TERMINAL) && (rc = pty_open()) < 0)
 		die(WARD_EXIT_FAILURE, "cannot open a pseudo-terminal: %s", strerror(-rc));
-	/* WARD_DEGRADED=1: --degraded, for running the test suites so (make degraded). */
+	/*
+	 * WARD_DEGRADED=1: --degraded, for running the test suites so (make
+	 * degraded); =entry: at every call's entry stop, as under another
+	 * listener, where there is none.
+	 */
 	const char *dg = getenv("WARD_DEGRADED");
 	if (ro.degraded == DEGRADED_OFF && dg != NULL && strcmp(dg, "1") == 0)
 		ro.degraded = DEGRADED_ON;
+	if (ro.degraded == DEGRADED_OFF && dg != NULL && strcmp(dg, "entry") == 0)
+		ro.degraded = DEGRADED_ENTRY;
 	session_setup(&ro.policy, ro.degraded);
 	preload_prepare(&ro);
 	scratch_dir();

@@ -8,8 +8,10 @@
 # stderr say what degraded mode cannot promise; --degraded=auto takes it
 # only where user notification is missing (masked here), a plain run then
 # refuses naming --degraded; a signal storm gives the results it gives
-# natively; and ward inside ward refuses --degraded (the outer listener's
-# answers come before ptrace stops).  The progs, attack and network suites
+# natively; under another seccomp listener (tests/progs/listener, a
+# container runtime's stand-in) --degraded stops at every call's entry and
+# enforces the policy on the calls that listener takes too; and ward inside
+# ward refuses (the outer ward lets no process trace).  The progs, attack and network suites
 # run degraded too (make degraded).  About 20 s.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -82,7 +84,7 @@ tmpfile: t
 opath: 6" "$out"
 check "...the denials logged" 2 "$(grep -c '"path":"[^"]*/w/secret","decision":"deny"' "$BASE/d.jsonl")"
 check_match "session-start says degraded, with what it cannot promise" \
-	'*"degraded":{"limits":\["an open is performed by the agent'"'"'s kernel*' \
+	'*"degraded":{"stops":"seccomp","limits":\["an open is performed by the agent'"'"'s kernel*' \
 	"$(head -n 1 "$BASE/d.jsonl")"
 out=$(env -i "${ENVV[@]}" "$WARD" run --degraded -- true 2>&1)
 check_match "stderr says degraded, and each limit" \
@@ -116,12 +118,45 @@ for mode in restart retry; do
 	fi
 done
 
-# ---- ward inside ward ----
-# (An ASan build's leak check stops the world with ptrace, which the outer ward refuses.)
-out=$(env -i "${ENVV[@]}" ASAN_OPTIONS=detect_leaks=0 "$WARD" run -q -r "allow read,exec $BUILD/**" -- \
-	"$WARD" run -q --degraded -- true 2>&1)
+# ---- under another listener (a container runtime's): every call's entry stop ----
+LISTENER=$BUILD/tests/progs/listener
+[ -x "$LISTENER" ] || bail "needs $LISTENER"
+out=$(env -i "${ENVV[@]}" "$LISTENER" "$WARD" run -q -- true 2>&1)
 st=$?
-check "ward inside ward: the inner --degraded refuses (125)" 125 "$st"
-check_match "...saying the outer listener's answers come first" "*taken*--degraded cannot serve under it*" "$out"
+check "under another listener, no --degraded: 125" 125 "$st"
+check_match "...the message names the listener and --degraded" \
+	"*user notification is taken*--degraded enforces by ptrace at every call's entry*" "$out"
+out=$(cd "$BASE/w" && env -i "${ENVV[@]}" "$LISTENER" "$WARD" run -q --degraded=auto \
+	--log "$BASE/entry.jsonl" -r "deny read $BASE/w/secret" -- \
+	bash -c 'cat secret 2>/dev/null; echo "secret: $?"; cat plain; echo two >new2; cat new2' 2>&1)
+check "...--degraded=auto: the policy enforced on the calls the other listener takes too" \
+	"secret: 1
+plain
+two" "$(grep -v '^listener: ' <<<"$out")"
+check_match "...the other listener was told of them (its answers outrank a filter's TRACE)" \
+	"*listener: [1-9]* calls*" "$out"
+check "...session-start: stops at every call's entry" 1 \
+	"$(head -n 1 "$BASE/entry.jsonl" | grep -c '"degraded":{"stops":"entry"')"
+out=$(env -i "${ENVV[@]}" "$LISTENER" "$WARD" run -q --degraded -- "$PAGE" "$REGION" 4194304 2>&1 |
+	grep -v '^listener: ' | tr '\n' ' ')
+check "...the page: every way to change it refused" "mapped yes mprotect EPERM mprotect-around EPERM \
+pkey_mprotect EPERM munmap EPERM madvise-dontneed EPERM mmap-fixed EPERM mmap-fixed-below EPERM \
+mremap-away EPERM mremap-onto EPERM shmat-remap EPERM proc-self-mem EACCES process_vm_writev EPERM \
+userfaultfd EPERM mapped-after yes " "$out"
+mkdir -p "$BASE/storm-entry"
+out=$(env -i "${ENVV[@]}" "$LISTENER" "$WARD" run -q --degraded -- "$STORM" "$BASE/storm-entry" 100 \
+	restart 200 2>&1)
+if grep -q '^ok 100 iterations' <<<"$out"; then
+	pass "...sigstorm restart: results as natively"
+else
+	fail "...sigstorm restart: results as natively" "$(grep -v interrupted <<<"$out" | tail -n 10)"
+fi
+
+# ---- ward inside ward ----
+# The outer ward refuses ptrace (and keeps its own files from the agent): the inner cannot trace.
+# (An ASan build's leak check stops the world with ptrace, which the outer ward refuses.)
+env -i "${ENVV[@]}" ASAN_OPTIONS=detect_leaks=0 "$WARD" run -q -r "allow read,exec $BUILD/**" -- \
+	"$WARD" run -q --degraded -- true >/dev/null 2>&1
+check "ward inside ward: the inner refuses to start (125)" 125 "$?"
 
 summary

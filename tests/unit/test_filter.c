@@ -573,6 +573,58 @@ static void check_sweep(const struct filter_opts *o)
 	assert_int_equal(bad, 0);
 }
 
+/*
+ * filter_notifies (which degraded.c asks at every call's entry, and
+ * sighold.c of a restarted call) says of each call what the BPF does:
+ * every syscall number with the sweep's arguments, and socket() with
+ * every family, type and protocol the rules tell apart.
+ */
+static void check_notifies(const struct filter_opts *o)
+{
+	static const uint64_t patterns[][6] = {
+		{ 0 }, { ~0ull, ~0ull, ~0ull, ~0ull, ~0ull, ~0ull }, { 1, 1, 1, 1, 1, 1 },
+		{ 0, F_SETFL, O_ASYNC, 0, 0, 0 }, { HI, HI, HI, HI, HI, HI }, { 0, 0, O_PATH, 0, 0, 0 },
+	};
+	struct program bpf = bpf_of(o);
+	int bad = 0, notified = 0;
+
+	for (int nr = 0; nr < 512; nr++)
+		for (size_t k = 0; k < sizeof(patterns) / sizeof(patterns[0]); k++) {
+			struct seccomp_data d = { .nr = nr, .arch = AUDIT_ARCH_X86_64 };
+			memcpy(d.args, patterns[k], sizeof(d.args));
+			bool b = bpf_run(&bpf, &d) == NOTIFY;
+			notified += b;
+			if (b != filter_notifies_with(o, nr, patterns[k]) && bad++ < 10)
+				print_message("syscall %d, pattern %zu: BPF says %d\n", nr, k, b);
+		}
+	for (uint64_t dom = 0; dom < 70; dom++)
+		for (uint64_t type = 0; type < 17; type++)
+			for (uint64_t proto = 0; proto < 3; proto++) {
+				uint64_t args[6] = { dom, type | SOCK_CLOEXEC, proto ? 131 + proto : 0 };
+				struct seccomp_data d = { .nr = SYS_socket, .arch = AUDIT_ARCH_X86_64 };
+				memcpy(d.args, args, sizeof(d.args));
+				bool b = bpf_run(&bpf, &d) == NOTIFY;
+				if (b != filter_notifies_with(o, SYS_socket, args) && bad++ < 10)
+					print_message("socket(%d, %d, %d): BPF says %d\n", (int)dom,
+						      (int)type, (int)args[2], b);
+			}
+	free(bpf.insn);
+	assert_int_equal(bad, 0);
+	assert_true(notified > 100); /* the sweep reached the table */
+}
+
+static void test_notifies_plain(void **state)
+{
+	(void)state;
+	check_notifies(&plain);
+}
+
+static void test_notifies_full(void **state)
+{
+	(void)state;
+	check_notifies(&full);
+}
+
 static void test_sweep_plain(void **state)
 {
 	(void)state;
@@ -674,6 +726,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_probes_plain), cmocka_unit_test(test_probes_full),
 		cmocka_unit_test(test_sweep_plain),  cmocka_unit_test(test_sweep_full),
+		cmocka_unit_test(test_notifies_plain), cmocka_unit_test(test_notifies_full),
 		cmocka_unit_test(test_rows_plain),   cmocka_unit_test(test_rows_full),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
