@@ -34,7 +34,12 @@ T=$BASE/template
 # call answered CONTINUE, no ADDFD).
 # wardnp: ward --no-preload, so that ward - wardnp is what the preload library
 # and ward's reading of its hints add.
-modes=(native ptrace notify floor ward wardnp strace proot bwrap native1 floor1 ward1)
+# ward59: ward as on Linux 5.9-5.13 (every newer flag masked: WARD_KERNEL_FEATURES);
+# warddeg: ward --degraded (ptrace: SECCOMP_RET_TRACE stops); warddege: the same at
+# every call's entry stop, as under another seccomp listener (docs/degraded.md).
+OLDEST=-addfd_send,-wait_killable_recv,-sync_wake_up,-pidfd_thread
+modes=(native ptrace notify floor ward wardnp ward59 warddeg warddege strace proot bwrap native1
+	floor1 ward1)
 have() { command -v "$1" >/dev/null 2>&1; }
 runner() { # MODE: the command prefix
 	case $1 in
@@ -44,6 +49,9 @@ runner() { # MODE: the command prefix
 	notify) echo "$BUILD/bench/bench_floor_sup --continue" ;;
 	ward) echo "$WARD run -q --log $BASE/ward.jsonl --" ;;
 	wardnp) echo "$WARD run -q --no-preload --log $BASE/ward.jsonl --" ;;
+	ward59) echo "env WARD_KERNEL_FEATURES=$OLDEST $WARD run -q --log $BASE/ward.jsonl --" ;;
+	warddeg) echo "$WARD run -q --degraded --log $BASE/ward.jsonl --" ;;
+	warddege) echo "env WARD_DEGRADED=entry $WARD run -q --log $BASE/ward.jsonl --" ;;
 	strace) echo "strace -f -qq --seccomp-bpf -e trace=%file,%process -o /dev/null" ;;
 	proot) echo "proot -w ." ;;
 	bwrap) echo "bwrap --dev-bind / / --" ;;
@@ -53,7 +61,7 @@ runner() { # MODE: the command prefix
 avail=()
 for m in "${modes[@]}"; do
 	case $m in
-	native | ptrace | notify | floor | ward | wardnp) avail+=("$m") ;;
+	native | ptrace | notify | floor | ward | wardnp | ward59 | warddeg | warddege) avail+=("$m") ;;
 	*1) have taskset && avail+=("$m") ;;
 	*)
 		bin=$m
@@ -101,6 +109,9 @@ echo " ptrace: its ptrace stops alone, nothing notified; notify: every notified 
 echo " CONTINUE, so floor - notify is what emulating opens with ADDFD adds)"
 echo "(native1, floor1, ward1: the same pinned to one CPU with taskset; ratios are to native."
 echo " The gap between ward and ward1 is what wakeups across CPUs cost here)"
+echo "(ward59: every kernel flag newer than 5.9 masked; warddeg: --degraded, enforcement by"
+echo " ptrace; warddege: --degraded at every call's entry stop, as under another seccomp"
+echo " listener: compare them with strace and proot, the other ptrace-based tools)"
 echo "(target: ward at most 1.15x native, and below every peer)"
 
 echo
@@ -140,6 +151,32 @@ echo " fork, exec and wait under bench/floor_sup.c: the ptrace stops, the notifi
 echo " execve and the loader's emulated opens, nothing decided or logged.  no-preload:"
 echo " ward --no-preload; ward minus it is the library's wrapper and ward's read of its hint)"
 
+echo
+echo "== per-call latency under each kernel feature set and --degraded (median ns)"
+printf '%-34s %10s %10s %10s\n' "ward as on a kernel without" open stat exec
+for set in -addfd_send -wait_killable_recv -sync_wake_up -pidfd_thread "$OLDEST" degraded entry; do
+	row=()
+	for c in open stat exec; do
+		n=20000
+		[ "$c" = exec ] && n=200
+		f=/etc/passwd
+		[ "$c" = exec ] && f=/bin/true
+		case $set in
+		degraded) pre=(env) flag=(--degraded) ;;
+		entry) pre=(env WARD_DEGRADED=entry) flag=() ;;
+		*) pre=(env WARD_KERNEL_FEATURES="$set") flag=() ;;
+		esac
+		row+=("$("${pre[@]}" "$WARD" run -q "${flag[@]}" --log "$BASE/lat.jsonl" -- \
+			"$BUILD/bench/bench_calls" "$c" "$n" "$f" | awk '{print $2}')")
+	done
+	case $set in
+	degraded) name="user notification (--degraded)" ;;
+	entry) name="(--degraded at entry stops)" ;;
+	"$OLDEST") name="any newer than 5.9" ;;
+	*) name=${set#-} ;;
+	esac
+	printf '%-34s %10s %10s %10s\n' "$name" "${row[@]}"
+done
 echo
 echo "== many workers: open of /etc/passwd (median ns) with the pool of a 16-CPU machine"
 # The kernel wakes every thread waiting in RECV for each call, and all but

@@ -667,7 +667,12 @@ static void open_by_page(struct task *t, struct job *j)
 	}
 	uint64_t at = DEGRADED_REGION +
 		      ((uint64_t)t->slot * DEGRADED_RING + t->ring++ % DEGRADED_RING) * DEGRADED_SLOT;
-	if (poke(t->tid, at, &how, sizeof(how)) < 0 || poke(t->tid, at + 64, j->path, plen) < 0) {
+	/* One write: the struct open_how, then the path 64 bytes in. */
+	static char buf[DEGRADED_SLOT];
+	memset(buf, 0, 64);
+	memcpy(buf, &how, sizeof(how));
+	memcpy(buf + 64, j->path, plen);
+	if (poke(t->tid, at, buf, 64 + plen) < 0) {
 		job_free(j);
 		t->phase = P_NONE;
 		skip(t->tid, &r, -EACCES); /* fail closed */
