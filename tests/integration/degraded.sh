@@ -4,7 +4,9 @@
 # by the names ward copied into its page.  Here: the page cannot be changed
 # by the agent; what is denied stays denied; what is allowed behaves as
 # natively (a file written and read, O_TMPFILE, a FIFO between two
-# processes, bash's /dev/fd of a pipe, O_PATH); the session-start event and
+# processes, bash's /dev/fd of a pipe, O_PATH); an open whose name changed
+# between ward's decision and the agent's kernel's open is closed and
+# refused (tests/progs/degraded_swap); the session-start event and
 # stderr say what degraded mode cannot promise; --degraded=auto takes it
 # only where user notification is missing (masked here), a plain run then
 # refuses naming --degraded; a signal storm gives the results it gives
@@ -89,6 +91,26 @@ check_match "session-start says degraded, with what it cannot promise" \
 out=$(env -i "${ENVV[@]}" "$WARD" run --degraded -- true 2>&1)
 check_match "stderr says degraded, and each limit" \
 	"*ward: --degraded: enforcement by ptrace*ward:   - an open is performed*ward:   - a pipe, socket*" "$out"
+
+# ---- a name changed between the decision and the agent's kernel's open ----
+SWAP=$BUILD/tests/progs/degraded_swap
+[ -x "$SWAP" ] || bail "needs $SWAP"
+mkdir -p "$BASE/sw/a" "$BASE/sw/b"
+echo A >"$BASE/sw/a/x"
+echo B >"$BASE/sw/b/x"
+out=$("$SWAP" "$BASE/sw" 2)
+check_match "natively no open of a/x fails while a and b are exchanged" "opens * eacces 0 other 0 leaked 0" "$out"
+for how in seccomp entry; do
+	mode=(WARD_DEGRADED=1)
+	[ "$how" = entry ] && mode=(WARD_DEGRADED=entry)
+	out=$(env -i "${ENVV[@]}" "${mode[@]}" timeout 120 "$WARD" run -q \
+		--log "$BASE/swap-$how.jsonl" -- "$SWAP" "$BASE/sw" 60 2>&1)
+	check "[$how stops] ...as session-start says" 1 \
+		"$(head -n 1 "$BASE/swap-$how.jsonl" | grep -c "\"stops\":\"$how\"")"
+	check_match "[$how stops] an open that reached the other x: closed and refused, no fd left" \
+		"opens * eacces 50 other 0 leaked 0" "$out"
+	check "[$how stops] ...each logged" 50 "$(grep -c "not what ward decided on" "$BASE/swap-$how.jsonl")"
+done
 
 # ---- when ward takes it ----
 out=$(env -i "${ENVV[@]}" WARD_KERNEL_FEATURES=-user_notif "$WARD" run -q -- true 2>&1)
