@@ -112,6 +112,17 @@ for how in seccomp entry; do
 	check "[$how stops] ...each logged" 50 "$(grep -c "not what ward decided on" "$BASE/swap-$how.jsonl")"
 done
 
+# ---- a question, answered from another window ----
+ask_pending() { env -i "${ENVV[@]}" "$WARD" approve --list 2>/dev/null | grep -q "read $BASE/w/secret"; }
+(cd "$BASE/w" && env -i "${ENVV[@]}" timeout 120 "$WARD" run -q --degraded --ask approve \
+	-r "ask read $BASE/w/secret" -- sh -c 'cat secret; echo "status $?"' >"$BASE/ask.out" 2>&1) &
+asker=$!
+wait_for 60 ask_pending
+env -i "${ENVV[@]}" "$WARD" approve --answer 1 once >/dev/null 2>&1
+wait "$asker"
+check "a question under --degraded: ward approve answers it, the read goes through" "secret
+status 0" "$(cat "$BASE/ask.out")"
+
 # ---- when ward takes it ----
 out=$(env -i "${ENVV[@]}" WARD_KERNEL_FEATURES=-user_notif "$WARD" run -q -- true 2>&1)
 st=$?
