@@ -201,10 +201,14 @@ static int reach(struct req *r, int fd, bool opened, struct job *j, char *path, 
 	flags &= ~(uint64_t)(O_CREAT | O_EXCL);
 	if (opened)
 		flags &= ~(uint64_t)O_TRUNC; /* ward's open truncated it */
+	/* Deleted: no link left, and the kernel's mark at the end of its name. */
 	const char *del = " (deleted)";
 	size_t dl = strlen(del);
-	if ((flags & __O_TMPFILE) == __O_TMPFILE && S_ISREG(st.st_mode) && st.st_nlink == 0 &&
-	    (size_t)n > dl && strcmp(path + n - dl, del) == 0 && strrchr(path, '/') != NULL) {
+	bool deleted = !S_ISDIR(st.st_mode) && st.st_nlink == 0 && (size_t)n > dl &&
+		       strcmp(path + n - dl, del) == 0;
+	if ((flags & __O_TMPFILE) == __O_TMPFILE && S_ISREG(st.st_mode) && deleted &&
+	    strrchr(path, '/') != NULL) {
+		path[n - dl] = '\0';
 		/* An O_TMPFILE: the agent's kernel makes its own, in the same directory. */
 		*strrchr(path, '/') = '\0';
 		if (path[0] == '\0')
@@ -215,7 +219,7 @@ static int reach(struct req *r, int fd, bool opened, struct job *j, char *path, 
 		return 0;
 	}
 	flags &= ~(uint64_t)__O_TMPFILE;
-	if (path[0] != '/' || ((size_t)n > dl && strcmp(path + n - dl, del) == 0)) {
+	if (path[0] != '/' || deleted) {
 		/*
 		 * No name of its own (a pipe, a socket, a deleted file), reached
 		 * through the agent's fd (anon_check said it is the agent's own):
