@@ -281,6 +281,7 @@ int degraded_answer_fd(struct req *r, int fd, bool opened)
 struct mm {
 	int refs;
 	bool mapped;
+	int mem; /* /proc/TID/mem of a task in it, opened at the first write (-1: not yet) */
 	uint8_t used[DEGRADED_THREADS]; /* slots held by a thread */
 };
 
@@ -313,14 +314,18 @@ static struct mm *mm_new(bool mapped)
 	if (m != NULL) {
 		m->refs = 1;
 		m->mapped = mapped;
+		m->mem = -1;
 	}
 	return m;
 }
 
 static void mm_put(struct mm *m)
 {
-	if (m != NULL && --m->refs == 0)
+	if (m != NULL && --m->refs == 0) {
+		if (m->mem >= 0)
+			close(m->mem);
 		free(m);
+	}
 }
 
 /* The page is in tid's address space already (a fork's copy of its parent's). */
@@ -633,19 +638,23 @@ void degraded_seccomp_stop(pid_t tid)
 		at_entry(tid, regs);
 }
 
-/* Copy len bytes to the agent's page at addr (read-only to it: /proc/PID/mem writes it). */
-static int poke(pid_t tid, uint64_t addr, const void *buf, size_t len)
+/*
+ * Copy len bytes to the agent's page at addr (read-only to it:
+ * /proc/PID/mem writes it).  The fd is the address space's, kept with it:
+ * it reaches that space whichever of its tasks opened it, and an exec
+ * (a new space, a new struct mm here) never sees it.
+ */
+static int poke(struct task *t, uint64_t addr, const void *buf, size_t len)
 {
 	char path[64];
 
-	snprintf(path, sizeof(path), "/proc/%d/mem", tid);
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	ssize_t n = pwrite(fd, buf, len, (off_t)addr);
-	int e = errno;
-	close(fd);
-	return n == (ssize_t)len ? 0 : n < 0 ? -e : -EIO;
+	if (t->mm->mem < 0) {
+		snprintf(path, sizeof(path), "/proc/%d/mem", t->tid);
+		if ((t->mm->mem = open(path, O_WRONLY | O_CLOEXEC)) < 0)
+			return -errno;
+	}
+	ssize_t n = pwrite(t->mm->mem, buf, len, (off_t)addr);
+	return n == (ssize_t)len ? 0 : n < 0 ? -errno : -EIO;
 }
 
 /* t's call becomes openat2 of what j says, from t's slot of the page. */
@@ -676,7 +685,7 @@ static void open_by_page(struct task *t, struct job *j)
 	memset(buf, 0, 64);
 	memcpy(buf, &how, sizeof(how));
 	memcpy(buf + 64, j->path, plen);
-	if (poke(t->tid, at, buf, 64 + plen) < 0) {
+	if (poke(t, at, buf, 64 + plen) < 0) {
 		job_free(j);
 		t->phase = P_NONE;
 		skip(t->tid, &r, -EACCES); /* fail closed */
