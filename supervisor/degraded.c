@@ -74,7 +74,7 @@ const char *const degraded_limits[] = {
 	"checked after the open as above",
 	"every supervised call and every mprotect, munmap, mremap, madvise and fixed mmap stops "
 	"the process for the tracer: slower than user notification",
-	"a process with more than 128 threads opening at once gets EAGAIN",
+	"a process with more than 1024 live threads that open files gets EAGAIN in the others",
 	NULL,
 };
 

@@ -26,6 +26,9 @@ STORM=$BUILD/tests/progs/sigstorm
 REGION=$(sed -n 's/^#define DEGRADED_REGION \(0x[0-9a-f]*\)ull$/\1/p' \
 	"$(dirname "$0")/../../supervisor/degraded.h")
 [ -n "$REGION" ] || bail "no DEGRADED_REGION in supervisor/degraded.h"
+hdr() { sed -n "s/^#define $1 \([0-9]*\)u.*/\1/p" "$(dirname "$0")/../../supervisor/degraded.h"; }
+SIZE=$(($(hdr DEGRADED_SLOT) * $(hdr DEGRADED_RING) * $(hdr DEGRADED_THREADS)))
+[ "$SIZE" -gt 0 ] || bail "no page size in supervisor/degraded.h"
 
 make_base degraded
 hermetic "$BASE"
@@ -37,11 +40,11 @@ cd "$BASE" || bail "cd $BASE"
 dg() { env -i "${ENVV[@]}" timeout 120 "$WARD" run -q --degraded "$@"; }
 
 # ---- the page ----
-natively=$("$PAGE" "$REGION" 4194304 | head -n 1)
+natively=$("$PAGE" "$REGION" "$SIZE" | head -n 1)
 check "natively there is no page at $REGION (the attempts below are ward's to refuse)" \
 	"mapped no" "$natively"
 for kind in "" -static; do
-	out=$(dg --log "$BASE/page$kind.jsonl" -- "$PAGE$kind" "$REGION" 4194304 2>&1)
+	out=$(dg --log "$BASE/page$kind.jsonl" -- "$PAGE$kind" "$REGION" "$SIZE" 2>&1)
 	check "the page$kind: mapped, and every way to change it refused" "mapped yes
 mprotect EPERM
 mprotect-around EPERM
@@ -56,8 +59,10 @@ shmat-remap EPERM
 proc-self-mem EACCES
 process_vm_writev EPERM
 userfaultfd EPERM
-mapped-after yes" "$out"
-	check "...each refusal of a change to the page logged$kind" 10 \
+mapped-after yes
+mprotect-last EPERM
+mprotect-after ENOMEM" "$out"
+	check "...each refusal of a change to the page logged$kind" 11 \
 		"$(grep -c "would change ward's page" "$BASE/page$kind.jsonl")"
 done
 
@@ -170,12 +175,12 @@ check_match "...the other listener was told of them (its answers outrank a filte
 	"*listener: [1-9]* calls*" "$out"
 check "...session-start: stops at every call's entry" 1 \
 	"$(head -n 1 "$BASE/entry.jsonl" | grep -c '"degraded":{"stops":"entry"')"
-out=$(env -i "${ENVV[@]}" "$LISTENER" "$WARD" run -q --degraded -- "$PAGE" "$REGION" 4194304 2>&1 |
+out=$(env -i "${ENVV[@]}" "$LISTENER" "$WARD" run -q --degraded -- "$PAGE" "$REGION" "$SIZE" 2>&1 |
 	grep -v '^listener: ' | tr '\n' ' ')
 check "...the page: every way to change it refused" "mapped yes mprotect EPERM mprotect-around EPERM \
 pkey_mprotect EPERM munmap EPERM madvise-dontneed EPERM mmap-fixed EPERM mmap-fixed-below EPERM \
 mremap-away EPERM mremap-onto EPERM shmat-remap EPERM proc-self-mem EACCES process_vm_writev EPERM \
-userfaultfd EPERM mapped-after yes " "$out"
+userfaultfd EPERM mapped-after yes mprotect-last EPERM mprotect-after ENOMEM " "$out"
 mkdir -p "$BASE/storm-entry"
 out=$(env -i "${ENVV[@]}" "$LISTENER" "$WARD" run -q --degraded -- "$STORM" "$BASE/storm-entry" 100 \
 	restart 200 2>&1)

@@ -66,6 +66,8 @@ int main(int argc, char **argv)
 	say("process_vm_writev", syscall(SYS_process_vm_writev, getpid(), &local, 1, &remote, 1, 0));
 	say("userfaultfd", syscall(SYS_userfaultfd, O_CLOEXEC));
 	printf("mapped-after %s\n", mincore(p, 4096, vec) == 0 ? "yes" : "no");
-	(void)n;
+	/* Its last page is kept too; the page after it is no one's (ENOMEM): nothing more is refused. */
+	say("mprotect-last", mprotect(p + n - 4096, 4096, PROT_READ | PROT_WRITE));
+	say("mprotect-after", mprotect(p + n, 4096, PROT_READ | PROT_WRITE));
 	return 0;
 }
