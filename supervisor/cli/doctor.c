@@ -261,6 +261,10 @@ int cmd_doctor(int argc, char **argv)
 	putchar('\n');
 	if (can)
 		printf("ward can run here.\n");
+	else if (h.ptrace_err == 0 && h.f.openat2 && h.f.pidfd_getfd && (!h.f.user_notif || !h.f.addfd))
+		/* Only notification is missing, or another listener holds it: ptrace still serves. */
+		printf("ward can run here with --degraded (enforcement by ptrace, with the limits "
+		       "docs/degraded.md lists).\n");
 	else
 		printf("ward cannot run here%s%s.\n", h.why[0] ? ": " : "", h.why);
 	return can ? 0 : 1;

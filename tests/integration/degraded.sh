@@ -133,6 +133,11 @@ out=$(env -i "${ENVV[@]}" WARD_KERNEL_FEATURES=-user_notif "$WARD" run -q -- tru
 st=$?
 check "no user notification (masked), no --degraded: 125" 125 "$st"
 check_match "...the message names --degraded" "*not available*--degraded runs with enforcement by ptrace*" "$out"
+out=$(env -i "${ENVV[@]}" WARD_KERNEL_FEATURES=-user_notif "$WARD" doctor 2>&1)
+st=$?
+check "ward doctor without user notification: 1, and says --degraded runs" \
+	"1 ward can run here with --degraded (enforcement by ptrace, with the limits docs/degraded.md lists)." \
+	"$st $(tail -n 1 <<<"$out")"
 out=$(env -i "${ENVV[@]}" WARD_KERNEL_FEATURES=-user_notif "$WARD" run --degraded=auto \
 	--log "$BASE/auto.jsonl" -- cat "$BASE/w/plain" 2>&1)
 st=$?
