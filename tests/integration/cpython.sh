@@ -63,6 +63,8 @@ run() {
 	(cd "$h/home" && "${RUNAS[@]}" env -i HOME="$h/home" XDG_CONFIG_HOME="$h/home/.config" \
 		XDG_STATE_HOME="$h/home/.state" XDG_RUNTIME_DIR="$h/run" TMPDIR="$h/tmp" \
 		PATH=/usr/bin:/bin LC_ALL=C.UTF-8 \
+		${WARD_KERNEL_FEATURES:+WARD_KERNEL_FEATURES="$WARD_KERNEL_FEATURES"} \
+		${WARD_DEGRADED:+WARD_DEGRADED="$WARD_DEGRADED"} \
 		timeout --foreground -k 10 "$MODULE_TIMEOUT" "${pre[@]}" "$PY" -m test "$MODULE" "${only[@]}" -v \
 		--timeout $((MODULE_TIMEOUT - 30)) --junit-xml "$h/home/junit.xml" >"$h/output.txt" 2>&1
 	echo $? >"$h/status")
