@@ -92,6 +92,8 @@ struct job {
 	int64_t val;
 	/* an fd: the agent's kernel opens path (openat2) and must reach dev/ino */
 	bool open, tmpfile;
+	int chmod_fd;	   /* ward's fd of a file it made, whose mode is set once the agent has it */
+	mode_t chmod_mode; /* ...to this (req.degraded_chmod) */
 	uint64_t flags, mode, resolve;
 	dev_t dev;
 	ino_t ino;
@@ -107,8 +109,13 @@ static uint64_t next_id = 1;
 static pid_t tracer_tid;
 static bool over;
 
+/* Done with j: a file ward made gets its mode now (the agent's open of it is over). */
 static void job_free(struct job *j)
 {
+	if (j->open && j->chmod_fd >= 0) {
+		fchmod(j->chmod_fd, j->chmod_mode);
+		close(j->chmod_fd);
+	}
 	free(j->path);
 	free(j);
 }
@@ -244,24 +251,38 @@ int degraded_answer_fd(struct req *r, int fd, bool opened)
 	struct job *j;
 	struct job tmp = { 0 };
 	int rc = reach(r, fd, opened, &tmp, path, sizeof(path));
+	/* A file ward made with more owner bits than asked: fd keeps it until its mode is set. */
+	bool keep = rc == 0 && opened && r->degraded_chmod >= 0;
 
-	close(fd);
-	if (rc < 0)
+	if (!keep)
+		close(fd);
+	if (rc == 0 && req_commit(r, true) < 0)
+		rc = -EACCES;
+	char *copy = rc == 0 ? strdup(path) : NULL;
+	if (rc == 0 && copy == NULL)
+		rc = -ENOMEM;
+	if (rc < 0) {
+		if (keep) {
+			fchmod(fd, (mode_t)r->degraded_chmod);
+			close(fd);
+		}
 		return rc;
-	if (req_commit(r, true) < 0)
-		return -EACCES;
-	char *copy = strdup(path);
-	if (copy == NULL)
-		return -ENOMEM;
+	}
 	pthread_mutex_lock(&lock);
 	HASH_FIND(hh, jobs, &r->n->id, sizeof(r->n->id), j);
 	if (j == NULL || j->answered) {
 		pthread_mutex_unlock(&lock);
 		free(copy);
+		if (keep) {
+			fchmod(fd, (mode_t)r->degraded_chmod);
+			close(fd);
+		}
 		r->replied = true;
 		return 1;
 	}
 	j->open = true;
+	j->chmod_fd = keep ? fd : -1;
+	j->chmod_mode = keep ? (mode_t)r->degraded_chmod : 0;
 	j->tmpfile = tmp.tmpfile;
 	j->flags = tmp.flags;
 	j->mode = tmp.mode;

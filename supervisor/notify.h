@@ -144,6 +144,7 @@ struct req {
 	/* An open's flags and mode as decoded (handlers/open.c), for --degraded's own open of it. */
 	int open_flags;
 	mode_t open_mode;
+	int degraded_chmod; /* --degraded: the mode a file ward made gets once the agent opened it (-1) */
 	int installed;	 /* the agent's number for it, or -1 */
 	uint64_t installed_ino, installed_mnt, installed_flags; /* what that fd is */
 };

@@ -804,10 +804,24 @@ static int open_create(struct req *r, const struct open_args *a, mode_t mode)
 			return -EISDIR; /* "newname/": a file cannot be made there */
 		}
 		int flags = (a->flags & ~O_CLOEXEC) | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC;
-		fd = openat(parent, name, flags, mode);
+		/*
+		 * --degraded: the agent's kernel opens the file after ward made
+		 * it, and checks the mode then, which the creating open does not
+		 * (git makes its objects 0444 and writes them): made with the
+		 * owner's bits the open needs, given its mode once the agent has
+		 * it open (degraded.c).
+		 */
+		mode_t made = mode;
+		if (S->degraded)
+			made |= (a->flags & O_ACCMODE) == O_WRONLY ? S_IWUSR
+				: (a->flags & O_ACCMODE) == O_RDWR ? S_IRUSR | S_IWUSR : S_IRUSR;
+		fd = openat(parent, name, flags, made);
 		rc = fd < 0 ? -errno : 0;
 		close(parent);
 		if (fd >= 0) {
+			struct stat st;
+			if (made != mode && fstat(fd, &st) == 0)
+				r->degraded_chmod = (int)(st.st_mode & 07777 & ~(made & ~mode));
 			shm_made(r->real, fd, "");
 			return finish(r, fd, a->flags);
 		}
@@ -857,6 +871,7 @@ int h_open(struct req *r)
 	a.orig_flags = a.flags;
 	r->open_flags = a.flags;
 	r->open_mode = a.mode;
+	r->degraded_chmod = -1;
 	if ((a.flags & O_CREAT) && (a.flags & O_DIRECTORY) && !(a.flags & O_PATH) &&
 	    (a.flags & O_TMPFILE) != O_TMPFILE)
 		return -EINVAL; /* since Linux 6.4 */

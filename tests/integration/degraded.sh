@@ -117,6 +117,23 @@ for how in seccomp entry; do
 	check "[$how stops] ...each logged" 50 "$(grep -c "not what ward decided on" "$BASE/swap-$how.jsonl")"
 done
 
+# ---- as nobody: a file made read-only, written through the open that made it ----
+# (git makes its objects so.)  The creating open is not checked against the
+# mode natively; under --degraded the agent's kernel opens the file ward made.
+if nobody_ready; then
+	NB=$BASE/nb
+	stage "$NB/bin" "$WARD"
+	mkdir -p "$NB/home" "$NB/run" "$NB/w"
+	chmod 700 "$NB/run"
+	chown -R "$NB_UID:$NB_GID" "$NB/home" "$NB/run" "$NB/w"
+	out=$(cd "$NB/w" && as_nobody env -i HOME="$NB/home" XDG_RUNTIME_DIR="$NB/run" \
+		TMPDIR="$NB/home" PATH=/usr/bin:/bin timeout 120 "$NB/bin/ward" run -q --degraded -- \
+		python3 -c 'import os; fd = os.open("ro", os.O_CREAT | os.O_WRONLY | os.O_EXCL, 0o444); print(os.write(fd, b"x"), "%o" % os.stat("ro").st_mode)' 2>&1)
+	check "as nobody: made 0444 with O_WRONLY, written through that fd, 0444 after" "1 100444" "$out"
+else
+	skip "as nobody: a file made read-only, written through the open that made it" "$NB_WHY"
+fi
+
 # ---- a question, answered from another window ----
 ask_pending() { env -i "${ENVV[@]}" "$WARD" approve --list 2>/dev/null | grep -q "read $BASE/w/secret"; }
 (cd "$BASE/w" && env -i "${ENVV[@]}" timeout 120 "$WARD" run -q --degraded --ask approve \
