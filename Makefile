@@ -94,13 +94,14 @@ oldkernel: build
 	cd $(BUILD) && WARD_KERNEL_FEATURES=$(OLDEST_KERNEL) WARD_TESTS_WARD_ONLY=1 \
 		ctest --output-on-failure -j $(JOBS) -R '^(progs|attacks|net)' -E 'nobody|table|no-preload'
 
-# The same suites again under --degraded (enforcement by ptrace where user
-# notification is missing: docs/degraded.md), the ward runs only.
+# The same suites, and run's checks of ward run, again under --degraded
+# (enforcement by ptrace where user notification is missing:
+# docs/degraded.md), the ward runs only.
 # And progs and net at every call's entry stop (as under another listener);
 # and progs with the agent as nobody.
 degraded: build
 	cd $(BUILD) && WARD_DEGRADED=1 WARD_TESTS_WARD_ONLY=1 \
-		ctest --output-on-failure -j $(JOBS) -R '^(progs|attacks|net)' -E 'nobody|table|no-preload'
+		ctest --output-on-failure -j $(JOBS) -R '^(progs|attacks|net)|^run$$' -E 'nobody|table|no-preload'
 	cd $(BUILD) && WARD_DEGRADED=entry WARD_TESTS_WARD_ONLY=1 \
 		ctest --output-on-failure -j $(JOBS) -R '^(progs|net)' -E 'nobody|table|no-preload'
 	cd $(BUILD) && WARD_DEGRADED=1 WARD_TESTS_WARD_ONLY=1 \

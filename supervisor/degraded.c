@@ -35,6 +35,7 @@
 #include "proc.h"
 #include "procfs.h"
 #include "session.h"
+#include "shm.h"
 #include "jline.h"
 #include "ward.h"
 
@@ -777,18 +778,30 @@ static void drain(void)
 	}
 }
 
-/* What the agent's kernel opened (fd in tid) is what ward decided on. */
+/*
+ * What the agent's kernel opened (fd in tid) is what ward decided on.  An
+ * O_TMPFILE is the agent's own, not the one ward made: in /dev/shm it is
+ * noted as the session's (shm.c), as ward's was, so that it can be linked.
+ */
 static bool opened_right(pid_t tid, int fd, const struct job *j)
 {
-	char path[64];
+	char path[64], name[PATH_MAX + 16];
 	struct stat st;
 
 	snprintf(path, sizeof(path), "/proc/%d/fd/%d", tid, fd);
 	if (stat(path, &st) < 0)
 		return false;
-	if (j->tmpfile)
-		return S_ISREG(st.st_mode) && st.st_nlink == 0 && st.st_dev == j->dev;
-	return st.st_dev == j->dev && st.st_ino == j->ino;
+	if (!j->tmpfile)
+		return st.st_dev == j->dev && st.st_ino == j->ino;
+	if (!S_ISREG(st.st_mode) || st.st_nlink != 0 || st.st_dev != j->dev)
+		return false;
+	int own = open(path, O_PATH | O_CLOEXEC);
+	if (own >= 0) {
+		snprintf(name, sizeof(name), "%s/#tmpfile", j->path);
+		shm_made(name, own, "");
+		close(own);
+	}
+	return true;
 }
 
 static void log_mismatch(pid_t tid, const struct job *j)
