@@ -31,6 +31,7 @@
 #include "degraded.h"
 #include "filter.h"
 #include "log.h"
+#include "mem.h"
 #include "notify.h"
 #include "proc.h"
 #include "procfs.h"
@@ -75,12 +76,16 @@ const char *const degraded_limits[] = {
 	"checked after the open as above",
 	"every supervised call and every mprotect, munmap, mremap, madvise and fixed mmap stops "
 	"the process for the tracer: slower than user notification",
-	"a process with more than 1024 live threads that open files gets EAGAIN in the others",
+	"more than 4096 live threads of the session that open files get EAGAIN",
 	NULL,
 };
 
-/* The tracer's wake-up: a worker has answered. */
-#define WAKE_SIG (SIGRTMIN + 5)
+/*
+ * The tracer's wake-up: a worker has answered.  SIGCHLD, which it waits
+ * for anyway: a standard signal is never refused for want of queue room
+ * (RLIMIT_SIGPENDING, which the agent shares with ward), as a real-time one is.
+ */
+#define WAKE_SIG SIGCHLD
 
 /* ---- the calls between the tracer and the workers ---- */
 
@@ -91,8 +96,10 @@ struct job {
 	bool taken, answered, dead;
 	int rc;
 	int64_t val;
+	uint64_t seq;	   /* the stop it was queued at (task.seq) */
 	/* an fd: the agent's kernel opens path (openat2) and must reach dev/ino */
 	bool open, tmpfile;
+	int dup_fd;	   /* >= 0: no name; the agent's own fd is duplicated instead (reach) */
 	int chmod_fd;	   /* ward's fd of a file it made, whose mode is set once the agent has it */
 	mode_t chmod_mode; /* ...to this (req.degraded_chmod) */
 	uint64_t flags, mode, resolve;
@@ -197,6 +204,7 @@ static int reach(struct req *r, int fd, bool opened, struct job *j, char *path, 
 	ssize_t n;
 	uint64_t flags = (uint64_t)(unsigned)r->open_flags & OPEN_FLAGS;
 
+	j->dup_fd = -1;
 	if (fstat(fd, &st) < 0)
 		return -errno;
 	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
@@ -206,7 +214,20 @@ static int reach(struct req *r, int fd, bool opened, struct job *j, char *path, 
 	j->dev = st.st_dev;
 	j->ino = st.st_ino;
 	j->resolve = RESOLVE_NO_SYMLINKS;
-	flags &= ~(uint64_t)(O_CREAT | O_EXCL);
+	if ((flags & __O_TMPFILE) != __O_TMPFILE)
+		flags &= ~(uint64_t)O_EXCL; /* (with O_TMPFILE it keeps the file from any name) */
+	flags &= ~(uint64_t)O_CREAT;
+	if (!opened && (flags & O_TRUNC) && S_ISREG(st.st_mode)) {
+		/*
+		 * Truncated by ward, in the object it decided on: the agent's
+		 * kernel truncates what it reaches before the check at its exit.
+		 */
+		int w = open(link, O_WRONLY | O_TRUNC | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+		if (w < 0)
+			return -errno;
+		close(w);
+		opened = true;
+	}
 	if (opened)
 		flags &= ~(uint64_t)O_TRUNC; /* ward's open truncated it */
 	/* Deleted: no link left, and the kernel's mark at the end of its name. */
@@ -230,14 +251,27 @@ static int reach(struct req *r, int fd, bool opened, struct job *j, char *path, 
 	if (path[0] != '/' || deleted) {
 		/*
 		 * No name of its own (a pipe, a socket, a deleted file), reached
-		 * through the agent's fd (anon_check said it is the agent's own):
-		 * reopened through that fd, magic link and all.
+		 * through the agent's own fd (anon_check said so).  Reopened by
+		 * /proc/TID/fd/N, the agent could put another object at N in the
+		 * meantime; duplicated, fd N gives only what the agent holds
+		 * already, with the access that fd has: so it is, when that
+		 * access covers what was asked.
 		 */
-		if (r->hop_fd < 0)
+		pid_t tgid = 0, ppid;
+		struct fdinfo fi;
+		if (r->hop_fd < 0 || !proc_info(r->hop_tid, &tgid, &ppid, NULL, 0) ||
+		    tgid != r->tgid)
 			return refuse(r, EACCES, "--degraded: the object has no name the agent's "
 						 "kernel could open it by");
-		snprintf(path, len, "/proc/%d/fd/%d", r->hop_tid, r->hop_fd);
-		j->resolve = 0;
+		if (agent_fdinfo(r->hop_tid, r->hop_fd, &fi) < 0)
+			return -EBADF;
+		int have = (int)(fi.flags & O_ACCMODE), want = (int)(flags & O_ACCMODE);
+		if (!(flags & O_PATH) && want != have && have != O_RDWR)
+			return refuse(r, EACCES, "--degraded: an object without a name is reopened "
+						 "only with the access its fd has");
+		j->dup_fd = r->hop_fd;
+		j->flags = flags & O_CLOEXEC;
+		return 0;
 	}
 	if (flags & O_PATH)
 		flags &= PATH_FLAGS;
@@ -282,6 +316,7 @@ int degraded_answer_fd(struct req *r, int fd, bool opened)
 		return 1;
 	}
 	j->open = true;
+	j->dup_fd = tmp.dup_fd;
 	j->chmod_fd = keep ? fd : -1;
 	j->chmod_mode = keep ? (mode_t)r->degraded_chmod : 0;
 	j->tmpfile = tmp.tmpfile;
@@ -303,16 +338,22 @@ int degraded_answer_fd(struct req *r, int fd, bool opened)
 struct mm {
 	int refs;
 	bool mapped;
-	int mem; /* /proc/TID/mem of a task in it, opened at the first write (-1: not yet) */
-	uint8_t used[DEGRADED_THREADS]; /* slots held by a thread */
+	int mem;     /* /proc/TID/mem of a task in it, opened at the first write (-1: not yet) */
+	pid_t mem_tid; /* ...that task's id */
 };
+
+/*
+ * The slots of the page, the session's: a thread holds one while it lives.
+ * Session-wide, so that no two threads share a slot even where ward took
+ * two processes for two address spaces that are one (or one for two).
+ */
+static uint8_t slot_used[DEGRADED_THREADS];
 
 enum phase {
 	P_NONE,
 	P_QUEUED, /* its call is with the workers */
 	P_MMAP,	  /* mapping the page; the call is made again after */
 	P_OPEN,	  /* the agent's kernel opens; checked at its exit */
-	P_CLOSE,  /* closing what it opened that was not decided on */
 };
 
 struct task {
@@ -321,6 +362,7 @@ struct task {
 	int slot; /* -1: none yet */
 	unsigned ring;
 	enum phase phase;
+	uint64_t seq; /* its stops that were queued: an answer is for the last one only */
 	struct user_regs_struct saved;
 	struct job *job; /* P_OPEN: what it must have opened */
 	int restart_nr;	 /* answered a restart code: the call's number, for its signal stop */
@@ -414,21 +456,28 @@ static struct task *task_get(pid_t tid)
 
 static void slot_put(struct task *t)
 {
-	if (t->mm != NULL && t->slot >= 0)
-		t->mm->used[t->slot] = 0;
+	if (t->slot >= 0)
+		slot_used[t->slot] = 0;
 	t->slot = -1;
+}
+
+/* Every call of tid's still with the workers: its answer is for no one (lock held). */
+static void jobs_dead(pid_t tid)
+{
+	struct job *j, *tmp;
+
+	HASH_ITER(hh, jobs, j, tmp) {
+		if (j->tid == tid)
+			j->dead = true;
+	}
 }
 
 void degraded_gone(pid_t tid)
 {
 	struct task *t = task_find(tid);
-	struct job *j, *tmp;
 
 	pthread_mutex_lock(&lock);
-	HASH_ITER(hh, jobs, j, tmp) {
-		if (j->tid == tid)
-			j->dead = true;
-	}
+	jobs_dead(tid);
 	pthread_mutex_unlock(&lock);
 	if (t == NULL)
 		return;
@@ -444,9 +493,22 @@ void degraded_exec(pid_t former, pid_t pid)
 {
 	if (former != pid)
 		degraded_gone(former);
+	/*
+	 * The leader, killed by a thread's exec, may have had a call with the
+	 * workers: its answer must not reach the new image's calls.
+	 */
+	pthread_mutex_lock(&lock);
+	jobs_dead(pid);
+	pthread_mutex_unlock(&lock);
 	struct task *t = task_find(pid);
 	if (t == NULL)
 		return;
+	if (t->job != NULL)
+		job_free(t->job);
+	t->job = NULL;
+	t->phase = P_NONE;
+	t->restart_nr = -1;
+	t->seq++;
 	slot_put(t);
 	mm_put(t->mm);
 	t->mm = mm_new(false); /* the new image: no page until its first call */
@@ -568,6 +630,10 @@ static int touches_region(const struct user_regs_struct *g)
 		if (overlaps(a0, page_up(a1)))
 			return -EPERM;
 		return (a3 & MREMAP_FIXED) && overlaps(a4, page_up(a2)) ? -EPERM : 0;
+	case SYS_process_madvise:
+		/* An iovec in memory: only the advice that leaves contents as they are (a3). */
+		return a3 == MADV_WILLNEED || a3 == MADV_COLD || a3 == MADV_PAGEOUT || a3 == 25 /* COLLAPSE */
+			       ? 0 : -EPERM;
 	case SYS_shmat: {
 		if (!(a2 & SHM_REMAP))
 			return 0;
@@ -585,7 +651,7 @@ static int touches_region(const struct user_regs_struct *g)
 static bool guard_only(long nr)
 {
 	return nr == SYS_mmap || nr == SYS_munmap || nr == SYS_mprotect || nr == SYS_pkey_mprotect ||
-	       nr == SYS_madvise || nr == SYS_mremap;
+	       nr == SYS_madvise || nr == SYS_mremap || nr == SYS_process_madvise;
 }
 
 /*
@@ -600,6 +666,12 @@ static void at_entry(pid_t tid, struct user_regs_struct regs)
 
 	if (t == NULL) {
 		skip(tid, &regs, -ENOMEM);
+		return;
+	}
+	if (t->phase != P_NONE) {
+		/* A call's entry while ward's own call or an answer was pending: not ward's doing. */
+		t->phase = P_NONE;
+		kill_for(tid, "--degraded: the process left the call ward made for it");
 		return;
 	}
 	t->restart_nr = -1;
@@ -629,6 +701,8 @@ static void at_entry(pid_t tid, struct user_regs_struct regs)
 		return;
 	}
 	j->tid = tid;
+	j->dup_fd = -1;
+	j->seq = ++t->seq;
 	j->data.nr = (int)regs.orig_rax;
 	j->data.arch = AUDIT_ARCH_X86_64;
 	j->data.instruction_pointer = regs.rip;
@@ -657,7 +731,7 @@ void degraded_seccomp_stop(pid_t tid)
 		return;
 	}
 	if (ptrace(PTRACE_GETREGS, tid, 0, &regs) == 0)
-		at_entry(tid, regs);
+		at_entry(tid, regs); /* (which kills a process stopped so mid-way through ward's call) */
 }
 
 /*
@@ -670,10 +744,17 @@ static int poke(struct task *t, uint64_t addr, const void *buf, size_t len)
 {
 	char path[64];
 
+	/* Kept only while its task is in the same address space as t (kcmp says). */
+	if (t->mm->mem >= 0 && t->mm->mem_tid != t->tid &&
+	    syscall(SYS_kcmp, t->mm->mem_tid, t->tid, KCMP_VM, 0, 0) != 0) {
+		close(t->mm->mem);
+		t->mm->mem = -1;
+	}
 	if (t->mm->mem < 0) {
 		snprintf(path, sizeof(path), "/proc/%d/mem", t->tid);
 		if ((t->mm->mem = open(path, O_WRONLY | O_CLOEXEC)) < 0)
 			return -errno;
+		t->mm->mem_tid = t->tid;
 	}
 	ssize_t n = pwrite(t->mm->mem, buf, len, (off_t)addr);
 	return n == (ssize_t)len ? 0 : n < 0 ? -errno : -EIO;
@@ -688,8 +769,8 @@ static void open_by_page(struct task *t, struct job *j)
 
 	if (t->slot < 0) {
 		for (unsigned i = 0; i < DEGRADED_THREADS && t->slot < 0; i++) {
-			if (!t->mm->used[i]) {
-				t->mm->used[i] = 1;
+			if (!slot_used[i]) {
+				slot_used[i] = 1;
 				t->slot = (int)i;
 			}
 		}
@@ -732,12 +813,23 @@ static void apply(struct job *j)
 {
 	struct task *t = task_find(j->tid);
 
-	if (j->dead || t == NULL || t->phase != P_QUEUED) {
+	if (j->dead || t == NULL || t->phase != P_QUEUED || t->seq != j->seq) {
 		job_free(j);
 		return;
 	}
 	t->phase = P_NONE;
 	struct user_regs_struct r = t->saved;
+	if (j->open && j->dup_fd >= 0) {
+		/* No name: the agent's own fd duplicated (reach): the lowest free number, as open's. */
+		r.orig_rax = SYS_fcntl;
+		r.rdi = (unsigned long long)j->dup_fd;
+		r.rsi = (j->flags & O_CLOEXEC) ? F_DUPFD_CLOEXEC : F_DUPFD;
+		r.rdx = 0;
+		job_free(j);
+		if (ptrace(PTRACE_SETREGS, t->tid, 0, &r) == 0)
+			resume(t->tid, PTRACE_CONT);
+		return;
+	}
 	if (j->open) {
 		open_by_page(t, j);
 		return;
@@ -810,7 +902,7 @@ static void log_mismatch(pid_t tid, const struct job *j)
 	jl_str(l, "decision", "deny");
 	jl_str(l, "path", j->path);
 	jl_str(l, "reason", "--degraded: what the open reached is not what ward decided on "
-			    "(a name changed between); closed");
+			    "(a name changed between); the process is killed");
 	log_finish(l);
 }
 
@@ -820,7 +912,7 @@ bool degraded_syscall_stop(pid_t tid)
 	struct user_regs_struct r;
 	struct __ptrace_syscall_info info;
 
-	bool ours = t != NULL && (t->phase == P_MMAP || t->phase == P_OPEN || t->phase == P_CLOSE);
+	bool ours = t != NULL && (t->phase == P_MMAP || t->phase == P_OPEN);
 	if (!ours && !S->degraded_entry)
 		return false;
 	if (ptrace(PTRACE_GETREGS, tid, 0, &r) < 0)
@@ -828,19 +920,25 @@ bool degraded_syscall_stop(pid_t tid)
 	memset(&info, 0, sizeof(info));
 	if (ptrace(PTRACE_GET_SYSCALL_INFO, tid, sizeof(info), &info) < 0)
 		info.op = PTRACE_SYSCALL_INFO_NONE;
-	if (info.op == PTRACE_SYSCALL_INFO_ENTRY) {
-		if (ours)
-			resume(tid, PTRACE_SYSCALL); /* P_CLOSE: its close going in */
-		else
-			at_entry(tid, r); /* --degraded at entry stops: every call */
-		return true;
-	}
 	if (!ours) {
-		resume(tid, PTRACE_SYSCALL); /* the exit of a call decided at its entry */
+		if (info.op == PTRACE_SYSCALL_INFO_ENTRY)
+			at_entry(tid, r); /* --degraded at entry stops: every call */
+		else
+			resume(tid, PTRACE_SYSCALL); /* the exit of a call decided at its entry */
 		return true;
 	}
-	switch (t->phase) {
-	case P_MMAP: {
+	/*
+	 * The only stop that may follow ward's rewrite is that very call's
+	 * exit: anything else (another call's entry, another number) means
+	 * the process did something ward did not arrange, and it is killed.
+	 */
+	long want = t->phase == P_MMAP ? SYS_mmap : SYS_openat2;
+	if (info.op != PTRACE_SYSCALL_INFO_EXIT || (long)r.orig_rax != want) {
+		t->phase = P_NONE;
+		kill_for(tid, "--degraded: the process left the call ward made for it");
+		return true;
+	}
+	if (t->phase == P_MMAP) {
 		t->phase = P_NONE;
 		if (r.rax != DEGRADED_REGION) {
 			kill_for(tid, "--degraded: ward's page cannot be mapped in the process (the "
@@ -855,39 +953,25 @@ bool degraded_syscall_stop(pid_t tid)
 			resume(tid, PTRACE_CONT);
 		return true;
 	}
-	case P_OPEN: {
-		struct job *j = t->job;
-		long long fd = (long long)r.rax;
-		t->job = NULL;
-		t->phase = P_NONE;
-		if (fd < 0 || opened_right(tid, (int)fd, j)) {
-			job_free(j);
-			resume(tid, PTRACE_CONT);
-			return true;
-		}
-		log_mismatch(tid, j);
+	struct job *j = t->job;
+	long long fd = (long long)r.rax;
+	t->job = NULL;
+	t->phase = P_NONE;
+	if (fd < 0 || opened_right(tid, (int)fd, j)) {
 		job_free(j);
-		t->saved = r; /* its exit, to return to with EACCES */
-		struct user_regs_struct c = r;
-		c.rip -= 2;
-		c.rax = SYS_close;
-		c.rdi = (unsigned long long)fd;
-		t->phase = P_CLOSE;
-		if (ptrace(PTRACE_SETREGS, tid, 0, &c) == 0)
-			resume(tid, PTRACE_SYSCALL);
+		resume(tid, PTRACE_CONT);
 		return true;
 	}
-	case P_CLOSE: {
-		struct user_regs_struct back = t->saved;
-		t->phase = P_NONE;
-		back.rax = (unsigned long long)-EACCES;
-		if (ptrace(PTRACE_SETREGS, tid, 0, &back) == 0)
-			resume(tid, PTRACE_CONT);
-		return true;
-	}
-	default:
-		return false;
-	}
+	/*
+	 * The kernel reached another object than ward's (a name of the path
+	 * changed between).  The fd is in the process's table already, where
+	 * its other threads (or a signal handler, before an injected close)
+	 * could take it: the process is killed, not answered.
+	 */
+	log_mismatch(tid, j);
+	job_free(j);
+	kill_for(tid, "--degraded: its open reached another object than ward decided on");
+	return true;
 }
 
 void degraded_signal_stop(pid_t tid)
@@ -918,8 +1002,7 @@ static sigset_t waited(void)
 	sigset_t s;
 
 	sigemptyset(&s);
-	sigaddset(&s, SIGCHLD);
-	sigaddset(&s, WAKE_SIG);
+	sigaddset(&s, SIGCHLD); /* a tracee's stop, and WAKE_SIG */
 	sigaddset(&s, SIGINT);
 	sigaddset(&s, SIGTERM);
 	sigaddset(&s, SIGHUP);

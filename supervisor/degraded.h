@@ -24,7 +24,7 @@ struct req;
 #define DEGRADED_REGION 0x7e5a00000000ull
 #define DEGRADED_SLOT 8192u	/* a struct open_how and a path */
 #define DEGRADED_RING 4u	/* slots a thread goes round (a call restarted after a handler's) */
-#define DEGRADED_THREADS 1024u /* threads of one address space that open (a slot each, while it lives) */
+#define DEGRADED_THREADS 4096u /* threads of the session that open (a slot each, while it lives) */
 #define DEGRADED_SIZE ((uint64_t)DEGRADED_SLOT * DEGRADED_RING * DEGRADED_THREADS)
 
 /* What --degraded cannot promise, one sentence each (session-start, stderr, docs/degraded.md). */

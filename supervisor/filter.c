@@ -423,15 +423,17 @@ static int refuse_escapes(scmp_filter_ctx ctx)
 }
 
 /*
- * --degraded: what could unmap, move, reprotect or replace ward's page in
- * the agent stops for the tracer, which refuses it when it touches the
- * page (degraded.c: the filter cannot compare a range); userfaultfd, which
+ * --degraded: what could unmap, move, reprotect, drop or replace ward's
+ * page in the agent stops for the tracer, which refuses it when it touches
+ * the page (degraded.c: the filter cannot compare a range; process_madvise's
+ * ranges are in memory, so only its harmless advice goes); userfaultfd, which
  * could stall ward's own write to the page, is refused.
  */
 static int degraded_rules(scmp_filter_ctx ctx)
 {
-	static const int ranged[] = { SCMP_SYS(munmap), SCMP_SYS(mremap), SCMP_SYS(mprotect),
-				      SCMP_SYS(pkey_mprotect), SCMP_SYS(madvise) };
+	static const int ranged[] = { SCMP_SYS(munmap),	       SCMP_SYS(mremap),
+				      SCMP_SYS(mprotect),      SCMP_SYS(pkey_mprotect),
+				      SCMP_SYS(madvise),       SCMP_SYS(process_madvise) };
 	int rc;
 
 	for (size_t i = 0; i < sizeof(ranged) / sizeof(ranged[0]); i++)

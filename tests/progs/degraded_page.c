@@ -65,6 +65,11 @@ int main(int argc, char **argv)
 	struct iovec local = { "x", 1 }, remote = { p, 1 };
 	say("process_vm_writev", syscall(SYS_process_vm_writev, getpid(), &local, 1, &remote, 1, 0));
 	say("userfaultfd", syscall(SYS_userfaultfd, O_CLOEXEC));
+	/* process_madvise of its own pidfd: ranges in memory, where the filter cannot look. */
+	int pfd = (int)syscall(SYS_pidfd_open, getpid(), 0);
+	struct iovec range = { p, 8192 };
+	say("process_madvise-dontneed", syscall(SYS_process_madvise, pfd, &range, 1, MADV_DONTNEED, 0));
+	say("process_madvise-cold", syscall(SYS_process_madvise, pfd, &range, 1, MADV_COLD, 0));
 	printf("mapped-after %s\n", mincore(p, 4096, vec) == 0 ? "yes" : "no");
 	/* Its last page is kept too; the page after it is no one's (ENOMEM): nothing more is refused. */
 	say("mprotect-last", mprotect(p + n - 4096, 4096, PROT_READ | PROT_WRITE));

@@ -4,8 +4,9 @@
  * DIR/a/x again and again.  Under ward --degraded the agent's kernel opens
  * by the real path ward decided on; when an exchange falls between the
  * decision and that open, the kernel reaches the other x, and ward must
- * close it and answer EACCES (supervisor/degraded.c).  Natively no open
- * fails.  Stops after SECONDS, or once 50 opens have failed so.
+ * kill the process (supervisor/degraded.c: the fd is in its table, where
+ * another thread could take it).  Natively no open fails.  Stops after
+ * SECONDS, or once 50 opens have failed with EACCES.
  *
  * Prints "opens N eacces M other O leaked L": EACCES answers, other
  * failures, and fds open at the end that were not at the start
