@@ -69,11 +69,11 @@
 
 const char *const degraded_limits[] = {
 	"an open is performed by the agent's kernel on the real path ward decided on, without "
-	"symlinks; a directory of that path renamed by the session between the decision and the "
-	"open is checked after it (the fd is closed and refused), but another thread of the "
-	"process may use the fd in that moment",
-	"a pipe, socket or deleted file reopened through /proc/PID/fd/N is reopened by that name, "
-	"checked after the open as above",
+	"symlinks, and checked at its exit: where a name of that path changed in between (a "
+	"rename the policy allowed), the process is killed, and until then another of its "
+	"threads may use that fd",
+	"a pipe, socket or deleted file reopened through /proc/PID/fd/N is the agent's own fd "
+	"duplicated: it shares that fd's offset, and asking for more access than it has is refused",
 	"every supervised call and every mprotect, munmap, mremap, madvise and fixed mmap stops "
 	"the process for the tracer: slower than user notification",
 	"more than 4096 live threads of the session that open files get EAGAIN",
