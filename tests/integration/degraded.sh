@@ -169,6 +169,27 @@ wait "$asker"
 check "a question under --degraded: ward approve answers it, the read goes through" "secret
 status 0" "$(cat "$BASE/ask.out")"
 
+# ---- an answer for a call that is gone (an exec from another thread killed its caller) ----
+STALE=$BUILD/tests/progs/degraded_stale
+[ -x "$STALE" ] || bail "needs $STALE"
+rm -f "$BASE/go"
+(cd "$BASE/w" && env -i "${ENVV[@]}" timeout 120 "$WARD" run -q --degraded --ask approve \
+	-r "ask read $BASE/w/topsecret" -r "ask exec /usr/bin/true" -- \
+	"$STALE" "$BASE/go" "$BASE/w/topsecret" >"$BASE/stale.out" 2>&1) &
+staler=$!
+pending_has() { env -i "${ENVV[@]}" "$WARD" approve --list 2>/dev/null | grep -qF "$1"; }
+wait_for 60 pending_has "exec /usr/bin/true"
+: >"$BASE/go"
+wait_for 60 pending_has "read $BASE/w/topsecret"
+# The leader's exec, answered now, is of a call that is gone; the new image's open keeps its own.
+env -i "${ENVV[@]}" "$WARD" approve --answer 1 once >/dev/null 2>&1
+n=$(env -i "${ENVV[@]}" "$WARD" approve --list --json 2>/dev/null | tr -d ' \n' |
+	grep -o '"n":[0-9]*,"op":"read"' | grep -o '[0-9]*' | head -n 1)
+env -i "${ENVV[@]}" "$WARD" approve --answer "${n:-2}" deny >/dev/null 2>&1
+wait "$staler"
+check "an exec's answer after its caller was killed by another thread's exec: not the new image's" \
+	"open: Permission denied" "$(cat "$BASE/stale.out")"
+
 # ---- when ward takes it ----
 out=$(env -i "${ENVV[@]}" WARD_KERNEL_FEATURES=-user_notif "$WARD" run -q -- true 2>&1)
 st=$?
