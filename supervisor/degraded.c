@@ -1,9 +1,11 @@
 /*
  * degraded.c - --degraded: where seccomp user notification is missing
- * (before Linux 5.9 ward cannot use it: no ADDFD) or taken (EBUSY: ward
- * inside ward, a container runtime's listener), the filter returns
+ * (before Linux 5.9 ward cannot use it: no ADDFD), the filter returns
  * SECCOMP_RET_TRACE where it would notify, and the call reaches ward as a
- * PTRACE_EVENT_SECCOMP stop of the tracer (DESIGN.md 2).
+ * PTRACE_EVENT_SECCOMP stop of the tracer (DESIGN.md 2).  Where another
+ * listener holds the process (EBUSY: a container runtime's), its answers
+ * outrank SECCOMP_RET_TRACE, and ward stops every call at its entry
+ * instead (PTRACE_SYSCALL: S->degraded_entry).
  *
  * The tracer reads the stopped thread's registers and queues the call;
  * the notification workers take it as they would a notification (a
@@ -20,13 +22,14 @@
  * a page of the agent's that only ward writes (DEGRADED_REGION, mapped
  * read-only at the first call of each new address space, kept from the
  * agent below), and at the call's exit the tracer checks that the fd it
- * made is the object ward decided on (device and inode), or closes it and
- * answers EACCES.  What remains open between the decision and that check
- * is what degraded_limits says.
+ * made is the object ward decided on (device and inode), or kills the
+ * process: the fd is in its table by then.  An object without a name is
+ * never reopened by /proc/PID/fd/N: the agent's own fd is duplicated.
+ * What remains is what degraded_limits says.
  *
  * The tracer's loop here waits for ptrace stops and for the workers'
- * answers alike (sigtimedwait on SIGCHLD and WAKE_SIG), and makes every
- * ptrace call, as ptrace requires.
+ * answers alike (sigtimedwait on SIGCHLD), and makes every ptrace call,
+ * as ptrace requires.
  */
 #include "degraded.h"
 #include "filter.h"
