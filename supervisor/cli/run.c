@@ -58,6 +58,8 @@ static const char help[] =
 	"  --no-preload          do not load libward-preload.so into the command's programs\n"
 	"                        (it adds host names, the libc function and stacks to the log)\n"
 	"  --backtrace           log the caller's stack with each denial (from the preload)\n"
+	"  --degraded[=auto]     enforce through ptrace where seccomp user notification is\n"
+	"                        missing or taken (=auto: only there; docs/degraded.md)\n"
 	"  -q                    no messages from ward\n"
 	"  -v                    say each refusal and ask, with the -r rule that would\n"
 	"                        allow it (shadow mode: each would-deny; -vv: every decision)\n"
