@@ -481,7 +481,7 @@ static struct {
 	size_t config_len;
 	char *hooks; /* the names in its hooks/ at the start */
 	bool hooks_dir;
-	struct timespec start; /* CLOCK_REALTIME: which repositories are the session's */
+	struct timespec start; /* CLOCK_REALTIME_COARSE: which repositories are the session's */
 	char claude[PATH_MAX];	/* ~/.claude.json, when guarded */
 	char *claude_was;	/* its bytes at the start, NULL: none */
 	size_t claude_len;
@@ -491,7 +491,12 @@ void guard_start(const struct ward_vars *v, const char *profiles)
 {
 	struct stat st;
 
-	clock_gettime(CLOCK_REALTIME, &G.start);
+	/*
+	 * The coarse clock, which the kernel stamps files with: by the fine
+	 * one, a .git made a few milliseconds after the start could be stamped
+	 * before it, and not be the session's (git-nobody failed so in CI).
+	 */
+	clock_gettime(CLOCK_REALTIME_COARSE, &G.start);
 	snprintf(G.gitdir, sizeof(G.gitdir), "%s/.git", strcmp(v->project, "/") ? v->project : "");
 	if (lstat(G.gitdir, &st) == 0) {
 		G.git_type = st.st_mode & S_IFMT;
