@@ -74,9 +74,10 @@ const char *const degraded_limits[] = {
 	"an open is performed by the agent's kernel on the real path ward decided on, without "
 	"symlinks, and checked at its exit: where a name of that path changed in between (a "
 	"rename the policy allowed), the process is killed, and until then another of its "
-	"threads may use that fd",
-	"a pipe, socket or deleted file reopened through /proc/PID/fd/N is the agent's own fd "
-	"duplicated: it shares that fd's offset, and asking for more access than it has is refused",
+	"threads may use that fd, or move it to another number past the check",
+	"a pipe or deleted file reopened through /proc/PID/fd/N is the agent's own fd "
+	"duplicated: it shares that fd's offset and flags, and asking for more access than it "
+	"has is refused",
 	"every supervised call and every mprotect, munmap, mremap, madvise and fixed mmap stops "
 	"the process for the tracer: slower than user notification",
 	"more than 4096 live threads of the session that open files get EAGAIN",
@@ -220,19 +221,21 @@ static int reach(struct req *r, int fd, bool opened, struct job *j, char *path, 
 	if ((flags & __O_TMPFILE) != __O_TMPFILE)
 		flags &= ~(uint64_t)O_EXCL; /* (with O_TMPFILE it keeps the file from any name) */
 	flags &= ~(uint64_t)O_CREAT;
+	if (flags & O_PATH)
+		flags &= PATH_FLAGS; /* O_PATH ignores the rest, O_TRUNC too (it was decided so) */
 	if (!opened && (flags & O_TRUNC) && S_ISREG(st.st_mode)) {
 		/*
-		 * Truncated by ward, in the object it decided on: the agent's
-		 * kernel truncates what it reaches before the check at its exit.
+		 * Truncated by ward, in the object it decided on (O_TRUNC is
+		 * decided as a write): the agent's kernel would truncate what it
+		 * reaches, before the check at its exit.
 		 */
-		int w = open(link, O_WRONLY | O_TRUNC | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+		int w = open(link, O_WRONLY | O_TRUNC | O_NOCTTY | O_CLOEXEC);
 		if (w < 0)
 			return -errno;
 		close(w);
-		opened = true;
 	}
-	if (opened)
-		flags &= ~(uint64_t)O_TRUNC; /* ward's open truncated it */
+	/* Never to the agent's kernel: done by ward, or nothing on what is not a regular file. */
+	flags &= ~(uint64_t)O_TRUNC;
 	/* Deleted: no link left, and the kernel's mark at the end of its name. */
 	const char *del = " (deleted)";
 	size_t dl = strlen(del);
@@ -268,7 +271,12 @@ static int reach(struct req *r, int fd, bool opened, struct job *j, char *path, 
 						 "kernel could open it by");
 		if (agent_fdinfo(r->hop_tid, r->hop_fd, &fi) < 0)
 			return -EBADF;
+		if (S_ISSOCK(st.st_mode))
+			return -ENXIO; /* the kernel's own answer to opening a socket */
 		int have = (int)(fi.flags & O_ACCMODE), want = (int)(flags & O_ACCMODE);
+		if ((fi.flags & O_PATH) && !(flags & O_PATH))
+			return refuse(r, EACCES, "--degraded: an object without a name is reopened as "
+						 "a duplicate of its fd, which is O_PATH and reads nothing");
 		if (!(flags & O_PATH) && want != have && have != O_RDWR)
 			return refuse(r, EACCES, "--degraded: an object without a name is reopened "
 						 "only with the access its fd has");
@@ -276,8 +284,6 @@ static int reach(struct req *r, int fd, bool opened, struct job *j, char *path, 
 		j->flags = flags & O_CLOEXEC;
 		return 0;
 	}
-	if (flags & O_PATH)
-		flags &= PATH_FLAGS;
 	j->flags = flags;
 	j->mode = 0;
 	return 0;

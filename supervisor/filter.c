@@ -442,6 +442,15 @@ static int degraded_rules(scmp_filter_ctx ctx)
 	if ((rc = seccomp_rule_add(ctx, SCMP_ACT_TRACE(0), SCMP_SYS(mmap), 1,
 				   SCMP_A3(SCMP_CMP_MASKED_EQ, MAP_FIXED, MAP_FIXED))) < 0)
 		return rc;
+	/*
+	 * A process sharing another's fd table (CLONE_FILES, not a thread)
+	 * would outlive the kill of one whose open reached what ward did not
+	 * decide on, with that fd (degraded.c): refused.
+	 */
+	if ((rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone), 1,
+				   SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_FILES | CLONE_THREAD,
+					   CLONE_FILES))) < 0)
+		return rc;
 	return seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(userfaultfd), 0);
 }
 

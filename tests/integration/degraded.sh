@@ -61,6 +61,7 @@ process_vm_writev EPERM
 userfaultfd EPERM
 process_madvise-dontneed EPERM
 process_madvise-cold ok
+clone-files EPERM
 mapped-after yes
 mprotect-last EPERM
 mprotect-after ENOMEM" "$out"
@@ -158,6 +159,15 @@ else
 	skip "as nobody: a file made read-only, written through the open that made it" "$NB_WHY"
 fi
 
+# ---- O_PATH|O_TRUNC of a file the policy keeps from writing (the second review's N1) ----
+# O_PATH ignores O_TRUNC and is decided as stat and read; O_PATH opens are
+# supervised where the policy restricts stat.
+printf 'precious content\n' >"$BASE/w/precious"
+out=$(cd "$BASE/w" && env -i "${ENVV[@]}" timeout 60 "$WARD" run -q --degraded \
+	-r "deny write $BASE/w/precious" -r "deny stat $BASE/w/nothing/**" -- \
+	python3 -c 'import os; fd = os.open("precious", os.O_PATH | os.O_TRUNC); print("opened", os.path.getsize("precious"))' 2>&1)
+check "O_PATH|O_TRUNC of a write-denied file: opened, not truncated" "opened 17" "$out"
+
 # ---- a question, answered from another window ----
 ask_pending() { env -i "${ENVV[@]}" "$WARD" approve --list 2>/dev/null | grep -q "read $BASE/w/secret"; }
 (cd "$BASE/w" && env -i "${ENVV[@]}" timeout 120 "$WARD" run -q --degraded --ask approve \
@@ -247,7 +257,7 @@ out=$(env -i "${ENVV[@]}" "$LISTENER" "$WARD" run -q --degraded -- "$PAGE" "$REG
 check "...the page: every way to change it refused" "mapped yes mprotect EPERM mprotect-around EPERM \
 pkey_mprotect EPERM munmap EPERM madvise-dontneed EPERM mmap-fixed EPERM mmap-fixed-below EPERM \
 mremap-away EPERM mremap-onto EPERM shmat-remap EPERM proc-self-mem EACCES process_vm_writev EPERM \
-userfaultfd EPERM process_madvise-dontneed EPERM process_madvise-cold ok mapped-after yes mprotect-last EPERM mprotect-after ENOMEM " "$out"
+userfaultfd EPERM process_madvise-dontneed EPERM process_madvise-cold ok clone-files EPERM mapped-after yes mprotect-last EPERM mprotect-after ENOMEM " "$out"
 mkdir -p "$BASE/storm-entry"
 out=$(env -i "${ENVV[@]}" "$LISTENER" "$WARD" run -q --degraded -- "$STORM" "$BASE/storm-entry" 100 \
 	restart 200 2>&1)

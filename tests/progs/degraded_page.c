@@ -17,6 +17,9 @@
 #include <sys/shm.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
+#include <sys/wait.h>
+#include <sched.h>
+#include <signal.h>
 #include <unistd.h>
 
 static void say(const char *what, long rc)
@@ -70,6 +73,13 @@ int main(int argc, char **argv)
 	struct iovec range = { p, 8192 };
 	say("process_madvise-dontneed", syscall(SYS_process_madvise, pfd, &range, 1, MADV_DONTNEED, 0));
 	say("process_madvise-cold", syscall(SYS_process_madvise, pfd, &range, 1, MADV_COLD, 0));
+	/* A process sharing this one's fd table would outlive its kill (degraded.c). */
+	long c = syscall(SYS_clone, CLONE_FILES | SIGCHLD, NULL, NULL, NULL, NULL);
+	if (c == 0)
+		_exit(0);
+	if (c > 0)
+		waitpid((pid_t)c, NULL, 0);
+	say("clone-files", c);
 	printf("mapped-after %s\n", mincore(p, 4096, vec) == 0 ? "yes" : "no");
 	/* Its last page is kept too; the page after it is no one's (ENOMEM): nothing more is refused. */
 	say("mprotect-last", mprotect(p + n - 4096, 4096, PROT_READ | PROT_WRITE));
