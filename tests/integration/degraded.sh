@@ -98,7 +98,7 @@ check_match "session-start says degraded, with what it cannot promise" \
 	"$(head -n 1 "$BASE/d.jsonl")"
 out=$(env -i "${ENVV[@]}" "$WARD" run --degraded -- true 2>&1)
 check_match "stderr says degraded, and each limit" \
-	"*ward: --degraded: enforcement by ptrace*ward:   - an open is performed*ward:   - a pipe, socket*" "$out"
+	"*ward: --degraded: enforcement by ptrace*ward:   - an open is performed*ward:   - a pipe or deleted file*" "$out"
 
 # ---- an object without a name, reopened while another thread swaps its fd ----
 FDSWAP=$BUILD/tests/progs/degraded_fdswap
