@@ -367,17 +367,24 @@ static void pen_apply(struct pen *pen, const struct lex *l)
 	}
 }
 
-static void color_sgr(struct obuf *b, const struct color *c, int base)
+/*
+ * A colour of the pen: a basic one inside the SGR being written (inside),
+ * an extended one (5;N, 2;R;G;B) as an SGR of its own (!inside).  One SGR
+ * with every attribute and three extended colours would take more than 16
+ * parameters, which some terminals refuse or worse (libvterm 0.1 crashes:
+ * the screen fuzzer's checker found it).
+ */
+static void color_sgr(struct obuf *b, const struct color *c, int base, bool inside)
 {
-	if (c->kind == 1)
+	if (c->kind == 1 && inside)
 		ob_printf(b, ";%u", c->v[0]);
-	else if (c->kind == 2)
-		ob_printf(b, ";%d;5;%u", base, c->v[0]);
-	else if (c->kind == 3)
-		ob_printf(b, ";%d;2;%u;%u;%u", base, c->v[0], c->v[1], c->v[2]);
+	else if (c->kind == 2 && !inside)
+		ob_printf(b, "\033[%d;5;%um", base, c->v[0]);
+	else if (c->kind == 3 && !inside)
+		ob_printf(b, "\033[%d;2;%u;%u;%um", base, c->v[0], c->v[1], c->v[2]);
 }
 
-/* The pen as one SGR sequence (from a reset). */
+/* The pen as SGR sequences (from a reset), none of more than 16 parameters. */
 static void pen_sgr(const struct pen *pen, struct obuf *b)
 {
 	ob_puts(b, "\033[0");
@@ -392,10 +399,13 @@ static void pen_sgr(const struct pen *pen, struct obuf *b)
 		ob_puts(b, ";21");
 	else if (pen->ul > 2)
 		ob_printf(b, ";4:%u", pen->ul);
-	color_sgr(b, &pen->fg, 38);
-	color_sgr(b, &pen->bg, 48);
-	color_sgr(b, &pen->ulc, 58);
+	color_sgr(b, &pen->fg, 38, true);
+	color_sgr(b, &pen->bg, 48, true);
+	color_sgr(b, &pen->ulc, 58, true);
 	ob_puts(b, "m");
+	color_sgr(b, &pen->fg, 38, false);
+	color_sgr(b, &pen->bg, 48, false);
+	color_sgr(b, &pen->ulc, 58, false);
 }
 
 static void put_pen(struct screen *s)
@@ -1627,20 +1637,21 @@ void screen_sync_close(struct screen *s, struct obuf *out)
 }
 
 /* The mirror's cell colours as SGR parameters. */
-static void cell_color(struct obuf *b, const VTermColor *c, bool fg)
+/* A cell's colour: a basic one inside the SGR being written, an extended one after it (color_sgr). */
+static void cell_color(struct obuf *b, const VTermColor *c, bool fg, bool inside)
 {
 	if (fg ? VTERM_COLOR_IS_DEFAULT_FG(c) : VTERM_COLOR_IS_DEFAULT_BG(c))
 		return;
-	if (VTERM_COLOR_IS_INDEXED(c)) {
+	if (VTERM_COLOR_IS_INDEXED(c) && c->indexed.idx < 16) {
 		unsigned i = c->indexed.idx;
-		if (i < 8)
-			ob_printf(b, ";%u", (fg ? 30 : 40) + i);
-		else if (i < 16)
-			ob_printf(b, ";%u", (fg ? 90 : 100) + i - 8);
-		else
-			ob_printf(b, ";%d;5;%u", fg ? 38 : 48, i);
-	} else {
-		ob_printf(b, ";%d;2;%u;%u;%u", fg ? 38 : 48, c->rgb.red, c->rgb.green, c->rgb.blue);
+		if (inside)
+			ob_printf(b, ";%u", i < 8 ? (fg ? 30 : 40) + i : (fg ? 90 : 100) + i - 8);
+	} else if (VTERM_COLOR_IS_INDEXED(c)) {
+		if (!inside)
+			ob_printf(b, "\033[%d;5;%um", fg ? 38 : 48, c->indexed.idx);
+	} else if (!inside) {
+		ob_printf(b, "\033[%d;2;%u;%u;%um", fg ? 38 : 48, c->rgb.red, c->rgb.green,
+			  c->rgb.blue);
 	}
 }
 
@@ -1661,9 +1672,11 @@ static void cell_sgr(struct obuf *b, const VTermScreenCell *c)
 		ob_puts(b, ";7");
 	if (c->attrs.strike)
 		ob_puts(b, ";9");
-	cell_color(b, &c->fg, true);
-	cell_color(b, &c->bg, false);
+	cell_color(b, &c->fg, true, true);
+	cell_color(b, &c->bg, false, true);
 	ob_puts(b, "m");
+	cell_color(b, &c->fg, true, false);
+	cell_color(b, &c->bg, false, false);
 }
 
 static void put_codepoint(struct screen *s, uint32_t cp)
