@@ -701,7 +701,14 @@ static void at_entry(pid_t tid, struct user_regs_struct regs)
 	uint64_t args[6] = { regs.rdi, regs.rsi, regs.rdx, regs.r10, regs.r8, regs.r9 };
 	if (guard_only((long)regs.orig_rax) ||
 	    (S->degraded_entry && !filter_notifies((int)regs.orig_rax, args))) {
-		resume(tid, PTRACE_CONT); /* nothing to decide: what the filter would not hand ward */
+		/*
+		 * CONTINUE, decided on registers alone: a memory-map call whose
+		 * range (rdi, rsi, and mremap's new one) touches_region found
+		 * clear of the page, or, at entry stops, a call the filter would
+		 * not hand ward (filter_notifies reads the same registers the BPF
+		 * does).  Nothing of the agent's memory was read.
+		 */
+		resume(tid, PTRACE_CONT);
 		return;
 	}
 	struct job *j = calloc(1, sizeof(*j));
@@ -735,7 +742,11 @@ void degraded_seccomp_stop(pid_t tid)
 	struct user_regs_struct regs;
 
 	if (S->degraded_entry) {
-		/* Decided at its entry stop already (and a rewrite's own call is this). */
+		/*
+		 * CONTINUE with nothing to decide here: at entry stops the call
+		 * was decided at its entry stop, on the registers it still has
+		 * (a rewrite's own call is this one); this stop reads nothing.
+		 */
 		resume(tid, PTRACE_SYSCALL);
 		return;
 	}
@@ -844,6 +855,12 @@ static void apply(struct job *j)
 		return;
 	}
 	if (j->rc == 0) {
+		/*
+		 * CONTINUE only as a handler answered it, from a row that says
+		 * MAY_CONTINUE and at a site whose comment says why (serve() turns
+		 * any other 0 into EACCES): the same calls and reasons as under
+		 * notification (syscalls.h).
+		 */
 		resume(t->tid, PTRACE_CONT);
 	} else if (j->rc < 0) {
 		if (is_restart(j->rc))
