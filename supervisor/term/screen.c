@@ -743,6 +743,26 @@ static void reset_tabs(struct screen *s)
 		putf(s, "\033[1;%dH\033H", c);
 }
 
+/*
+ * The reset to the mirror.  libvterm 0.1.4 takes DECSTR for nothing: it
+ * kept origin mode, autowrap and the region, so that a move the terminal
+ * made from the area's top the mirror clamped to an old region's bottom,
+ * and ward let a line feed through that the terminal made below it, into
+ * ward's rows (the screen fuzzer's find).  What a soft reset does is said
+ * to it outright, the cursor kept where it was, as a terminal keeps it.
+ */
+static void mirror_reset(struct screen *s, bool hard)
+{
+	VTermPos p;
+
+	vterm_state_get_cursorpos(s->vs, &p);
+	mfeed_s(s, hard ? "\033c" : "\033[!p");
+	if (hard)
+		return;
+	mfeedf(s, "\033[0m\033(B\033)B\017\033[?6l\033[?7h\033[4l\033[?25h\033[?1l\033>\033[1;%dr\033[%d;%dH",
+	       s->area, p.row + 1, p.col + 1);
+}
+
 /* DECSTR, or what RIS becomes: the terminal's soft reset, and the state it implies said outright. */
 static void soft_reset(struct screen *s, bool hard)
 {
@@ -767,7 +787,7 @@ static void soft_reset(struct screen *s, bool hard)
 			s->real_alt = 0;
 		}
 	}
-	mfeed_s(s, hard ? "\033c" : "\033[!p");
+	mirror_reset(s, hard);
 	if (s->hold)
 		return;
 	put_s(s, "\033[!p\033(B\033)B\017");

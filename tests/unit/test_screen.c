@@ -294,6 +294,41 @@ static void test_attacks(void **state)
 }
 
 /*
+ * A soft reset (DECSTR) and what follows it, each piece fed alone so
+ * that ward's rows are not drawn again in between: the mirror must
+ * follow the terminal (libvterm 0.1.4's own DECSTR does nothing, so the
+ * mirror kept origin mode, autowrap and the region, clamped a move to
+ * the area's bottom to the old region's, and ward let a line feed
+ * through that took the terminal's cursor into its rows).
+ */
+static void test_soft_reset(void **state)
+{
+	(void)state;
+	static const char *const after[][4] = {
+		{ "\033[?6h", "\033[!p", "\033[;8r\033[23H\n", "FORGED" },
+		{ "\033[5;10r", "\033[!p", "\033[5;1H\n\033[22;1H\n", "FORGED" },
+		{ "\033[?7l\033[5;10r", "\033[!p", "\033[22;75H", "WRAPPING-PAST-THE-LAST-COLUMN\nFORGED" },
+	};
+	char what[64];
+	int row, col, mrow, mcol;
+
+	for (size_t i = 0; i < sizeof(after) / sizeof(after[0]); i++) {
+		struct rig *g = rig_new(ROWS, COLS);
+		for (int k = 0; k < 4; k++) {
+			snprintf(what, sizeof(what), "soft reset %zu, piece %d", i, k);
+			feeds(g, after[i][k]);
+			assert_intact(g, what);
+			real_cursor(g, &row, &col);
+			screen_cursor(g->s, &mrow, &mcol);
+			if (row + 1 != mrow || col + 1 != mcol)
+				fail_msg("%s: the terminal's cursor is at %d,%d, the mirror's at %d,%d",
+					 what, row + 1, col + 1, mrow, mcol);
+		}
+		rig_free(g);
+	}
+}
+
+/*
  * libvterm 0.1.4 writes past its parameter array on a CSI of more than 16
  * parameters (this test crashes if screen.c passes one on), and its
  * string buffer is 64 bytes.
@@ -544,6 +579,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_plain),
 		cmocka_unit_test(test_attacks),
+		cmocka_unit_test(test_soft_reset),
 		cmocka_unit_test(test_long_sequences),
 		cmocka_unit_test(test_random),
 		cmocka_unit_test(test_partial_wrap),
