@@ -102,6 +102,8 @@ oldkernel: build
 degraded: build
 	cd $(BUILD) && WARD_DEGRADED=1 WARD_TESTS_WARD_ONLY=1 \
 		ctest --output-on-failure -j $(JOBS) -R '^(progs|attacks|net)|^run$$' -E 'nobody|table|no-preload'
+	cd $(BUILD) && WARD_DEGRADED=1 WARD_KERNEL_FEATURES=-openat2 WARD_TESTS_WARD_ONLY=1 \
+		ctest --output-on-failure -j $(JOBS) -R '^(progs|attacks|net)' -E 'nobody|table|no-preload'
 	cd $(BUILD) && WARD_DEGRADED=entry WARD_TESTS_WARD_ONLY=1 \
 		ctest --output-on-failure -j $(JOBS) -R '^(progs|net)' -E 'nobody|table|no-preload'
 	cd $(BUILD) && WARD_DEGRADED=1 WARD_TESTS_WARD_ONLY=1 \

@@ -102,6 +102,7 @@ static const struct maskable {
 	{ "wait_killable_recv", offsetof(struct features, wait_killable) },
 	{ "sync_wake_up", offsetof(struct features, sync_wake_up) },
 	{ "pidfd_thread", offsetof(struct features, pidfd_thread) },
+	{ "openat2", offsetof(struct features, openat2) },
 };
 #define NMASKABLE (sizeof(maskable) / sizeof(maskable[0]))
 
@@ -226,7 +227,8 @@ int features_detect(struct features *f, char *why, size_t len)
 		return -ENOSYS;
 	}
 	if (!f->openat2) {
-		snprintf(why, len, "the kernel lacks openat2 (Linux 5.6)");
+		snprintf(why, len, "the kernel lacks openat2 (Linux 5.6); --degraded runs with "
+				   "enforcement by ptrace (docs/degraded.md)");
 		return -ENOSYS;
 	}
 	if (!f->pidfd_getfd) {

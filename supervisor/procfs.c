@@ -9,6 +9,7 @@
  * exe) are followed by the kernel, but only for processes of the session.
  */
 #include "procfs.h"
+#include "compat.h"
 #include "proc.h"
 
 #include <errno.h>
@@ -275,7 +276,7 @@ int proc_foreign_obj(int obj, const char *rest, char *real, size_t reallen)
 		 */
 		struct open_how how = { .flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
 					.resolve = RESOLVE_NO_XDEV | RESOLVE_NO_SYMLINKS };
-		if ((up = (int)syscall(SYS_openat2, cur, "..", &how, sizeof(how))) < 0 &&
+		if ((up = ward_openat2(cur, "..", &how)) < 0 &&
 		    errno != EXDEV) {
 			rc = -errno;
 			break;
@@ -344,7 +345,7 @@ static ssize_t task_file(int dir, const char *name, char *buf, size_t len)
 {
 	struct open_how how = { .flags = O_RDONLY | O_NOFOLLOW | O_CLOEXEC,
 				.resolve = RESOLVE_NO_XDEV | RESOLVE_NO_SYMLINKS };
-	int fd = (int)syscall(SYS_openat2, dir, name, &how, sizeof(how));
+	int fd = ward_openat2(dir, name, &how);
 	ssize_t n;
 
 	if (fd < 0)

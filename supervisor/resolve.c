@@ -14,6 +14,7 @@
  * (procfs.c tells whose a /proc object is).
  */
 #include "resolve.h"
+#include "compat.h"
 #include "mem.h"
 #include "notify.h"
 #include "proc.h"
@@ -265,6 +266,8 @@ static int fast_path(int start, const char *path, enum resolve_mode mode, int *o
 	bool dot = false;
 	int fd, rc;
 
+	if (compat_openat2_off)
+		return -EAGAIN;
 	if (mode == RES_PARENT) {
 		size_t len = strlen(path), s;
 		while (len > 1 && path[len - 1] == '/')

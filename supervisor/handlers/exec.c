@@ -9,6 +9,7 @@
  * it otherwise: a path or argv changed after the check cannot win.
  */
 #include "handlers.h"
+#include "../compat.h"
 #include "../execcheck.h"
 #include "../features.h"
 #include "../mem.h"
@@ -349,7 +350,7 @@ static int loader_prog(struct req *r, const struct argv_info *ai, struct exec_gr
 	struct open_how how = { .flags = O_PATH | O_CLOEXEC, .resolve = RESOLVE_NO_SYMLINKS };
 	if ((rc = agent_fd(r, AT_FDCWD, &cwd)) < 0)
 		return rc;
-	prog = (int)syscall(SYS_openat2, cwd, ai->first[i], &how, sizeof(how));
+	prog = ward_openat2(cwd, ai->first[i], &how);
 	rc = prog < 0 ? (errno == ELOOP ? -EACCES : -errno) : 0;
 	close(cwd);
 	if (rc < 0)

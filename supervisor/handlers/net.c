@@ -14,6 +14,7 @@
  * descriptors passed with SCM_RIGHTS are translated into ward's own.
  */
 #include "handlers.h"
+#include "../compat.h"
 #include "../features.h"
 #include "../log.h"
 #include "../mem.h"
@@ -984,7 +985,7 @@ static int kernel_parent(const struct dest *d)
 		snprintf(dir, sizeof(dir), "/");
 	else
 		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - d->path), d->path);
-	int fd = (int)syscall(SYS_openat2, AT_FDCWD, dir, &how, sizeof(how));
+	int fd = ward_openat2(AT_FDCWD, dir, &how);
 	return fd < 0 ? -errno : fd;
 }
 

@@ -12,6 +12,7 @@
  * An open for reading and writing needs both read and write allowed.
  */
 #include "../degraded.h"
+#include "../compat.h"
 #include "handlers.h"
 #include "../log.h"
 #include "../mem.h"
@@ -70,6 +71,8 @@ static int decode(struct req *r, struct open_args *a)
 		struct open_how how;
 		size_t size = (size_t)arg[3];
 		int rc;
+		if (compat_openat2_off)
+			return -ENOSYS; /* a kernel without openat2 (or it masked) */
 		if (size < sizeof(how))
 			return -EINVAL;
 		if (size > 4096)
@@ -235,13 +238,13 @@ static int open_rewrite(const char *path, int flags, mode_t mode, int *fd)
 			;
 		if (n == 0 || strcmp(name, ".") == 0)
 			continue;
-		int next = (int)syscall(SYS_openat2, dir, name, &dir_how, sizeof(dir_how));
+		int next = ward_openat2(dir, name, &dir_how);
 		if (next < 0 && errno == ENOENT && (flags & O_CREAT)) {
 			if (mkdirat(dir, name, 0700) < 0 && errno != EEXIST) {
 				rc = -errno;
 				goto out;
 			}
-			next = (int)syscall(SYS_openat2, dir, name, &dir_how, sizeof(dir_how));
+			next = ward_openat2(dir, name, &dir_how);
 		}
 		if (next < 0) {
 			rc = -errno;
@@ -254,7 +257,7 @@ static int open_rewrite(const char *path, int flags, mode_t mode, int *fd)
 		rc = -ENAMETOOLONG;
 		goto out;
 	}
-	*fd = (int)syscall(SYS_openat2, dir, *p ? p : ".", &how, sizeof(how));
+	*fd = ward_openat2(dir, *p ? p : ".", &how);
 	if (*fd < 0) {
 		rc = -errno;
 		goto out;
@@ -478,7 +481,7 @@ static int open_resolve(struct req *r, const struct open_args *a, enum resolve_m
 		}
 		kpath = self_path;
 	}
-	kfd = (int)syscall(SYS_openat2, base, kpath, &how, sizeof(how));
+	kfd = ward_openat2(base, kpath, &how);
 	rc = kfd < 0 ? -errno : 0;
 	close(base);
 	if (rc < 0)
