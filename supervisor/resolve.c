@@ -267,7 +267,7 @@ static int fast_path(int start, const char *path, enum resolve_mode mode, int *o
 	int fd, rc;
 
 	if (compat_openat2_off)
-		return -EAGAIN;
+		return -EAGAIN; /* no openat2: the slow walk is the only one */
 	if (mode == RES_PARENT) {
 		size_t len = strlen(path), s;
 		while (len > 1 && path[len - 1] == '/')
@@ -606,8 +606,15 @@ int resolve(struct req *r, int dirfd, const char *path, enum resolve_mode mode,
 			*name = w.comp;
 			break;
 		}
-		if (strcmp(w.comp, ".") == 0)
+		if (strcmp(w.comp, ".") == 0) {
+			/* Looked up in a directory only: "." of a file is ENOTDIR, before any decision. */
+			struct stat st;
+			if (fstat(w.cur, &st) < 0 || !S_ISDIR(st.st_mode)) {
+				rc = -ENOTDIR;
+				goto done;
+			}
 			continue;
+		}
 		/* /proc/self and /proc/thread-self mean the agent. */
 		if ((rc = walk_proc_entry(r, &w)) < 0)
 			goto done;

@@ -12,6 +12,7 @@
  * refused unwalked.  The request is real; only refuse() (decide.c, which
  * would log) is the test's own.
  */
+#include "compat.h"
 #include "mem.h"
 #include "notify.h"
 #include "proc.h"
@@ -48,6 +49,7 @@
 
 #define AGENT_DIRFD 10	/* the agent's fd of BASE/dir */
 #define AGENT_PROC1 11	/* the agent's fd of /proc/1, another process's directory */
+#define AGENT_FILEFD 12	/* the agent's O_PATH fd of BASE/dir/file */
 
 /* decide.c's refusal, which logs: here it only says why. */
 int refuse(struct req *r, int err, const char *why)
@@ -120,6 +122,7 @@ static noreturn void agent_main(int sock)
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (chdir(base) < 0 || dup2(open("dir", O_PATH | O_DIRECTORY), AGENT_DIRFD) < 0 ||
 	    dup2(open("/proc/1", O_PATH | O_DIRECTORY), AGENT_PROC1) < 0 ||
+	    dup2(open("dir/file", O_PATH), AGENT_FILEFD) < 0 ||
 	    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		_exit(2);
 	int listener = (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
@@ -332,6 +335,26 @@ static void test_errors(void **state)
 	assert_int_equal(walk(AT_FDCWD, longname, RES_FINAL).rc, -ENAMETOOLONG);
 }
 
+/*
+ * The same walks without openat2 (a kernel before 5.6, compat.c): no
+ * fast path, ward's own walk alone, with the same answers; and "." of a
+ * file is ENOTDIR there too, before anything is decided.
+ */
+static void test_slow_walk(void **state)
+{
+	compat_openat2_off = true;
+	test_absolute(state);
+	test_relative(state);
+	test_symlinks(state);
+	test_errors(state);
+	assert_int_equal(walk(AT_FDCWD, "notdir/.", RES_FINAL).rc, -ENOTDIR);
+	assert_int_equal(walk(AGENT_FILEFD, ".", RES_FINAL).rc, -ENOTDIR);
+	assert_int_equal(walk(AGENT_FILEFD, "./", RES_FINAL).rc, -ENOTDIR);
+	found(AT_FDCWD, "dir/sub/.", RES_FINAL, in_base("/dir/sub"));
+	compat_openat2_off = false;
+	assert_int_equal(walk(AGENT_FILEFD, ".", RES_FINAL).rc, -ENOTDIR);
+}
+
 /* RES_PARENT: the directory a name is to be made or removed in, and the name. */
 static void test_parent(void **state)
 {
@@ -446,7 +469,7 @@ int main(void)
 		cmocka_unit_test(test_symlinks),    cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_parent),	    cmocka_unit_test(test_proc_self),
 		cmocka_unit_test(test_proc_foreign), cmocka_unit_test(test_agent_object),
-		cmocka_unit_test(test_gone),
+		cmocka_unit_test(test_slow_walk),   cmocka_unit_test(test_gone),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
