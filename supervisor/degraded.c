@@ -952,6 +952,24 @@ static void log_mismatch(pid_t tid, const struct job *j)
 	log_finish(l);
 }
 
+/*
+ * Whether tid's syscall stop is a call's entry or its exit: the kernel
+ * says (PTRACE_GET_SYSCALL_INFO); before Linux 5.3 (or masked) the
+ * registers do: x86-64 enters every call with rax -ENOSYS.  An exit that
+ * returns ENOSYS is then taken for an entry, and decided again: never an
+ * entry taken for an exit, which would let a call through undecided.
+ */
+static void syscall_stop_kind(pid_t tid, const struct user_regs_struct *r,
+			      struct __ptrace_syscall_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	if (S->feat.syscall_info && ptrace(PTRACE_GET_SYSCALL_INFO, tid, sizeof(*info), info) >= 0)
+		return;
+	if (S->feat.syscall_info && errno == EIO)
+		S->feat.syscall_info = false; /* the kernel does not know the request */
+	info->op = (long long)r->rax == -ENOSYS ? PTRACE_SYSCALL_INFO_ENTRY : PTRACE_SYSCALL_INFO_EXIT;
+}
+
 bool degraded_syscall_stop(pid_t tid)
 {
 	struct task *t = task_find(tid);
@@ -963,9 +981,7 @@ bool degraded_syscall_stop(pid_t tid)
 		return false;
 	if (ptrace(PTRACE_GETREGS, tid, 0, &r) < 0)
 		return true;
-	memset(&info, 0, sizeof(info));
-	if (ptrace(PTRACE_GET_SYSCALL_INFO, tid, sizeof(info), &info) < 0)
-		info.op = PTRACE_SYSCALL_INFO_NONE;
+	syscall_stop_kind(tid, &r, &info);
 	if (!ours) {
 		if (info.op == PTRACE_SYSCALL_INFO_ENTRY)
 			at_entry(tid, r); /* --degraded at entry stops: every call */

@@ -103,6 +103,7 @@ static const struct maskable {
 	{ "sync_wake_up", offsetof(struct features, sync_wake_up) },
 	{ "pidfd_thread", offsetof(struct features, pidfd_thread) },
 	{ "openat2", offsetof(struct features, openat2) },
+	{ "ptrace_syscall_info", offsetof(struct features, syscall_info) },
 };
 #define NMASKABLE (sizeof(maskable) / sizeof(maskable[0]))
 
@@ -173,6 +174,8 @@ int features_detect(struct features *f, char *why, size_t len)
 		snprintf(f->kernel, sizeof(f->kernel), "%s", u.release);
 	f->openat2 = syscall(SYS_openat2, -1, "", NULL, 0) < 0 && errno != ENOSYS;
 	f->pidfd_getfd = syscall(SYS_pidfd_getfd, -1, 0, 0) < 0 && errno != ENOSYS;
+	/* Only a tracee can tell (ESRCH comes before EIO): --degraded learns it at its first use. */
+	f->syscall_info = true;
 	/* This thread is its process's leader: PIDFD_THREAD is known or EINVAL. */
 	pfd = (int)syscall(SYS_pidfd_open, (pid_t)syscall(SYS_gettid), PIDFD_THREAD);
 	f->pidfd_thread = pfd >= 0;

@@ -38,6 +38,7 @@ struct features {
 	bool pidfd_thread;  /* 6.9: pidfd_open(tid, PIDFD_THREAD) */
 	bool openat2;	    /* 5.6, required */
 	bool pidfd_getfd;   /* 5.6, required */
+	bool syscall_info;  /* 5.3: PTRACE_GET_SYSCALL_INFO (--degraded; assumed, known at use) */
 	bool taken;	    /* another listener supervises this process (EBUSY) */
 	char masked[128];   /* what WARD_KERNEL_FEATURES masked, "a,b" ("" none) */
 	char kernel[128];
