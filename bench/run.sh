@@ -154,7 +154,7 @@ echo " ward --no-preload; ward minus it is the library's wrapper and ward's read
 echo
 echo "== per-call latency under each kernel feature set and --degraded (median ns)"
 printf '%-34s %10s %10s %10s\n' "ward as on a kernel without" open stat exec
-for set in -addfd_send -wait_killable_recv -sync_wake_up -pidfd_thread "$OLDEST" degraded entry; do
+for set in -addfd_send -wait_killable_recv -sync_wake_up -pidfd_thread "$OLDEST" degraded entry old; do
 	row=()
 	for c in open stat exec; do
 		n=20000
@@ -164,6 +164,7 @@ for set in -addfd_send -wait_killable_recv -sync_wake_up -pidfd_thread "$OLDEST"
 		case $set in
 		degraded) pre=(env) flag=(--degraded) ;;
 		entry) pre=(env WARD_DEGRADED=entry) flag=() ;;
+		old) pre=(env WARD_KERNEL_FEATURES=-openat2,-ptrace_syscall_info) flag=(--degraded) ;;
 		*) pre=(env WARD_KERNEL_FEATURES="$set") flag=() ;;
 		esac
 		row+=("$("${pre[@]}" "$WARD" run -q "${flag[@]}" --log "$BASE/lat.jsonl" -- \
@@ -172,6 +173,7 @@ for set in -addfd_send -wait_killable_recv -sync_wake_up -pidfd_thread "$OLDEST"
 	case $set in
 	degraded) name="user notification (--degraded)" ;;
 	entry) name="(--degraded at entry stops)" ;;
+	old) name="(--degraded, openat2, syscall info)" ;;
 	"$OLDEST") name="any newer than 5.9" ;;
 	*) name=${set#-} ;;
 	esac
