@@ -121,8 +121,8 @@ static void assert_intact(struct rig *g, const char *what)
 static void check_output(const struct obuf *o, const char *what)
 {
 	static const char *const never[] = {
-		"\033#8", "\033%", "\033_", "\033^", "\033X", "\033Ptmux", "\033]1337", "\033Y",
-		"\033 F", "\033 G", "\005",
+		"\033#8", "\033#3", "\033#4", "\033#5", "\033#6", "\033%", "\033_", "\033^",
+		"\033X",  "\033Ptmux", "\033]1337", "\033Y", "\033 F", "\033 G", "\005",
 	};
 	static const char *const never_csi[] = { "$x", "$z", "$v", "${", "$r", "$t", "$|", "*x", "*|", "\"p" };
 	const unsigned char *b = (const unsigned char *)o->p;
@@ -260,6 +260,8 @@ static const char *const attacks[] = {
 	"\033[3;1H\033[?1048h\033[999;1H\033[?1048l",
 	"\0337\033[999;1H\0338",
 	"\033[5;10r\033[!pSOFT\n\n",
+	"\033[;8r\033[23H\t\033#4\033[2J\t\t\t\t\tl\3469\344\270\255\344\270\255",
+	"\033#3DOUBLE\n\033#4DOUBLE\033#6WIDE\033#5",
 	"\033[5;10r\033[22;1H\033[?7lAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\033[?7h\n",
 	"\033[?1;1000;1002;1006;2004;1004h",
 	"\033[1;2;3;4;5;6;7;8;9;10;11;12;13;14;15;16;17;18;19;20;21;22;23;24;25;26;27;28;29;30;31;32;33;34;35m",
