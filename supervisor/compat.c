@@ -27,12 +27,18 @@
 
 bool compat_openat2_off;
 
-/* The error of an open with O_NOFOLLOW that failed: ELOOP where name is a symlink. */
-static int nofollow_error(int dir, const char *name, int e)
+/*
+ * The error of an open with O_NOFOLLOW that failed: where name is a
+ * symlink that O_DIRECTORY refused (ENOTDIR), openat2 says ELOOP, unless
+ * the caller asked for the link itself (O_PATH | O_NOFOLLOW).  Any other
+ * error (EEXIST of O_CREAT | O_EXCL on a link) is the kernel's as it is.
+ */
+static int nofollow_error(int dir, const char *name, int e, bool link_itself)
 {
 	struct stat st;
 
-	if (e != ELOOP && fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
+	if (e == ENOTDIR && !link_itself && fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    S_ISLNK(st.st_mode))
 		return ELOOP;
 	return e;
 }
@@ -64,15 +70,8 @@ static int walk(int dir, const char *path, const struct open_how *how)
 		return fail(-1, EINVAL);
 	if (path[0] == '\0')
 		return fail(-1, ENOENT);
-	if (xdev) {
-		int from = dir == AT_FDCWD ? open(".", O_PATH | O_DIRECTORY | O_CLOEXEC) : dir;
-		int rc = from < 0 ? -1 : fstat(from, &st);
-		if (from >= 0 && from != dir)
-			close(from);
-		if (rc < 0)
-			return -1;
-		dev = st.st_dev;
-	}
+	if (strlen(path) >= PATH_MAX)
+		return fail(-1, ENAMETOOLONG);
 	if (path[0] == '/')
 		cur = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	else if (dir == AT_FDCWD)
@@ -81,10 +80,12 @@ static int walk(int dir, const char *path, const struct open_how *how)
 		cur = fcntl(dir, F_DUPFD_CLOEXEC, 0);
 	if (cur < 0)
 		return -1;
-	if (xdev && fstat(cur, &st) < 0)
-		return fail(cur, errno);
-	if (xdev && st.st_dev != dev)
-		return fail(cur, EXDEV); /* an absolute path from another mount's dirfd */
+	/* Mounts are crossed from where the walk starts: an absolute path starts at the root. */
+	if (xdev) {
+		if (fstat(cur, &st) < 0)
+			return fail(cur, errno);
+		dev = st.st_dev;
+	}
 
 	const char *p = path;
 	for (;;) {
@@ -107,7 +108,7 @@ static int walk(int dir, const char *path, const struct open_how *how)
 		if (*next != '\0') {
 			int fd = openat(cur, name, O_PATH | O_NOFOLLOW | O_DIRECTORY | O_CLOEXEC);
 			if (fd < 0)
-				return fail(cur, nofollow_error(cur, name, errno));
+				return fail(cur, nofollow_error(cur, name, errno, false));
 			close(cur);
 			cur = fd;
 			if (xdev && (fstat(cur, &st) < 0 || st.st_dev != dev))
@@ -122,8 +123,9 @@ static int walk(int dir, const char *path, const struct open_how *how)
 			flags |= O_DIRECTORY;
 		}
 		int fd = openat(cur, name, flags, (mode_t)how->mode);
+		bool link_itself = (how->flags & O_PATH) && (how->flags & O_NOFOLLOW) && !slash;
 		if (fd < 0)
-			return fail(cur, nofollow_error(cur, name, errno));
+			return fail(cur, nofollow_error(cur, name, errno, link_itself));
 		int e = fstat(fd, &st) < 0 ? errno : 0;
 		if (e == 0 && S_ISLNK(st.st_mode) && !(how->flags & O_NOFOLLOW))
 			e = ELOOP; /* O_PATH reached a link the caller would have followed */

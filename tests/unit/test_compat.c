@@ -24,7 +24,7 @@
 #include <cmocka.h>
 
 static char top[PATH_MAX];
-static int topfd;
+static int topfd, procfd;
 
 static void mk(const char *rel, const char *link)
 {
@@ -53,6 +53,8 @@ static int setup(void **state)
 	mk("d/abs", "/etc");
 	topfd = open(top, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	assert_true(topfd >= 0);
+	procfd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	assert_true(procfd >= 0);
 	return 0;
 }
 
@@ -68,7 +70,7 @@ static int teardown(void **state)
 struct kase {
 	const char *path;
 	uint64_t flags, resolve;
-	bool abs; /* from the root, not the test's directory */
+	int from; /* 0: from the test's directory, 1: the cwd, 2: /proc (another mount) */
 };
 
 /* What one open gave: the object, or the error. */
@@ -86,7 +88,7 @@ static struct got one(const struct kase *k, bool walk)
 				.resolve = k->resolve };
 	struct got g = { 0 };
 	struct stat st;
-	int dir = k->abs ? AT_FDCWD : topfd, fd;
+	int dir = k->from == 1 ? AT_FDCWD : k->from == 2 ? procfd : topfd, fd;
 
 	if (walk) {
 		compat_openat2_off = true;
@@ -111,46 +113,55 @@ static void test_same_as_openat2(void **state)
 {
 	(void)state;
 	const uint64_t NS = RESOLVE_NO_SYMLINKS, NX = RESOLVE_NO_XDEV;
-	char longname[NAME_MAX + 8];
+	char longname[NAME_MAX + 8], longpath[PATH_MAX + 8];
 	memset(longname, 'n', sizeof(longname) - 1);
 	longname[sizeof(longname) - 1] = '\0';
+	for (size_t i = 0; i + 2 < sizeof(longpath); i += 2)
+		memcpy(longpath + i, "./", 2); /* every name short, the whole too long */
+	longpath[sizeof(longpath) - 1] = '\0';
 	const struct kase cases[] = {
-		{ "d/e/f", O_RDONLY, NS, false },
-		{ "d/e/f", O_PATH, NS, false },
-		{ "d/e/", O_PATH, NS, false },
-		{ "d/e//", O_RDONLY | O_DIRECTORY, NS, false },
-		{ "d/file/", O_RDONLY, NS, false },
-		{ "d/./e/../file", O_RDONLY, NS, false },
-		{ ".", O_PATH, NS, false },
-		{ "..", O_PATH, NS, false },
-		{ "d/e/f/..", O_PATH, NS, false },
-		{ "ld/file", O_RDONLY, NS, false },
-		{ "ld", O_PATH, NS, false },
-		{ "ld", O_PATH | O_NOFOLLOW, NS, false },
-		{ "ld/", O_PATH | O_NOFOLLOW, NS, false },
-		{ "d/lf", O_RDONLY, NS, false },
-		{ "d/lf", O_RDONLY | O_NOFOLLOW, NS, false },
-		{ "d/lf", O_PATH | O_NOFOLLOW, NS, false },
-		{ "d/lf", O_RDONLY | O_DIRECTORY, NS, false },
-		{ "d/dangling", O_WRONLY | O_CREAT, NS, false },
-		{ "d/abs/passwd", O_RDONLY, NS, false },
-		{ "d/missing", O_RDONLY, NS, false },
-		{ "d/missing/x", O_RDONLY, NS, false },
-		{ "d/newdir/", O_WRONLY | O_CREAT, NS, false },
-		{ "d/e/", O_WRONLY | O_CREAT, NS, false },
-		{ "d/file", O_RDONLY | O_DIRECTORY, NS, false },
-		{ "", O_PATH, NS, false },
-		{ longname, O_PATH, NS, false },
-		{ "/etc/passwd", O_RDONLY, NS, true },
-		{ "/", O_PATH, NS, true },
-		{ "//etc///", O_PATH, NS, true },
-		{ "/proc/self/status", O_RDONLY, NS, true },
-		{ "/proc/1", O_PATH, NS | NX, true },
-		{ "/proc", O_PATH, NS | NX, true },
-		{ "/dev/shm", O_PATH, NS | NX, true },
-		{ "/etc", O_PATH, NS | NX, true },
-		{ "d/e", O_PATH, NS | NX, false },
-		{ "d/e/f", O_RDONLY, RESOLVE_BENEATH, false },
+		{ "d/e/f", O_RDONLY, NS, 0 },
+		{ "d/e/f", O_PATH, NS, 0 },
+		{ "d/e/", O_PATH, NS, 0 },
+		{ "d/e//", O_RDONLY | O_DIRECTORY, NS, 0 },
+		{ "d/file/", O_RDONLY, NS, 0 },
+		{ "d/./e/../file", O_RDONLY, NS, 0 },
+		{ ".", O_PATH, NS, 0 },
+		{ "..", O_PATH, NS, 0 },
+		{ "d/e/f/..", O_PATH, NS, 0 },
+		{ "ld/file", O_RDONLY, NS, 0 },
+		{ "ld", O_PATH, NS, 0 },
+		{ "ld", O_PATH | O_NOFOLLOW, NS, 0 },
+		{ "ld/", O_PATH | O_NOFOLLOW, NS, 0 },
+		{ "d/lf", O_RDONLY, NS, 0 },
+		{ "d/lf", O_RDONLY | O_NOFOLLOW, NS, 0 },
+		{ "d/lf", O_PATH | O_NOFOLLOW, NS, 0 },
+		{ "d/lf", O_RDONLY | O_DIRECTORY, NS, 0 },
+		{ "d/dangling", O_WRONLY | O_CREAT, NS, 0 },
+		{ "d/dangling", O_WRONLY | O_CREAT | O_EXCL, NS, 0 },
+		{ "d/lf", O_WRONLY | O_CREAT | O_EXCL, NS, 0 },
+		{ "ld", O_PATH | O_NOFOLLOW | O_DIRECTORY, NS, 0 },
+		{ "d/lf", O_PATH | O_NOFOLLOW | O_DIRECTORY, NS, 0 },
+		{ "d/abs/passwd", O_RDONLY, NS, 0 },
+		{ "d/missing", O_RDONLY, NS, 0 },
+		{ "d/missing/x", O_RDONLY, NS, 0 },
+		{ "d/newdir/", O_WRONLY | O_CREAT, NS, 0 },
+		{ "d/e/", O_WRONLY | O_CREAT, NS, 0 },
+		{ "d/file", O_RDONLY | O_DIRECTORY, NS, 0 },
+		{ "", O_PATH, NS, 0 },
+		{ longname, O_PATH, NS, 0 },
+		{ "/etc/passwd", O_RDONLY, NS, 1 },
+		{ "/", O_PATH, NS, 1 },
+		{ "//etc///", O_PATH, NS, 1 },
+		{ "/proc/self/status", O_RDONLY, NS, 1 },
+		{ "/proc/1", O_PATH, NS | NX, 1 },
+		{ "/proc", O_PATH, NS | NX, 1 },
+		{ "/dev/shm", O_PATH, NS | NX, 1 },
+		{ "/etc", O_PATH, NS | NX, 1 },
+		{ "/etc/passwd", O_RDONLY, NS | NX, 2 }, /* absolute, from a dirfd on another mount */
+		{ longpath, O_PATH, NS, 0 },
+		{ "d/e", O_PATH, NS | NX, 0 },
+		{ "d/e/f", O_RDONLY, RESOLVE_BENEATH, 0 },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
