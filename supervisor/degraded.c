@@ -32,7 +32,6 @@
  * as ptrace requires.
  */
 #include "degraded.h"
-#include "compat.h"
 #include "filter.h"
 #include "log.h"
 #include "mem.h"
@@ -84,14 +83,6 @@ const char *const degraded_limits[] = {
 	"more than 4096 live threads of the session that open files get EAGAIN",
 	NULL,
 };
-
-const char *const degraded_limit_no_openat2 =
-	"without openat2 (before Linux 5.6, or masked) ward walks each path itself a directory "
-	"at a time, and the agent's kernel opens with openat and O_NOFOLLOW, following a "
-	"directory on the way that became a symlink since ward's decision: the check at the "
-	"open's exit kills the process where that reached another object; a bind mount of the "
-	"same filesystem is not told from a directory (openat2's RESOLVE_NO_XDEV, in ward's "
-	"walks of /proc)";
 
 /*
  * The tracer's wake-up: a worker has answered.  SIGCHLD, which it waits
@@ -789,7 +780,7 @@ static int poke(struct task *t, uint64_t addr, const void *buf, size_t len)
 	return n == (ssize_t)len ? 0 : n < 0 ? -errno : -EIO;
 }
 
-/* t's call becomes openat2 (or openat) of what j says, from t's slot of the page. */
+/* t's call becomes openat2 of what j says, from t's slot of the page. */
 static void open_by_page(struct task *t, struct job *j)
 {
 	struct user_regs_struct r = t->saved;
@@ -823,22 +814,11 @@ static void open_by_page(struct task *t, struct job *j)
 		skip(t->tid, &r, -EACCES); /* fail closed */
 		return;
 	}
+	r.orig_rax = SYS_openat2;
 	r.rdi = (unsigned long long)AT_FDCWD;
 	r.rsi = at + 64;
-	if (compat_openat2_off) {
-		/*
-		 * No openat2: openat with O_NOFOLLOW, the directories on the way
-		 * followed if one became a symlink since, and the exit's check
-		 * of the object opened (kill where it is not ward's) catches that.
-		 */
-		r.orig_rax = SYS_openat;
-		r.rdx = how.flags | O_NOFOLLOW;
-		r.r10 = how.mode;
-	} else {
-		r.orig_rax = SYS_openat2;
-		r.rdx = at;
-		r.r10 = sizeof(how);
-	}
+	r.rdx = at;
+	r.r10 = sizeof(how);
 	if (ptrace(PTRACE_SETREGS, t->tid, 0, &r) < 0) {
 		job_free(j);
 		return;
@@ -994,7 +974,7 @@ bool degraded_syscall_stop(pid_t tid)
 	 * exit: anything else (another call's entry, another number) means
 	 * the process did something ward did not arrange, and it is killed.
 	 */
-	long want = t->phase == P_MMAP ? SYS_mmap : compat_openat2_off ? SYS_openat : SYS_openat2;
+	long want = t->phase == P_MMAP ? SYS_mmap : SYS_openat2;
 	if (info.op != PTRACE_SYSCALL_INFO_EXIT || (long)r.orig_rax != want) {
 		t->phase = P_NONE;
 		kill_for(tid, "--degraded: the process left the call ward made for it");

@@ -29,8 +29,6 @@ struct req;
 
 /* What --degraded cannot promise, one sentence each (session-start, stderr, docs/degraded.md). */
 extern const char *const degraded_limits[];
-/* And this one where the kernel has no openat2 (compat.c walks instead). */
-extern const char *const degraded_limit_no_openat2;
 
 /* ---- the tracer thread's ---- */
 

@@ -200,16 +200,16 @@ int features_detect(struct features *f, char *why, size_t len)
 		taken = WIFEXITED(status) && (WEXITSTATUS(status) & P_TAKEN);
 	}
 
+	f->taken = taken; /* (a mask not understood must not hide it: run.c dies on -EINVAL) */
 	const char *spec = getenv("WARD_KERNEL_FEATURES");
 	int rc = spec != NULL ? apply_mask(f, spec, why, len) : 0;
 	if (rc < 0)
 		return rc;
 	/*
 	 * Where user notification is missing or taken, or has no ADDFD, ward
-	 * would need --degraded (enforcement through ptrace: DESIGN.md 2),
-	 * which this version does not have: it refuses, and says so.
+	 * needs --degraded (enforcement through ptrace: DESIGN.md 2), which
+	 * run.c takes where it is asked to; the reason is said either way.
 	 */
-	f->taken = taken;
 	if (!f->user_notif && taken) {
 		snprintf(why, len,
 			 "seccomp user notification is taken: another listener already supervises "
@@ -230,8 +230,7 @@ int features_detect(struct features *f, char *why, size_t len)
 		return -ENOSYS;
 	}
 	if (!f->openat2) {
-		snprintf(why, len, "the kernel lacks openat2 (Linux 5.6); --degraded runs with "
-				   "enforcement by ptrace (docs/degraded.md)");
+		snprintf(why, len, "the kernel lacks openat2 (Linux 5.6), which --degraded needs too");
 		return -ENOSYS;
 	}
 	if (!f->pidfd_getfd) {
