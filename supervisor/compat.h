@@ -17,7 +17,12 @@
  */
 int ward_openat2(int dir, const char *path, const struct open_how *how);
 
-/* Set at start from the kernel's features: openat2 is walked, never called. */
+/*
+ * openat2 is walked, never called.  ward itself never sets it yet (it
+ * needs openat2, --degraded too: docs/degraded.md); the unit tests do, to
+ * hold the walk to the kernel's openat2 and to run resolve.c's slow walk
+ * alone.
+ */
 extern bool compat_openat2_off;
 
 #endif

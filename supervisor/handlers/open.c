@@ -71,8 +71,6 @@ static int decode(struct req *r, struct open_args *a)
 		struct open_how how;
 		size_t size = (size_t)arg[3];
 		int rc;
-		if (compat_openat2_off)
-			return -ENOSYS; /* a kernel without openat2 (or it masked) */
 		if (size < sizeof(how))
 			return -EINVAL;
 		if (size > 4096)
