@@ -19,12 +19,12 @@ trap 'rm -rf "$work"' EXIT
 	"$work" "$corpus" 2>"$work/log" || {
 	tail -n 60 "$work/log"
 	# What a cut-short CI log still shows, last: the input (whole, as
-	# base64, when it is small enough to paste back), then where it failed.
+	# base64, up to the 4 KiB the text fuzzers take), then where it failed.
 	for a in "$work"/crash-* "$work"/leak-* "$work"/timeout-* "$work"/oom-*; do
 		[ -e "$a" ] || continue
 		echo "artifact: $a ($(wc -c <"$a") bytes)"
 		od -c "$a" | head -20
-		[ "$(wc -c <"$a")" -le 1024 ] && { echo "base64:"; base64 -w 76 "$a"; }
+		[ "$(wc -c <"$a")" -le 4096 ] && { echo "base64:"; base64 -w 76 "$a"; }
 	done
 	grep -E '^==[0-9]+==.*ERROR|^SUMMARY' "$work/log" | head -4
 	grep -E '^ +#[0-9]+ .* in ' "$work/log" | grep -v -E 'fuzzer::|libc|_start|sanitizer|nptl/|signal/|stdlib/| in main ' | head -8
