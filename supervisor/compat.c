@@ -1,9 +1,8 @@
 /*
  * compat.c - what ward asks of the kernel, made of older calls where the
- * kernel lacks it.  Only a --degraded session could meet a kernel without
- * openat2 (5.6): user notification with ADDFD came later (5.9); and it
- * does not yet, as the agent's own open there is not safe without openat2
- * (docs/degraded.md).  Used now only where openat2 answers ENOSYS.
+ * kernel lacks it.  Only a --degraded session meets a kernel without
+ * openat2 (5.6): user notification with ADDFD came later (5.9).  There the
+ * agent's own open is made with its other threads stopped (degraded.c).
  *
  * openat2 with RESOLVE_NO_SYMLINKS is walked a component at a time: each
  * directory opened O_PATH | O_NOFOLLOW | O_DIRECTORY below the fd of the

@@ -18,10 +18,10 @@
 int ward_openat2(int dir, const char *path, const struct open_how *how);
 
 /*
- * openat2 is walked, never called.  ward itself never sets it yet (it
- * needs openat2, --degraded too: docs/degraded.md); the unit tests do, to
- * hold the walk to the kernel's openat2 and to run resolve.c's slow walk
- * alone.
+ * openat2 is walked, never called: set by run.c for a --degraded session
+ * on a kernel without openat2 (or with it masked), and by the unit tests,
+ * to hold the walk to the kernel's openat2 and to run resolve.c's slow
+ * walk alone.
  */
 extern bool compat_openat2_off;
 

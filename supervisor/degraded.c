@@ -25,13 +25,16 @@
  * made is the object ward decided on (device and inode), or kills the
  * process: the fd is in its table by then.  An object without a name is
  * never reopened by /proc/PID/fd/N: the agent's own fd is duplicated.
- * What remains is what degraded_limits says.
+ * Without openat2 the open is openat with O_NOFOLLOW, made while every
+ * other thread of the process is stopped (a freeze, below).  What
+ * remains is what degraded_limits says.
  *
  * The tracer's loop here waits for ptrace stops and for the workers'
  * answers alike (sigtimedwait on SIGCHLD), and makes every ptrace call,
  * as ptrace requires.
  */
 #include "degraded.h"
+#include "compat.h"
 #include "filter.h"
 #include "log.h"
 #include "mem.h"
@@ -43,6 +46,7 @@
 #include "jline.h"
 #include "ward.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -84,6 +88,15 @@ const char *const degraded_limits[] = {
 	NULL,
 };
 
+const char *const degraded_limit_no_openat2 =
+	"without openat2 (before Linux 5.6, or masked) ward walks each path itself a directory "
+	"at a time, and the agent's kernel opens with openat and O_NOFOLLOW while every other "
+	"thread of the process is stopped (slower where it has many): a directory on the way "
+	"that became a symlink since ward's decision is followed, what it reached is opened (a "
+	"FIFO's open waits for a writer), and the check at the open's exit kills the process "
+	"before any of its threads runs again; a bind mount of the same filesystem is not told "
+	"from a directory (openat2's RESOLVE_NO_XDEV, in ward's walks of /proc)";
+
 /*
  * The tracer's wake-up: a worker has answered.  SIGCHLD, which it waits
  * for anyway: a standard signal is never refused for want of queue room
@@ -106,6 +119,8 @@ struct job {
 	int dup_fd;	   /* >= 0: no name; the agent's own fd is duplicated instead (reach) */
 	int chmod_fd;	   /* ward's fd of a file it made, whose mode is set once the agent has it */
 	mode_t chmod_mode; /* ...to this (req.degraded_chmod) */
+	int fifo_hold;	   /* >= 0: ward holds the FIFO open until the agent's open of it is over */
+	bool again;	   /* the call is made again (degraded_fifo_ready) */
 	uint64_t flags, mode, resolve;
 	dev_t dev;
 	ino_t ino;
@@ -128,6 +143,8 @@ static void job_free(struct job *j)
 		fchmod(j->chmod_fd, j->chmod_mode);
 		close(j->chmod_fd);
 	}
+	if (j->open && j->fifo_hold >= 0)
+		close(j->fifo_hold);
 	free(j->path);
 	free(j);
 }
@@ -189,6 +206,100 @@ void degraded_answer(uint64_t id, int rc, int64_t val)
 	pthread_mutex_unlock(&lock);
 }
 
+/*
+ * FIFOs ward holds open for an open of them made again (without openat2:
+ * degraded_fifo_ready), until that open takes the hold, its thread is
+ * gone, or FIFO_HOLD_NS have passed (an open not made again after all:
+ * the hold would keep the FIFO's readers from their end of file).
+ */
+struct fifo_hold {
+	pid_t tid;
+	dev_t dev;
+	ino_t ino;
+	int fd;
+	struct timespec since;
+	struct fifo_hold *next;
+};
+
+#define FIFO_HOLD_NS (2 * 1000000000ll)
+
+static struct fifo_hold *fifo_holds; /* (lock) */
+
+void degraded_fifo_ready(uint64_t id, pid_t tid, dev_t dev, ino_t ino, int hold)
+{
+	struct fifo_hold *h = calloc(1, sizeof(*h));
+	struct job *j;
+
+	if (h == NULL) {
+		close(hold);
+		degraded_answer(id, -ENOMEM, 0);
+		return;
+	}
+	*h = (struct fifo_hold){ tid, dev, ino, hold, { 0, 0 }, NULL };
+	clock_gettime(CLOCK_MONOTONIC, &h->since);
+	pthread_mutex_lock(&lock);
+	HASH_FIND(hh, jobs, &id, sizeof(id), j);
+	if (j == NULL || j->answered) {
+		pthread_mutex_unlock(&lock);
+		close(hold);
+		free(h);
+		return;
+	}
+	h->next = fifo_holds;
+	fifo_holds = h;
+	j->again = true;
+	j->rc = 0;
+	post(j);
+	pthread_mutex_unlock(&lock);
+}
+
+/* The hold of tid's FIFO (taken, or only looked at): its fd, or -1 (lock held). */
+static int fifo_hold_find(pid_t tid, dev_t dev, ino_t ino, bool take)
+{
+	for (struct fifo_hold **hp = &fifo_holds; *hp != NULL; hp = &(*hp)->next) {
+		struct fifo_hold *h = *hp;
+		if (h->tid != tid || h->dev != dev || h->ino != ino)
+			continue;
+		int fd = h->fd;
+		if (take) {
+			*hp = h->next;
+			free(h);
+		}
+		return fd;
+	}
+	return -1;
+}
+
+bool degraded_fifo_held(pid_t tid, dev_t dev, ino_t ino)
+{
+	pthread_mutex_lock(&lock);
+	bool held = fifo_hold_find(tid, dev, ino, false) >= 0;
+	pthread_mutex_unlock(&lock);
+	return held;
+}
+
+/* Holds whose thread is gone (tid; 0: none), or that waited too long, let go. */
+static void fifo_holds_expire(pid_t tid)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	pthread_mutex_lock(&lock);
+	for (struct fifo_hold **hp = &fifo_holds; *hp != NULL;) {
+		struct fifo_hold *h = *hp;
+		long long age = (now.tv_sec - h->since.tv_sec) * 1000000000ll +
+				(now.tv_nsec - h->since.tv_nsec);
+		if (h->tid == tid || age > FIFO_HOLD_NS) {
+			*hp = h->next;
+			close(h->fd);
+			free(h);
+		} else {
+			hp = &h->next;
+		}
+	}
+	pthread_mutex_unlock(&lock);
+}
+
 /* The flags openat2 takes (it refuses others, where openat ignores them). */
 #define OPEN_FLAGS                                                                          \
 	(O_ACCMODE | O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_APPEND | O_NONBLOCK | O_DSYNC | \
@@ -236,6 +347,14 @@ static int reach(struct req *r, int fd, bool opened, struct job *j, char *path, 
 	}
 	/* Never to the agent's kernel: done by ward, or nothing on what is not a regular file. */
 	flags &= ~(uint64_t)O_TRUNC;
+	/*
+	 * What is not a terminal: no terminal reached instead (a name changed
+	 * between) becomes the process's controlling one.  O_NOCTTY is not
+	 * kept in the file's flags, so the agent sees no difference (O_PATH
+	 * takes none: openat2 refuses it there).
+	 */
+	if (!S_ISCHR(st.st_mode) && !(flags & O_PATH))
+		flags |= O_NOCTTY;
 	/* Deleted: no link left, and the kernel's mark at the end of its name. */
 	const char *del = " (deleted)";
 	size_t dl = strlen(del);
@@ -325,6 +444,7 @@ int degraded_answer_fd(struct req *r, int fd, bool opened)
 		return 1;
 	}
 	j->open = true;
+	j->fifo_hold = fifo_hold_find(r->tid, tmp.dev, tmp.ino, true);
 	j->dup_fd = tmp.dup_fd;
 	j->chmod_fd = keep ? fd : -1;
 	j->chmod_mode = keep ? (mode_t)r->degraded_chmod : 0;
@@ -363,6 +483,7 @@ enum phase {
 	P_QUEUED, /* its call is with the workers */
 	P_MMAP,	  /* mapping the page; the call is made again after */
 	P_OPEN,	  /* the agent's kernel opens; checked at its exit */
+	P_FROZEN, /* its open waits for the group's other threads to stop (no openat2) */
 };
 
 struct task {
@@ -379,6 +500,10 @@ struct task {
 };
 
 static struct task *tasks;
+
+/* A thread group held still while one of its threads opens (no openat2: below). */
+static void freeze_gone(pid_t tid);
+static void freeze_exec(pid_t pid);
 
 static struct mm *mm_new(bool mapped)
 {
@@ -485,6 +610,9 @@ void degraded_gone(pid_t tid)
 {
 	struct task *t = task_find(tid);
 
+	freeze_gone(tid);
+	if (fifo_holds != NULL)
+		fifo_holds_expire(tid);
 	pthread_mutex_lock(&lock);
 	jobs_dead(tid);
 	pthread_mutex_unlock(&lock);
@@ -502,6 +630,7 @@ void degraded_exec(pid_t former, pid_t pid)
 {
 	if (former != pid)
 		degraded_gone(former);
+	freeze_exec(pid);
 	/*
 	 * The leader, killed by a thread's exec, may have had a call with the
 	 * workers: its answer must not reach the new image's calls.
@@ -718,6 +847,7 @@ static void at_entry(pid_t tid, struct user_regs_struct regs)
 	}
 	j->tid = tid;
 	j->dup_fd = -1;
+	j->fifo_hold = -1;
 	j->seq = ++t->seq;
 	j->data.nr = (int)regs.orig_rax;
 	j->data.arch = AUDIT_ARCH_X86_64;
@@ -780,7 +910,7 @@ static int poke(struct task *t, uint64_t addr, const void *buf, size_t len)
 	return n == (ssize_t)len ? 0 : n < 0 ? -errno : -EIO;
 }
 
-/* t's call becomes openat2 of what j says, from t's slot of the page. */
+/* t's call becomes openat2 (or openat) of what j says, from t's slot of the page. */
 static void open_by_page(struct task *t, struct job *j)
 {
 	struct user_regs_struct r = t->saved;
@@ -814,11 +944,22 @@ static void open_by_page(struct task *t, struct job *j)
 		skip(t->tid, &r, -EACCES); /* fail closed */
 		return;
 	}
-	r.orig_rax = SYS_openat2;
 	r.rdi = (unsigned long long)AT_FDCWD;
 	r.rsi = at + 64;
-	r.rdx = at;
-	r.r10 = sizeof(how);
+	if (compat_openat2_off) {
+		/*
+		 * No openat2: openat with O_NOFOLLOW, the directories on the way
+		 * followed if one became a symlink since, and the exit's check
+		 * of the object opened (kill where it is not ward's) catches that.
+		 */
+		r.orig_rax = SYS_openat;
+		r.rdx = how.flags | O_NOFOLLOW;
+		r.r10 = how.mode;
+	} else {
+		r.orig_rax = SYS_openat2;
+		r.rdx = at;
+		r.r10 = sizeof(how);
+	}
 	if (ptrace(PTRACE_SETREGS, t->tid, 0, &r) < 0) {
 		job_free(j);
 		return;
@@ -828,11 +969,338 @@ static void open_by_page(struct task *t, struct job *j)
 	resume(t->tid, PTRACE_SYSCALL);
 }
 
+/* ---- the tracer's: a thread group held still while its open is made (no openat2) ---- */
+
+/*
+ * Without openat2 the agent's kernel opens ward's object by openat with
+ * O_NOFOLLOW, which follows a directory on the way that became a symlink
+ * since ward's decision.  The check at the open's exit then kills the
+ * process, but the fd is in its table from the open on, where another of
+ * its threads could read it first (a review showed a denied file leaking
+ * so).  So that open is made while no other thread of the group runs:
+ * each is interrupted (PTRACE_INTERRUPT), and the open waits until each
+ * has been seen stopped.  A stop seen then is kept unanswered, a worker's
+ * answer to one of its threads too; both go on once the open has been
+ * checked.  A thread stopped already for a call of its own (queued) runs
+ * nothing until answered; one that is gone or a zombie runs nothing at
+ * all: neither is waited for.  An interrupted thread runs no instruction
+ * of its own before it stops, but may finish the call it is in: so the
+ * open waits for the stop itself, not for the interrupt's return.
+ */
+struct parked {
+	pid_t tid;
+	int status;
+	struct parked *next;
+};
+
+struct freeze {
+	pid_t tgid;
+	pid_t opener;
+	struct job *job;	  /* the opener's open, made once no other thread runs */
+	pid_t *waiting;		  /* interrupted, not seen stopped yet */
+	size_t nwaiting;
+	struct parked *stops;	  /* its threads' stops, newest first */
+	struct job *answers;	  /* the workers' answers to its threads, newest first */
+	UT_hash_handle hh;
+};
+
+static struct freeze *freezes;
+static void (*stop_fn)(pid_t, int); /* the tracer's: a stop, told on (degraded_trace) */
+
+static pid_t tgid_of(pid_t tid)
+{
+	pid_t tgid = tid, ppid = 0;
+
+	if (!proc_info(tid, &tgid, &ppid, NULL, 0))
+		proc_status_ids(tid, &tgid, &ppid);
+	return tgid;
+}
+
+static struct freeze *freeze_of(pid_t tid)
+{
+	struct freeze *f;
+	pid_t tgid;
+
+	if (freezes == NULL)
+		return NULL;
+	tgid = tgid_of(tid);
+	HASH_FIND_INT(freezes, &tgid, f);
+	return f;
+}
+
+/* tid can run an instruction of its own, or finish a call: not gone, not a zombie. */
+static bool can_run(pid_t tgid, pid_t tid)
+{
+	char path[64], buf[512];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", tgid, tid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return errno != ENOENT && errno != ESRCH; /* (anything else: assume it runs) */
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return true;
+	buf[n] = '\0';
+	const char *state = strrchr(buf, ')');
+	return state == NULL || state[1] == '\0' || (state[2] != 'Z' && state[2] != 'X');
+}
+
+static bool stop_waiting(struct freeze *f, pid_t tid)
+{
+	for (size_t i = 0; i < f->nwaiting; i++) {
+		if (f->waiting[i] == tid) {
+			f->waiting[i] = f->waiting[--f->nwaiting];
+			return true;
+		}
+	}
+	return false;
+}
+
+static void open_by_page(struct task *t, struct job *j);
+static void apply(struct job *j);
+static void degraded_stop(pid_t tid, int st);
+
+/*
+ * The freeze is over: its kept stops are told on and its kept answers
+ * applied, oldest first (either may start another freeze, which keeps
+ * what is its own again).  drop: the process is being killed: nothing
+ * of it goes on.
+ */
+static void freeze_end(struct freeze *f, bool drop)
+{
+	struct parked *p = NULL;
+	struct job *a = NULL;
+
+	HASH_DEL(freezes, f);
+	if (f->job != NULL)
+		job_free(f->job);
+	while (f->stops != NULL) { /* (reversed: oldest first) */
+		struct parked *n = f->stops->next;
+		f->stops->next = p;
+		p = f->stops;
+		f->stops = n;
+	}
+	while (f->answers != NULL) {
+		struct job *n = f->answers->next;
+		f->answers->next = a;
+		a = f->answers;
+		f->answers = n;
+	}
+	free(f->waiting);
+	free(f);
+	while (p != NULL) {
+		struct parked *n = p->next;
+		if (!drop)
+			degraded_stop(p->tid, p->status);
+		free(p);
+		p = n;
+	}
+	while (a != NULL) {
+		struct job *n = a->next;
+		a->next = NULL;
+		if (drop)
+			job_free(a);
+		else
+			apply(a);
+		a = n;
+	}
+}
+
+/* No other thread of f's group runs: the open is made (and checked at its exit). */
+static void freeze_go(struct freeze *f)
+{
+	struct task *t = task_find(f->opener);
+	struct job *j = f->job;
+
+	f->job = NULL;
+	if (t == NULL || t->phase != P_FROZEN) {
+		job_free(j);
+		freeze_end(f, false);
+		return;
+	}
+	open_by_page(t, j);
+	if (t->phase != P_OPEN)
+		freeze_end(f, false); /* refused before the open (no slot): answered already */
+}
+
+static void log_freeze_failed(pid_t tid, const char *path)
+{
+	struct jline *l = log_begin(EV_ACCESS, tid);
+	jl_str(l, "decision", "deny");
+	jl_str(l, "path", path);
+	jl_str(l, "reason", "--degraded without openat2: the process's other threads could not "
+			    "be stopped for its open");
+	log_finish(l);
+}
+
+/*
+ * t's open (j) is made with the rest of its thread group stopped: each of
+ * the others is interrupted, and the open is made once each has stopped.
+ */
+static void freeze_begin(struct task *t, struct job *j)
+{
+	char path[64];
+	struct dirent *e;
+	struct freeze *f = calloc(1, sizeof(*f));
+	pid_t tgid = tgid_of(t->tid);
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", tgid);
+	struct user_regs_struct r = t->saved;
+	if (f == NULL || (d = opendir(path)) == NULL) {
+		free(f);
+		log_freeze_failed(t->tid, j->path);
+		job_free(j);
+		skip(t->tid, &r, -EACCES); /* fail closed */
+		return;
+	}
+	f->tgid = tgid;
+	f->opener = t->tid;
+	f->job = j;
+	t->phase = P_FROZEN;
+	HASH_ADD_INT(freezes, tgid, f);
+	bool failed = false;
+	while (!failed && (e = readdir(d)) != NULL) {
+		pid_t tid = (pid_t)atoi(e->d_name);
+		struct task *o;
+		if (tid <= 0 || tid == t->tid)
+			continue;
+		if ((o = task_find(tid)) != NULL && o->phase == P_QUEUED)
+			continue; /* at its own call's stop: its answer waits (apply) */
+		if (ptrace(PTRACE_INTERRUPT, tid, 0, 0) < 0) {
+			failed = can_run(tgid, tid);
+			continue;
+		}
+		pid_t *w = realloc(f->waiting, (f->nwaiting + 1) * sizeof(*w));
+		if (w == NULL) {
+			failed = true;
+			continue;
+		}
+		f->waiting = w;
+		f->waiting[f->nwaiting++] = tid;
+	}
+	closedir(d);
+	if (failed) {
+		f->job = NULL;
+		t->phase = P_NONE;
+		log_freeze_failed(t->tid, j->path);
+		job_free(j);
+		skip(t->tid, &r, -EACCES); /* fail closed */
+		freeze_end(f, false);
+		return;
+	}
+	if (f->nwaiting == 0)
+		freeze_go(f);
+}
+
+/* A stop of tid, kept while its group is frozen: true when it was. */
+static bool freeze_park(pid_t tid, int status)
+{
+	struct freeze *f = freeze_of(tid);
+	struct parked *p;
+
+	if (f == NULL || tid == f->opener || (p = calloc(1, sizeof(*p))) == NULL)
+		return false; /* (no room: told on; the open then waits for the next) */
+	p->tid = tid;
+	p->status = status;
+	p->next = f->stops;
+	f->stops = p;
+	if (stop_waiting(f, tid) && f->nwaiting == 0 && f->job != NULL)
+		freeze_go(f);
+	return true;
+}
+
+/* A worker's answer to a thread of a frozen group, kept: true when it was. */
+static bool freeze_keep_answer(struct job *j)
+{
+	struct freeze *f = freeze_of(j->tid);
+
+	if (f == NULL || j->tid == f->opener)
+		return false;
+	j->next = f->answers;
+	f->answers = j;
+	return true;
+}
+
+/* tid is gone (its stops kept are for no one): not waited for; the freeze it opened for is over. */
+static void freeze_gone(pid_t tid)
+{
+	struct freeze *f = freeze_of(tid);
+
+	if (f == NULL)
+		return;
+	for (struct parked **pp = &f->stops; *pp != NULL;) {
+		struct parked *p = *pp;
+		if (p->tid == tid) {
+			*pp = p->next;
+			free(p);
+		} else {
+			pp = &p->next;
+		}
+	}
+	if (f->opener == tid)
+		freeze_end(f, false);
+	else if (stop_waiting(f, tid) && f->nwaiting == 0 && f->job != NULL)
+		freeze_go(f);
+}
+
+/* pid exec'd: its other threads are gone, a freeze of the old image (its opener was one) over. */
+static void freeze_exec(pid_t pid)
+{
+	struct freeze *f = NULL;
+
+	if (freezes != NULL)
+		HASH_FIND_INT(freezes, &pid, f);
+	if (f != NULL)
+		freeze_end(f, false);
+}
+
+/*
+ * Threads waited for that have become zombies (a leader that exited
+ * alone: its exit is told only with its group's) run nothing.  One
+ * freeze at a time: going on may end or begin others.
+ */
+static void freeze_poll(void)
+{
+	struct freeze *f, *tmp, *ready;
+
+	do {
+		ready = NULL;
+		HASH_ITER(hh, freezes, f, tmp) {
+			if (f->job == NULL)
+				continue;
+			for (size_t i = 0; i < f->nwaiting;) {
+				if (!can_run(f->tgid, f->waiting[i]))
+					f->waiting[i] = f->waiting[--f->nwaiting];
+				else
+					i++;
+			}
+			if (f->nwaiting == 0) {
+				ready = f;
+				break;
+			}
+		}
+		if (ready != NULL)
+			freeze_go(ready);
+	} while (ready != NULL);
+}
+
+/* A stop of tid (waitpid's status st): kept while its group is frozen, else told on. */
+static void degraded_stop(pid_t tid, int st)
+{
+	if (!freeze_park(tid, st))
+		stop_fn(tid, st);
+}
+
 /* Inject a worker's answer into the thread stopped for it. */
 static void apply(struct job *j)
 {
 	struct task *t = task_find(j->tid);
 
+	if (freeze_keep_answer(j))
+		return;
 	if (j->dead || t == NULL || t->phase != P_QUEUED || t->seq != j->seq) {
 		job_free(j);
 		return;
@@ -850,8 +1318,25 @@ static void apply(struct job *j)
 			resume(t->tid, PTRACE_CONT);
 		return;
 	}
+	if (j->open && compat_openat2_off) {
+		freeze_begin(t, j);
+		return;
+	}
 	if (j->open) {
 		open_by_page(t, j);
+		return;
+	}
+	if (j->again) {
+		/*
+		 * Made again: skipped, and back at its syscall instruction with
+		 * its number, so that it stops here anew and is decided afresh.
+		 */
+		r.orig_rax = (unsigned long long)-1;
+		r.rax = t->saved.orig_rax;
+		r.rip -= 2;
+		if (ptrace(PTRACE_SETREGS, t->tid, 0, &r) == 0)
+			resume(t->tid, PTRACE_CONT);
+		job_free(j);
 		return;
 	}
 	if (j->rc == 0) {
@@ -974,7 +1459,7 @@ bool degraded_syscall_stop(pid_t tid)
 	 * exit: anything else (another call's entry, another number) means
 	 * the process did something ward did not arrange, and it is killed.
 	 */
-	long want = t->phase == P_MMAP ? SYS_mmap : SYS_openat2;
+	long want = t->phase == P_MMAP ? SYS_mmap : compat_openat2_off ? SYS_openat : SYS_openat2;
 	if (info.op != PTRACE_SYSCALL_INFO_EXIT || (long)r.orig_rax != want) {
 		t->phase = P_NONE;
 		kill_for(tid, "--degraded: the process left the call ward made for it");
@@ -999,9 +1484,14 @@ bool degraded_syscall_stop(pid_t tid)
 	long long fd = (long long)r.rax;
 	t->job = NULL;
 	t->phase = P_NONE;
+	struct freeze *f = freeze_of(tid);
+	if (f != NULL && f->opener != tid)
+		f = NULL;
 	if (fd < 0 || opened_right(tid, (int)fd, j)) {
 		job_free(j);
 		resume(tid, PTRACE_CONT);
+		if (f != NULL)
+			freeze_end(f, false); /* its other threads go on */
 		return true;
 	}
 	/*
@@ -1013,6 +1503,8 @@ bool degraded_syscall_stop(pid_t tid)
 	log_mismatch(tid, j);
 	job_free(j);
 	kill_for(tid, "--degraded: its open reached another object than ward decided on");
+	if (f != NULL)
+		freeze_end(f, true); /* killed, its other threads never ran while it had the fd */
 	return true;
 }
 
@@ -1064,6 +1556,7 @@ void degraded_trace(pid_t pid, int *status, void (*on_stop)(pid_t, int),
 	sigset_t s = waited();
 
 	tracer_tid = (pid_t)syscall(SYS_gettid);
+	stop_fn = on_stop;
 	pthread_sigmask(SIG_BLOCK, &s, NULL);
 	*status = WARD_EXIT_FAILURE;
 	for (;;) {
@@ -1085,9 +1578,13 @@ void degraded_trace(pid_t pid, int *status, void (*on_stop)(pid_t, int),
 				continue;
 			}
 			if (WIFSTOPPED(st))
-				on_stop(w, st);
+				degraded_stop(w, st);
 		}
 		drain();
+		if (freezes != NULL)
+			freeze_poll();
+		if (fifo_holds != NULL)
+			fifo_holds_expire(0);
 		/*
 		 * SIGCHLD may have gone to another thread (one made before the
 		 * mask): the wait is short, so a missed one costs 10 ms.

@@ -29,6 +29,8 @@ struct req;
 
 /* What --degraded cannot promise, one sentence each (session-start, stderr, docs/degraded.md). */
 extern const char *const degraded_limits[];
+/* And this one where the kernel has no openat2 (compat.c walks instead). */
+extern const char *const degraded_limit_no_openat2;
 
 /* ---- the tracer thread's ---- */
 
@@ -66,5 +68,13 @@ void degraded_answer(uint64_t id, int rc, int64_t val);
  * 1 (answered), or -errno.
  */
 int degraded_answer_fd(struct req *r, int fd, bool opened);
+/*
+ * Without openat2, a FIFO's open that would wait for the other end
+ * (open.c): ward waited for it, and holds the FIFO open by hold (taken);
+ * the call id is made again, and its open finds the hold.
+ */
+void degraded_fifo_ready(uint64_t id, pid_t tid, dev_t dev, ino_t ino, int hold);
+/* Whether ward holds that FIFO open for tid's open of it. */
+bool degraded_fifo_held(pid_t tid, dev_t dev, ino_t ino);
 
 #endif

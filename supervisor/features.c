@@ -230,7 +230,8 @@ int features_detect(struct features *f, char *why, size_t len)
 		return -ENOSYS;
 	}
 	if (!f->openat2) {
-		snprintf(why, len, "the kernel lacks openat2 (Linux 5.6), which --degraded needs too");
+		snprintf(why, len, "the kernel lacks openat2 (Linux 5.6); --degraded runs with "
+				   "enforcement by ptrace (docs/degraded.md)");
 		return -ENOSYS;
 	}
 	if (!f->pidfd_getfd) {

@@ -109,7 +109,9 @@ static const struct row {
 	  "pidfd_thread" },
 	{ "openat2", "5.6", REQUIRED, FLAG(openat2),
 	  "ward opens paths without following a link the agent could swap in",
-	  "ward needs Linux 5.6, --degraded too", "openat2" },
+	  "ward needs Linux 5.6, or --degraded (ward walks each path a directory at a time; "
+	  "the agent's own opens are made with its other threads stopped: docs/degraded.md)",
+	  "openat2" },
 	{ "pidfd_getfd", "5.6", REQUIRED, FLAG(pidfd_getfd),
 	  "ward connects and binds the agent's own sockets to the address it checked",
 	  "ward needs Linux 5.6", NULL },
@@ -261,7 +263,8 @@ int cmd_doctor(int argc, char **argv)
 	putchar('\n');
 	if (can)
 		printf("ward can run here.\n");
-	else if (h.ptrace_err == 0 && h.f.openat2 && h.f.pidfd_getfd && (!h.f.user_notif || !h.f.addfd))
+	else if (h.ptrace_err == 0 && h.f.pidfd_getfd &&
+		 (!h.f.user_notif || !h.f.addfd || !h.f.openat2))
 		/* Only notification is missing, or another listener holds it: ptrace still serves. */
 		printf("ward can run here with --degraded (enforcement by ptrace, with the limits "
 		       "docs/degraded.md lists).\n");

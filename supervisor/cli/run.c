@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "ask.h"
 #include "control.h"
+#include "compat.h"
 #include "degraded.h"
 #include "features.h"
 #include "filter.h"
@@ -536,17 +537,18 @@ static void session_setup(struct policy_opts *o, int degraded)
 	rc = features_detect(&S->feat, why, sizeof(why));
 	/*
 	 * --degraded (degraded.c) where user notification is missing or taken,
-	 * or wherever it is forced; it still needs openat2 and pidfd_getfd
-	 * (without openat2 the agent's own open would follow a directory
-	 * swapped for a symlink, and its other threads could use that fd
-	 * before the check at the open's exit: docs/degraded.md).  A
-	 * WARD_KERNEL_FEATURES that is not understood is fatal either way.
+	 * or wherever it is forced; it still needs pidfd_getfd.  Without
+	 * openat2 (before 5.6, or masked) ward walks its lookups itself
+	 * (compat.c), and the agent's own open is made with its thread group
+	 * stopped (degraded.c): only a degraded session meets such a kernel.
+	 * A WARD_KERNEL_FEATURES that is not understood is fatal either way.
 	 */
-	bool notif_missing = !S->feat.user_notif || !S->feat.addfd;
+	bool notif_missing = !S->feat.user_notif || !S->feat.addfd || !S->feat.openat2;
 	if (rc != -EINVAL &&
 	    (degraded == DEGRADED_ON || degraded == DEGRADED_ENTRY ||
 	     (degraded == DEGRADED_AUTO && rc < 0 && notif_missing)) &&
-	    S->feat.openat2 && S->feat.pidfd_getfd && (rc == 0 || notif_missing)) {
+	    S->feat.pidfd_getfd && (rc == 0 || notif_missing)) {
+		compat_openat2_off = !S->feat.openat2;
 		S->degraded = true;
 		/* Another listener's answers outrank SECCOMP_RET_TRACE: every call's entry stop. */
 		S->degraded_entry = S->feat.taken || degraded == DEGRADED_ENTRY;
@@ -558,6 +560,8 @@ static void session_setup(struct policy_opts *o, int degraded)
 			       rc < 0 && !S->degraded_entry ? " (the kernel lacks user notification)" : "");
 			for (int i = 0; degraded_limits[i] != NULL; i++)
 				warnx_("  - %s", degraded_limits[i]);
+			if (compat_openat2_off)
+				warnx_("  - %s", degraded_limit_no_openat2);
 		}
 		rc = 0;
 	}
@@ -776,6 +780,8 @@ static json_t *degraded_json(void)
 	json_t *a = json_array();
 	for (int i = 0; degraded_limits[i] != NULL; i++)
 		json_array_append_new(a, json_string(degraded_limits[i]));
+	if (compat_openat2_off)
+		json_array_append_new(a, json_string(degraded_limit_no_openat2));
 	return json_pack("{s:s, s:o}", "stops", S->degraded_entry ? "entry" : "seccomp", "limits", a);
 }
 

@@ -71,6 +71,8 @@ static int decode(struct req *r, struct open_args *a)
 		struct open_how how;
 		size_t size = (size_t)arg[3];
 		int rc;
+		if (compat_openat2_off)
+			return -ENOSYS; /* a kernel without openat2 (or it masked) */
 		if (size < sizeof(how))
 			return -EINVAL;
 		if (size > 4096)
@@ -326,6 +328,32 @@ static void *fifo_thread(void *arg)
 	interruptible_end();
 	interruptible_exit();
 	if (fd == -ESRCH) {
+		close(f->opath);
+		free(f);
+		atomic_fetch_sub(&fifo_waits, 1);
+		return NULL;
+	}
+	if (S->degraded) {
+		/*
+		 * Without openat2 (open.c's degraded branch): the other end is
+		 * there; the FIFO is held open for reading and writing (or by
+		 * this end, where its mode allows no more) so that the agent's
+		 * own open of it, made again, does not wait.
+		 */
+		if (fd >= 0) {
+			int hold = reopen(f->opath, O_RDWR | O_NONBLOCK);
+			struct stat st;
+			if (hold < 0)
+				hold = fd;
+			else
+				close(fd);
+			if (fstat(hold, &st) == 0)
+				degraded_fifo_ready(f->id, f->tid, st.st_dev, st.st_ino, hold);
+			else
+				close(hold);
+		} else {
+			degraded_answer(f->id, fd, 0);
+		}
 		close(f->opath);
 		free(f);
 		atomic_fetch_sub(&fifo_waits, 1);
@@ -646,8 +674,18 @@ static int open_existing(struct req *r, const struct open_args *a, mode_t mode)
 		/*
 		 * The agent's kernel opens it (degraded.c), as the agent asked:
 		 * a FIFO waits there for its other end, /dev/tty is its own
-		 * terminal, O_PATH stays O_PATH.
+		 * terminal, O_PATH stays O_PATH.  Without openat2 that open is
+		 * made while the process's other threads are stopped, where a
+		 * FIFO must not wait (its other end may be one of them): ward
+		 * waits for the other end first, on a thread of its own, and the
+		 * call is made again, ward holding the FIFO open meanwhile.
 		 */
+		if (compat_openat2_off && S_ISFIFO(st.st_mode) && !(a->flags & (O_PATH | O_NONBLOCK)) &&
+		    (a->flags & O_ACCMODE) != O_RDWR && !degraded_fifo_held(r->tid, st.st_dev, st.st_ino)) {
+			rc = open_fifo(r, opath, a->flags);
+			close(opath);
+			return rc;
+		}
 		rc = degraded_answer_fd(r, opath, false);
 		return rc;
 	}

@@ -69,11 +69,12 @@ static void mode_bad(void)
 		   syscall(SYS_openat, AT_FDCWD, 0xffffffff81000000ul, O_RDONLY), EFAULT, 0);
 	expect_err("open(unmapped page)", open(page_end, O_RDONLY), EFAULT, 0);
 	expect_err("openat2(public/x, how = (void *)1)",
-		   syscall(SYS_openat2, AT_FDCWD, PUBLIC, (void *)1, sizeof(struct open_how)), EFAULT, 0);
+		   syscall(SYS_openat2, AT_FDCWD, PUBLIC, (void *)1, sizeof(struct open_how)), openat2_err(EFAULT), 0);
 	expect_err("openat2(public/x, how at the hole, size 24)",
-		   syscall(SYS_openat2, AT_FDCWD, PUBLIC, page_end - 8, sizeof(struct open_how)), EFAULT, 0);
+		   syscall(SYS_openat2, AT_FDCWD, PUBLIC, page_end - 8, sizeof(struct open_how)), openat2_err(EFAULT), 0);
 	expect_err("openat2(public/x, size 1 << 20)",
-		   syscall(SYS_openat2, AT_FDCWD, PUBLIC, map, 1 << 20), E2BIG, EFAULT);
+		   syscall(SYS_openat2, AT_FDCWD, PUBLIC, map, 1 << 20), openat2_err(E2BIG),
+		   openat2_err(EFAULT));
 	still_serving("bad open pointers");
 
 	/* 5000 bytes without NUL, ending at the hole: the kernel says ENAMETOOLONG. */

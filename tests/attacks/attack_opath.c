@@ -53,7 +53,7 @@ int main(void)
 			missed("openat2(opath, \"\"): opened something else");
 		close(fd);
 	} else {
-		refused("openat2(opath, \"\")", errno, ENOENT);
+		refused("openat2(opath, \"\")", errno, openat2_err(ENOENT));
 	}
 
 	/* The O_PATH fd itself must not give the content. */

@@ -26,7 +26,7 @@ int main(void)
 			missed("openat2(O_RDWR): opened, but it is not the secret");
 		close(fd);
 	} else {
-		refused("openat2(secret/x, O_RDWR)", errno, EACCES);
+		refused("openat2(secret/x, O_RDWR)", errno, openat2_err(EACCES));
 	}
 
 	/* An O_RDWR fd can also be mapped for reading. */

@@ -139,7 +139,7 @@ static void mode_cached(void)
 			fd = (int)syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof(how));
 		}
 		if (fd < 0) {
-			refused("openat2(/proc/VICTIM/fd/N, RESOLVE_CACHED)", errno, EACCES);
+			refused("openat2(/proc/VICTIM/fd/N, RESOLVE_CACHED)", errno, openat2_err(EACCES));
 			continue;
 		}
 		if (!check_fd("openat2(RESOLVE_CACHED) of another process's fd", fd))

@@ -144,6 +144,39 @@ for how in seccomp entry no-syscall-info; do
 		"$(grep -c "not what ward decided on" "$BASE/swap-$how.jsonl") $(grep -c '"decision":"kill","reason":"--degraded: its open reached another object' "$BASE/swap-$how.jsonl")"
 done
 
+# ---- without openat2: a directory on the way swapped for a symlink, other threads reading ----
+# The agent's kernel opens ward's object by openat with O_NOFOLLOW, which
+# follows a directory that became a symlink since ward's decision: the
+# check at the exit kills the process, and no other thread of it may run
+# before that check (degraded.c stops them: without that, every run here
+# leaked the secret).
+SYMSWAP=$BUILD/tests/progs/degraded_symswap
+[ -x "$SYMSWAP" ] || bail "needs $SYMSWAP"
+mkdir -p "$BASE/ss/d" "$BASE/sec"
+echo public >"$BASE/ss/d/x"
+echo 'TOPSECRET: behind the symlink' >"$BASE/sec/x"
+ln -s "$BASE/sec" "$BASE/ss/l"
+out=$("$SYMSWAP" "$BASE/ss" 1)
+check_match "natively the swapped open reaches the secret, and another thread reads it" \
+	"LEAKED: TOPSECRET: behind the symlink*opens * reached *" "$(tr '\n' ' ' <<<"$out")"
+for how in seccomp entry; do
+	mode=(WARD_DEGRADED=1)
+	[ "$how" = entry ] && mode=(WARD_DEGRADED=entry)
+	leaks=0 kills=0 logged=0
+	for i in $(seq 1 20); do
+		out=$(env -i "${ENVV[@]}" "${mode[@]}" WARD_KERNEL_FEATURES=-openat2 timeout 120 "$WARD" run -q \
+			--log "$BASE/ss-$how.jsonl" -r "deny read $BASE/sec/x" -- "$SYMSWAP" "$BASE/ss" 10 2>&1)
+		st=$?
+		grep -q LEAKED <<<"$out" && leaks=$((leaks + 1))
+		[ "$st" = 137 ] && kills=$((kills + 1))
+		grep -q '"decision":"kill","reason":"--degraded: its open reached another object' \
+			"$BASE/ss-$how.jsonl" && logged=$((logged + 1))
+	done
+	check "[$how stops, no openat2] 20 runs: no other thread ever read the secret" 0 "$leaks"
+	check "[$how stops, no openat2] ...each run's swapped open caught: killed, and logged" "20 20" \
+		"$kills $logged"
+done
+
 # ---- as nobody: a file made read-only, written through the open that made it ----
 # (git makes its objects so.)  The creating open is not checked against the
 # mode natively; under --degraded the agent's kernel opens the file ward made.
@@ -218,14 +251,22 @@ st=$?
 check "--degraded=auto without user notification: degraded, and it runs" "0 plain" \
 	"$st $(grep -v '^ward:' <<<"$out")"
 check "...session-start says so" 1 "$(head -n 1 "$BASE/auto.jsonl" | grep -c '"degraded":{')"
-# Before 5.6 (openat2 masked) ward does not run, --degraded neither: the agent's own open
-# would follow a directory swapped for a symlink (docs/degraded.md).
-for flag in "" --degraded; do
-	out=$(env -i "${ENVV[@]}" WARD_KERNEL_FEATURES=-openat2 "$WARD" run -q $flag -- true 2>&1)
-	st=$?
-	check "no openat2 (masked)${flag:+, $flag}: 125, naming it" \
-		"125 ward: the kernel lacks openat2 (Linux 5.6), which --degraded needs too" "$st $out"
-done
+# Before 5.6 (openat2 masked): a plain run refuses naming --degraded, which walks instead.
+out=$(env -i "${ENVV[@]}" WARD_KERNEL_FEATURES=-openat2 "$WARD" run -q -- true 2>&1)
+st=$?
+check "no openat2 (masked), no --degraded: 125" 125 "$st"
+check_match "...the message names openat2 and --degraded" "*lacks openat2*--degraded runs*" "$out"
+out=$(env -i "${ENVV[@]}" WARD_KERNEL_FEATURES=-openat2 "$WARD" doctor 2>&1)
+check "ward doctor without openat2: says --degraded runs" \
+	"ward can run here with --degraded (enforcement by ptrace, with the limits docs/degraded.md lists)." \
+	"$(tail -n 1 <<<"$out")"
+out=$(env -i "${ENVV[@]}" WARD_KERNEL_FEATURES=-openat2 "$WARD" run --degraded=auto \
+	--log "$BASE/auto3.jsonl" -r "deny read $BASE/w/secret" -- sh -c 'cat "$1"; cat "$2"' sh "$BASE/w/plain" "$BASE/w/secret" 2>&1)
+st=$?
+check "--degraded=auto without openat2: degraded, allowed read, denied refused" \
+	"1 plain cat: $BASE/w/secret: Permission denied" "$st $(grep -v '^ward:' <<<"$out" | tr '\n' ' ' | sed 's/ $//')"
+check "...session-start says degraded, and names the limit of a kernel without openat2" "1 1" \
+	"$(head -n 1 "$BASE/auto3.jsonl" | grep -c '"degraded":{') $(head -n 1 "$BASE/auto3.jsonl" | grep -c '"without openat2 (before Linux 5.6')"
 out=$(env -i "${ENVV[@]}" WARD_KERNEL_FEATURES=-user_notif,-bogus "$WARD" run -q --degraded -- true 2>&1)
 st=$?
 check_match "a mask ward does not know, with --degraded: 125 naming it (not run degraded regardless)" \
