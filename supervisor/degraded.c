@@ -94,8 +94,9 @@ const char *const degraded_limit_no_openat2 =
 	"thread of the process is stopped (slower where it has many): a directory on the way "
 	"that became a symlink since ward's decision is followed, what it reached is opened (a "
 	"FIFO's open waits for a writer), and the check at the open's exit kills the process "
-	"before any of its threads runs again; a bind mount of the same filesystem is not told "
-	"from a directory (openat2's RESOLVE_NO_XDEV, in ward's walks of /proc)";
+	"before any of its threads runs again; O_TMPFILE is refused (EOPNOTSUPP); a bind mount "
+	"of the same filesystem is not told from a directory (openat2's RESOLVE_NO_XDEV, in "
+	"ward's walks of /proc)";
 
 /*
  * The tracer's wake-up: a worker has answered.  SIGCHLD, which it waits
@@ -239,7 +240,7 @@ void degraded_fifo_ready(uint64_t id, pid_t tid, dev_t dev, ino_t ino, int hold)
 	clock_gettime(CLOCK_MONOTONIC, &h->since);
 	pthread_mutex_lock(&lock);
 	HASH_FIND(hh, jobs, &id, sizeof(id), j);
-	if (j == NULL || j->answered) {
+	if (j == NULL || j->answered || j->dead) {
 		pthread_mutex_unlock(&lock);
 		close(hold);
 		free(h);
@@ -253,29 +254,27 @@ void degraded_fifo_ready(uint64_t id, pid_t tid, dev_t dev, ino_t ino, int hold)
 	pthread_mutex_unlock(&lock);
 }
 
-/* The hold of tid's FIFO (taken, or only looked at): its fd, or -1 (lock held). */
-static int fifo_hold_find(pid_t tid, dev_t dev, ino_t ino, bool take)
+/* The hold of tid's FIFO, taken: its fd, or -1 (lock held). */
+static int fifo_hold_find(pid_t tid, dev_t dev, ino_t ino)
 {
 	for (struct fifo_hold **hp = &fifo_holds; *hp != NULL; hp = &(*hp)->next) {
 		struct fifo_hold *h = *hp;
 		if (h->tid != tid || h->dev != dev || h->ino != ino)
 			continue;
 		int fd = h->fd;
-		if (take) {
-			*hp = h->next;
-			free(h);
-		}
+		*hp = h->next;
+		free(h);
 		return fd;
 	}
 	return -1;
 }
 
-bool degraded_fifo_held(pid_t tid, dev_t dev, ino_t ino)
+int degraded_fifo_take(pid_t tid, dev_t dev, ino_t ino)
 {
 	pthread_mutex_lock(&lock);
-	bool held = fifo_hold_find(tid, dev, ino, false) >= 0;
+	int fd = fifo_hold_find(tid, dev, ino);
 	pthread_mutex_unlock(&lock);
-	return held;
+	return fd;
 }
 
 /* Holds whose thread is gone (tid; 0: none), or that waited too long, let go. */
@@ -353,7 +352,7 @@ static int reach(struct req *r, int fd, bool opened, struct job *j, char *path, 
 	 * kept in the file's flags, so the agent sees no difference (O_PATH
 	 * takes none: openat2 refuses it there).
 	 */
-	if (!S_ISCHR(st.st_mode) && !(flags & O_PATH))
+	if (!(flags & O_PATH) && !isatty(fd))
 		flags |= O_NOCTTY;
 	/* Deleted: no link left, and the kernel's mark at the end of its name. */
 	const char *del = " (deleted)";
@@ -362,6 +361,15 @@ static int reach(struct req *r, int fd, bool opened, struct job *j, char *path, 
 		       strcmp(path + n - dl, del) == 0;
 	if ((flags & __O_TMPFILE) == __O_TMPFILE && S_ISREG(st.st_mode) && deleted &&
 	    strrchr(path, '/') != NULL) {
+		/*
+		 * Without openat2 the agent's kernel would follow a directory on
+		 * the way that became a symlink since, and make the file in
+		 * another directory of the same filesystem, which nothing at the
+		 * exit can tell: refused as by a filesystem without O_TMPFILE
+		 * (callers fall back to a named file, which is decided).
+		 */
+		if (compat_openat2_off)
+			return -EOPNOTSUPP;
 		path[n - dl] = '\0';
 		/* An O_TMPFILE: the agent's kernel makes its own, in the same directory. */
 		*strrchr(path, '/') = '\0';
@@ -408,6 +416,14 @@ static int reach(struct req *r, int fd, bool opened, struct job *j, char *path, 
 	return 0;
 }
 
+/* The request's hold of a FIFO, not given to a job: let go. */
+static void fifo_let_go(struct req *r)
+{
+	if (r->degraded_fifo >= 0)
+		close(r->degraded_fifo);
+	r->degraded_fifo = -1;
+}
+
 int degraded_answer_fd(struct req *r, int fd, bool opened)
 {
 	static __thread char path[PATH_MAX];
@@ -429,6 +445,7 @@ int degraded_answer_fd(struct req *r, int fd, bool opened)
 			fchmod(fd, (mode_t)r->degraded_chmod);
 			close(fd);
 		}
+		fifo_let_go(r);
 		return rc;
 	}
 	pthread_mutex_lock(&lock);
@@ -440,11 +457,13 @@ int degraded_answer_fd(struct req *r, int fd, bool opened)
 			fchmod(fd, (mode_t)r->degraded_chmod);
 			close(fd);
 		}
+		fifo_let_go(r);
 		r->replied = true;
 		return 1;
 	}
 	j->open = true;
-	j->fifo_hold = fifo_hold_find(r->tid, tmp.dev, tmp.ino, true);
+	j->fifo_hold = r->degraded_fifo; /* (closed with the job, after the agent's open) */
+	r->degraded_fifo = -1;
 	j->dup_fd = tmp.dup_fd;
 	j->chmod_fd = keep ? fd : -1;
 	j->chmod_mode = keep ? (mode_t)r->degraded_chmod : 0;
@@ -996,6 +1015,7 @@ struct parked {
 struct freeze {
 	pid_t tgid;
 	pid_t opener;
+	struct timespec since;	  /* begun */
 	struct job *job;	  /* the opener's open, made once no other thread runs */
 	pid_t *waiting;		  /* interrupted, not seen stopped yet */
 	size_t nwaiting;
@@ -1159,6 +1179,7 @@ static void freeze_begin(struct task *t, struct job *j)
 	f->tgid = tgid;
 	f->opener = t->tid;
 	f->job = j;
+	clock_gettime(CLOCK_MONOTONIC, &f->since);
 	t->phase = P_FROZEN;
 	HASH_ADD_INT(freezes, tgid, f);
 	bool failed = false;
@@ -1201,8 +1222,13 @@ static bool freeze_park(pid_t tid, int status)
 	struct freeze *f = freeze_of(tid);
 	struct parked *p;
 
-	if (f == NULL || tid == f->opener || (p = calloc(1, sizeof(*p))) == NULL)
-		return false; /* (no room: told on; the open then waits for the next) */
+	if (f == NULL || tid == f->opener)
+		return false;
+	if ((p = calloc(1, sizeof(*p))) == NULL) {
+		/* Not told on (it would run): the process cannot be held still, and is killed. */
+		kill_for(tid, "--degraded: a thread's stop could not be kept during an open");
+		return true;
+	}
 	p->tid = tid;
 	p->status = status;
 	p->next = f->stops;
@@ -1258,16 +1284,28 @@ static void freeze_exec(pid_t pid)
 }
 
 /*
+ * How long an open waits for the other threads to stop: one that does
+ * not stop is in an uninterruptible wait (a vfork's parent, whose child
+ * may wait on this process), and the process would hang there for good.
+ */
+#define FREEZE_WAIT_NS (5 * 1000000000ll)
+
+/*
  * Threads waited for that have become zombies (a leader that exited
- * alone: its exit is told only with its group's) run nothing.  One
- * freeze at a time: going on may end or begin others.
+ * alone: its exit is told only with its group's) run nothing; an open
+ * that waited FREEZE_WAIT_NS is refused (EAGAIN, logged).  One freeze at
+ * a time: going on may end or begin others.
  */
 static void freeze_poll(void)
 {
 	struct freeze *f, *tmp, *ready;
+	struct timespec now;
+	bool late;
 
 	do {
 		ready = NULL;
+		late = false;
+		clock_gettime(CLOCK_MONOTONIC, &now);
 		HASH_ITER(hh, freezes, f, tmp) {
 			if (f->job == NULL)
 				continue;
@@ -1277,13 +1315,28 @@ static void freeze_poll(void)
 				else
 					i++;
 			}
-			if (f->nwaiting == 0) {
+			late = (now.tv_sec - f->since.tv_sec) * 1000000000ll +
+				       (now.tv_nsec - f->since.tv_nsec) > FREEZE_WAIT_NS;
+			if (f->nwaiting == 0 || late) {
 				ready = f;
 				break;
 			}
 		}
-		if (ready != NULL)
+		if (ready != NULL && !late) {
 			freeze_go(ready);
+		} else if (ready != NULL) {
+			struct task *t = task_find(ready->opener);
+			struct job *j = ready->job;
+			ready->job = NULL;
+			log_freeze_failed(ready->opener, j->path);
+			job_free(j);
+			if (t != NULL && t->phase == P_FROZEN) {
+				struct user_regs_struct r = t->saved;
+				t->phase = P_NONE;
+				skip(t->tid, &r, -EAGAIN);
+			}
+			freeze_end(ready, false);
+		}
 	} while (ready != NULL);
 }
 

@@ -74,7 +74,10 @@ int degraded_answer_fd(struct req *r, int fd, bool opened);
  * the call id is made again, and its open finds the hold.
  */
 void degraded_fifo_ready(uint64_t id, pid_t tid, dev_t dev, ino_t ino, int hold);
-/* Whether ward holds that FIFO open for tid's open of it. */
-bool degraded_fifo_held(pid_t tid, dev_t dev, ino_t ino);
+/*
+ * Ward's hold of that FIFO for tid's open of it, taken (the request's
+ * degraded_fifo, given with it to degraded_answer_fd), or -1: none.
+ */
+int degraded_fifo_take(pid_t tid, dev_t dev, ino_t ino);
 
 #endif

@@ -339,6 +339,7 @@ static void serve(struct req *r)
 	r->sig_target = r->sig_num = 0; /* a signal line names this call's, never a former one's */
 	r->log = LOG_PENDING;
 	r->hop_fd = -1;
+	r->degraded_fifo = -1;
 	r->result = 0;
 	r->replied = false;
 	r->batch_reads = false;

@@ -681,7 +681,8 @@ static int open_existing(struct req *r, const struct open_args *a, mode_t mode)
 		 * call is made again, ward holding the FIFO open meanwhile.
 		 */
 		if (compat_openat2_off && S_ISFIFO(st.st_mode) && !(a->flags & (O_PATH | O_NONBLOCK)) &&
-		    (a->flags & O_ACCMODE) != O_RDWR && !degraded_fifo_held(r->tid, st.st_dev, st.st_ino)) {
+		    (a->flags & O_ACCMODE) != O_RDWR &&
+		    (r->degraded_fifo = degraded_fifo_take(r->tid, st.st_dev, st.st_ino)) < 0) {
 			rc = open_fifo(r, opath, a->flags);
 			close(opath);
 			return rc;
@@ -911,6 +912,7 @@ int h_open(struct req *r)
 	r->open_flags = a.flags;
 	r->open_mode = a.mode;
 	r->degraded_chmod = -1;
+	r->degraded_fifo = -1;
 	if ((a.flags & O_CREAT) && (a.flags & O_DIRECTORY) && !(a.flags & O_PATH) &&
 	    (a.flags & O_TMPFILE) != O_TMPFILE)
 		return -EINVAL; /* since Linux 6.4 */

@@ -232,6 +232,18 @@ static int openat2_err(int want)
 	return m != NULL && strstr(m, "-openat2") != NULL ? ENOSYS : want;
 }
 
+/*
+ * ward --degraded on a kernel without openat2 (masked here) refuses
+ * O_TMPFILE with EOPNOTSUPP, as a filesystem without it does: the
+ * agent's kernel could make the file in a directory swapped in since
+ * ward's decision (docs/degraded.md).
+ */
+static int no_tmpfile_here(void)
+{
+	const char *d = getenv("WARD_DEGRADED");
+	return d != NULL && *d != '\0' && openat2_err(0) == ENOSYS;
+}
+
 /* True when buf holds the secret. */
 static int is_secret(const char *buf, size_t len)
 {

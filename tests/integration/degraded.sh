@@ -177,6 +177,22 @@ for how in seccomp entry; do
 		"$kills $logged"
 done
 
+# Without openat2 an O_TMPFILE could be made in a directory swapped in since the
+# decision, which nothing at the exit can tell (a review's finding): refused as
+# by a filesystem without it; tempfile falls back to a named file, decided.
+out=$(env -i "${ENVV[@]}" WARD_KERNEL_FEATURES=-openat2 "$WARD" run -q --degraded -- python3 -c '
+import os, tempfile
+try:
+    os.open(".", os.O_TMPFILE | os.O_RDWR, 0o600)
+    print("made")
+except OSError as e:
+    print(e.strerror)
+with tempfile.TemporaryFile(dir=".") as f:
+    f.write(b"x"); f.seek(0); print(f.read())' 2>&1)
+check "no openat2: O_TMPFILE refused (EOPNOTSUPP), tempfile falls back and works" \
+	"Operation not supported
+b'x'" "$out"
+
 # ---- as nobody: a file made read-only, written through the open that made it ----
 # (git makes its objects so.)  The creating open is not checked against the
 # mode natively; under --degraded the agent's kernel opens the file ward made.
