@@ -62,6 +62,8 @@
 #include <sys/mman.h>
 #include <sys/ptrace.h>
 #include <sys/shm.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/user.h>
@@ -98,6 +100,12 @@ const char *const degraded_limit_no_openat2 =
 	"of the same filesystem is not told from a directory (openat2's RESOLVE_NO_XDEV, in "
 	"ward's walks of /proc)";
 
+const char *const degraded_limit_no_getfd =
+	"without pidfd_getfd (before Linux 5.6, or masked) the agent's kernel sends ward the "
+	"agent's fds it needs (a socket, the fds of an SCM_RIGHTS message), by calls ward makes "
+	"the thread make before its own: a signal that comes meanwhile is sent again by ward "
+	"after them (what the kernel said of it, in its siginfo, is then ward's)";
+
 /*
  * The tracer's wake-up: a worker has answered.  SIGCHLD, which it waits
  * for anyway: a standard signal is never refused for want of queue room
@@ -122,6 +130,7 @@ struct job {
 	mode_t chmod_mode; /* ...to this (req.degraded_chmod) */
 	int fifo_hold;	   /* >= 0: ward holds the FIFO open until the agent's open of it is over */
 	bool again;	   /* the call is made again (degraded_fifo_ready) */
+	int fetch;	   /* >= 0: the agent's fd the tracer must fetch, then the call made again */
 	uint64_t flags, mode, resolve;
 	dev_t dev;
 	ino_t ino;
@@ -275,6 +284,132 @@ int degraded_fifo_take(pid_t tid, dev_t dev, ino_t ino)
 	int fd = fifo_hold_find(tid, dev, ino);
 	pthread_mutex_unlock(&lock);
 	return fd;
+}
+
+/*
+ * The agent's fds the tracer fetched (without pidfd_getfd: the fetch,
+ * below), ward's copies, each checked again at every use: the same open
+ * file as the thread's fd n now (kcmp), or fetched anew.  A fetch that
+ * failed (err: the agent's sendmsg of it said why) answers the call made
+ * again once.  At most FETCHED_MAX kept, the oldest let go first.
+ */
+struct fetched {
+	pid_t tid;
+	int n, fd, err;
+	struct fetched *next;
+};
+
+#define FETCHED_MAX 64
+
+static struct fetched *fetched; /* (lock) newest first */
+
+/* Keep what the tracer fetched (fd, or err) for tid's fd n (lock held). */
+static void fetched_put(pid_t tid, int n, int fd, int err)
+{
+	struct fetched *f = calloc(1, sizeof(*f));
+	unsigned count = 0;
+
+	if (f == NULL) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	*f = (struct fetched){ tid, n, fd, err, fetched };
+	fetched = f;
+	for (struct fetched **fp = &fetched; *fp != NULL;) {
+		struct fetched *o = *fp;
+		bool old = o != f && o->tid == tid && o->n == n;
+		if (old || ++count > FETCHED_MAX) {
+			*fp = o->next;
+			if (o->fd >= 0)
+				close(o->fd);
+			free(o);
+		} else {
+			fp = &o->next;
+		}
+	}
+}
+
+/* What was fetched for tid's fd n, taken out (lock held): NULL if nothing. */
+static struct fetched *fetched_take(pid_t tid, int n)
+{
+	for (struct fetched **fp = &fetched; *fp != NULL; fp = &(*fp)->next) {
+		struct fetched *f = *fp;
+		if (f->tid == tid && f->n == n) {
+			*fp = f->next;
+			return f;
+		}
+	}
+	return NULL;
+}
+
+/* Everything fetched for tid (0: any) let go (lock held). */
+static void fetched_drop(pid_t tid)
+{
+	for (struct fetched **fp = &fetched; *fp != NULL;) {
+		struct fetched *f = *fp;
+		if (tid == 0 || f->tid == tid) {
+			*fp = f->next;
+			if (f->fd >= 0)
+				close(f->fd);
+			free(f);
+		} else {
+			fp = &f->next;
+		}
+	}
+}
+
+int degraded_fetched(struct req *r, int n)
+{
+	struct fdinfo fi;
+
+	pthread_mutex_lock(&lock);
+	struct fetched *f = fetched_take(r->tid, n);
+	pthread_mutex_unlock(&lock);
+	if (f != NULL && f->fd < 0) {
+		int err = f->err;
+		free(f);
+		return -err; /* the fetch said why, once */
+	}
+	if (f != NULL) {
+		int mine = fcntl(f->fd, F_DUPFD_CLOEXEC, 0);
+		bool same = mine >= 0 && agent_same_file(r->tid, n, mine);
+		pthread_mutex_lock(&lock);
+		if (same)
+			fetched_put(f->tid, f->n, f->fd, 0); /* kept for the next use */
+		else
+			close(f->fd);
+		pthread_mutex_unlock(&lock);
+		free(f);
+		if (same) {
+			if (!req_valid(r)) {
+				close(mine);
+				return -ESRCH;
+			}
+			return mine;
+		}
+		if (mine >= 0)
+			close(mine);
+	}
+	/* The kernel's own EBADF where the thread has no fd n, without a fetch. */
+	if (n < 0 || agent_fdinfo(r->tid, n, &fi) < 0)
+		return req_valid(r) ? -EBADF : -ESRCH;
+	r->fetch_fd = n;
+	return -E_FETCH;
+}
+
+void degraded_fetch(uint64_t id, int n)
+{
+	struct job *j;
+
+	pthread_mutex_lock(&lock);
+	HASH_FIND(hh, jobs, &id, sizeof(id), j);
+	if (j != NULL && !j->answered) {
+		j->fetch = n;
+		j->rc = 0;
+		post(j);
+	}
+	pthread_mutex_unlock(&lock);
 }
 
 /* Holds whose thread is gone (tid; 0: none), or that waited too long, let go. */
@@ -503,7 +638,13 @@ enum phase {
 	P_MMAP,	  /* mapping the page; the call is made again after */
 	P_OPEN,	  /* the agent's kernel opens; checked at its exit */
 	P_FROZEN, /* its open waits for the group's other threads to stop (no openat2) */
+	P_FETCH,  /* ward fetches one of its fds (no pidfd_getfd); the call is made again after */
 };
+
+/* The calls of a fetch, one after another (fetch_stop). */
+enum fetch_step { F_SOCKET, F_SENDMSG, F_CLOSE };
+
+#define FETCH_HELD 8 /* signals a thread can have held back during a fetch */
 
 struct task {
 	pid_t tid;
@@ -515,6 +656,12 @@ struct task {
 	struct user_regs_struct saved;
 	struct job *job; /* P_OPEN: what it must have opened */
 	int restart_nr;	 /* answered a restart code: the call's number, for its signal stop */
+	/* P_FETCH: its fd fetch_n, by a socket of its own (fetch_sock), the message at fetch_at */
+	enum fetch_step fetch_step;
+	int fetch_n, fetch_sock, fetch_err;
+	uint64_t fetch_at;
+	int nheld;			   /* signals held back meanwhile, delivered after */
+	siginfo_t held[FETCH_HELD];
 	UT_hash_handle hh;
 };
 
@@ -633,6 +780,7 @@ void degraded_gone(pid_t tid)
 	if (fifo_holds != NULL)
 		fifo_holds_expire(tid);
 	pthread_mutex_lock(&lock);
+	fetched_drop(tid);
 	jobs_dead(tid);
 	pthread_mutex_unlock(&lock);
 	if (t == NULL)
@@ -867,6 +1015,7 @@ static void at_entry(pid_t tid, struct user_regs_struct regs)
 	j->tid = tid;
 	j->dup_fd = -1;
 	j->fifo_hold = -1;
+	j->fetch = -1;
 	j->seq = ++t->seq;
 	j->data.nr = (int)regs.orig_rax;
 	j->data.arch = AUDIT_ARCH_X86_64;
@@ -929,13 +1078,9 @@ static int poke(struct task *t, uint64_t addr, const void *buf, size_t len)
 	return n == (ssize_t)len ? 0 : n < 0 ? -errno : -EIO;
 }
 
-/* t's call becomes openat2 (or openat) of what j says, from t's slot of the page. */
-static void open_by_page(struct task *t, struct job *j)
+/* The next slot of t's in the page, its own while it lives: the address, or 0 (none free). */
+static uint64_t slot_at(struct task *t)
 {
-	struct user_regs_struct r = t->saved;
-	struct open_how how = { .flags = j->flags, .mode = j->mode, .resolve = j->resolve };
-	size_t plen = strlen(j->path) + 1;
-
 	if (t->slot < 0) {
 		for (unsigned i = 0; i < DEGRADED_THREADS && t->slot < 0; i++) {
 			if (!slot_used[i]) {
@@ -944,14 +1089,26 @@ static void open_by_page(struct task *t, struct job *j)
 			}
 		}
 	}
-	if (t->slot < 0 || plen > DEGRADED_SLOT - 64) {
+	if (t->slot < 0)
+		return 0;
+	return DEGRADED_REGION +
+	       ((uint64_t)t->slot * DEGRADED_RING + t->ring++ % DEGRADED_RING) * DEGRADED_SLOT;
+}
+
+/* t's call becomes openat2 (or openat) of what j says, from t's slot of the page. */
+static void open_by_page(struct task *t, struct job *j)
+{
+	struct user_regs_struct r = t->saved;
+	struct open_how how = { .flags = j->flags, .mode = j->mode, .resolve = j->resolve };
+	size_t plen = strlen(j->path) + 1;
+
+	uint64_t at = slot_at(t);
+	if (at == 0 || plen > DEGRADED_SLOT - 64) {
 		job_free(j);
 		t->phase = P_NONE;
-		skip(t->tid, &r, t->slot < 0 ? -EAGAIN : -ENAMETOOLONG);
+		skip(t->tid, &r, at == 0 ? -EAGAIN : -ENAMETOOLONG);
 		return;
 	}
-	uint64_t at = DEGRADED_REGION +
-		      ((uint64_t)t->slot * DEGRADED_RING + t->ring++ % DEGRADED_RING) * DEGRADED_SLOT;
 	/* One write: the struct open_how, then the path 64 bytes in. */
 	static char buf[DEGRADED_SLOT];
 	memset(buf, 0, 64);
@@ -986,6 +1143,284 @@ static void open_by_page(struct task *t, struct job *j)
 	t->job = j;
 	t->phase = P_OPEN;
 	resume(t->tid, PTRACE_SYSCALL);
+}
+
+/* ---- the tracer's: fetching one of the agent's fds (no pidfd_getfd) ---- */
+
+static pid_t tgid_of(pid_t tid);
+static void syscall_stop_kind(pid_t tid, const struct user_regs_struct *r,
+			      struct __ptrace_syscall_info *info);
+
+/*
+ * Before Linux 5.6 ward cannot take an fd of the agent's with
+ * pidfd_getfd (its sockets, which ward connects, binds and sends on; the
+ * fds an SCM_RIGHTS message carries; a pidfd, an inotify instance).  The
+ * agent's own kernel sends it instead: at the stop of the call that
+ * needs it, the thread's call becomes socket(AF_UNIX, SOCK_DGRAM), then
+ * sendmsg of fd n with SCM_RIGHTS to ward's socket (the message, the
+ * address and the fd's number in the thread's slot of the page, which
+ * the agent cannot change), then close of that socket; then the call is
+ * made again, and decided afresh: the handler finds ward's copy, checked
+ * to be the same open file as the thread's fd n (kcmp), or fetches anew.
+ * Signals that come meanwhile are held back and sent again after (one
+ * the kernel sent is sent by ward then: its siginfo says so).
+ */
+static int fetch_fd = -1; /* ward's socket */
+static struct sockaddr_un fetch_addr;
+static socklen_t fetch_addrlen;
+
+/* The slot's layout: the msghdr, its iovec, a byte, the SCM_RIGHTS control, ward's address. */
+#define FETCH_IOV 64
+#define FETCH_BYTE 80
+#define FETCH_CMSG 96
+#define FETCH_ADDR 128
+
+static int fetch_socket(void)
+{
+	int one = 1;
+
+	if (fetch_fd >= 0)
+		return 0;
+	int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0)
+		return -errno;
+	memset(&fetch_addr, 0, sizeof(fetch_addr));
+	fetch_addr.sun_family = AF_UNIX;
+	/*
+	 * Abstract: nothing in the filesystem.  The agent may find the name
+	 * (the default policy refuses it sends there, a policy may not): what
+	 * comes is kept only from the process asked, and as the very open
+	 * file of the fd asked for (kcmp).
+	 */
+	int len = snprintf(fetch_addr.sun_path + 1, sizeof(fetch_addr.sun_path) - 1,
+			   "ward-fetch-%d", getpid());
+	fetch_addrlen = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + (size_t)len);
+	if (bind(fd, (struct sockaddr *)&fetch_addr, fetch_addrlen) < 0 ||
+	    setsockopt(fd, SOL_SOCKET, SO_PASSCRED, &one, sizeof(one)) < 0) {
+		int e = errno;
+		close(fd);
+		return -e;
+	}
+	fetch_fd = fd;
+	return 0;
+}
+
+/*
+ * What came to ward's socket: the fd t's process sent for its fd n, when
+ * it is that open file, is kept (fetched_put); anything else is dropped
+ * (another process may send to the name too).  True when it was found.
+ */
+static bool fetch_receive(struct task *t, pid_t tgid)
+{
+	char byte, control[CMSG_SPACE(sizeof(struct ucred)) + CMSG_SPACE(sizeof(int) * 16)];
+	bool found = false;
+
+	for (;;) {
+		struct iovec iov = { &byte, 1 };
+		struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = control,
+				    .msg_controllen = sizeof(control) };
+		if (recvmsg(fetch_fd, &m, MSG_DONTWAIT | MSG_CMSG_CLOEXEC) < 0)
+			break;
+		pid_t from = 0;
+		int got = -1;
+		for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c != NULL; c = CMSG_NXTHDR(&m, c)) {
+			if (c->cmsg_level != SOL_SOCKET)
+				continue;
+			if (c->cmsg_type == SCM_CREDENTIALS) {
+				struct ucred u;
+				memcpy(&u, CMSG_DATA(c), sizeof(u));
+				from = u.pid;
+			} else if (c->cmsg_type == SCM_RIGHTS) {
+				size_t k = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+				for (size_t i = 0; i < k; i++) {
+					int fd;
+					memcpy(&fd, CMSG_DATA(c) + i * sizeof(int), sizeof(int));
+					if (got < 0 && k == 1)
+						got = fd;
+					else
+						close(fd);
+				}
+			}
+		}
+		if (got >= 0 && !found && from == tgid && agent_same_file(t->tid, t->fetch_n, got)) {
+			pthread_mutex_lock(&lock);
+			fetched_put(t->tid, t->fetch_n, got, 0);
+			pthread_mutex_unlock(&lock);
+			found = true;
+		} else if (got >= 0) {
+			close(got);
+		}
+	}
+	return found;
+}
+
+/* The fetch is over (err: what answers the call made again, 0 none): the call is made again. */
+static void fetch_end(struct task *t, int err)
+{
+	struct user_regs_struct r = t->saved;
+	pid_t tgid = tgid_of(t->tid);
+
+	if (err != 0) {
+		pthread_mutex_lock(&lock);
+		fetched_put(t->tid, t->fetch_n, -1, err);
+		pthread_mutex_unlock(&lock);
+	}
+	t->phase = P_NONE;
+	/* The signals held back, pending again: delivered before the call is made. */
+	for (int i = 0; i < t->nheld; i++) {
+		siginfo_t *si = &t->held[i];
+		if (si->si_code < 0 && si->si_code != SI_TKILL)
+			syscall(SYS_rt_tgsigqueueinfo, tgid, t->tid, si->si_signo, si);
+		else
+			syscall(SYS_tgkill, tgid, t->tid, si->si_signo);
+	}
+	t->nheld = 0;
+	r.rip -= 2; /* the syscall instruction, with its number: made again */
+	r.rax = t->saved.orig_rax;
+	if (ptrace(PTRACE_SETREGS, t->tid, 0, &r) == 0)
+		resume(t->tid, PTRACE_CONT);
+}
+
+/* t's thread makes the next call of the fetch (at a stop after the last one's exit). */
+static void fetch_next(struct task *t, enum fetch_step step)
+{
+	struct user_regs_struct r = t->saved;
+
+	r.rip -= 2;
+	if (step == F_SENDMSG) {
+		r.rax = SYS_sendmsg;
+		r.rdi = (unsigned long long)t->fetch_sock;
+		r.rsi = t->fetch_at;
+		r.rdx = MSG_DONTWAIT | MSG_NOSIGNAL;
+	} else {
+		r.rax = SYS_close;
+		r.rdi = (unsigned long long)t->fetch_sock;
+	}
+	t->fetch_step = step;
+	if (ptrace(PTRACE_SETREGS, t->tid, 0, &r) == 0)
+		ptrace(PTRACE_SYSCALL, t->tid, 0, 0);
+}
+
+/* t (stopped at its call's entry) fetches its fd n: the call becomes the first of the fetch. */
+static void fetch_start(struct task *t, int n)
+{
+	struct user_regs_struct r = t->saved;
+	uint64_t at = slot_at(t);
+	static char buf[FETCH_ADDR + sizeof(struct sockaddr_un)];
+
+	if (at == 0 || fetch_socket() < 0) {
+		struct jline *l = log_begin(EV_ACCESS, t->tid);
+		jl_str(l, "decision", "deny");
+		jl_str(l, "reason", "--degraded without pidfd_getfd: ward could not fetch the agent's fd");
+		log_finish(l);
+		skip(t->tid, &r, at == 0 ? -EAGAIN : -EACCES); /* fail closed */
+		return;
+	}
+	memset(buf, 0, sizeof(buf));
+	struct msghdr m = { .msg_name = (void *)(uintptr_t)(at + FETCH_ADDR),
+			    .msg_namelen = fetch_addrlen,
+			    .msg_iov = (void *)(uintptr_t)(at + FETCH_IOV), .msg_iovlen = 1,
+			    .msg_control = (void *)(uintptr_t)(at + FETCH_CMSG),
+			    .msg_controllen = CMSG_SPACE(sizeof(int)) };
+	struct iovec iov = { (void *)(uintptr_t)(at + FETCH_BYTE), 1 };
+	struct cmsghdr c = { .cmsg_len = CMSG_LEN(sizeof(int)), .cmsg_level = SOL_SOCKET,
+			     .cmsg_type = SCM_RIGHTS };
+	memcpy(buf, &m, sizeof(m));
+	memcpy(buf + FETCH_IOV, &iov, sizeof(iov));
+	buf[FETCH_BYTE] = 'f';
+	memcpy(buf + FETCH_CMSG, &c, sizeof(c));
+	memcpy(buf + FETCH_CMSG + CMSG_LEN(0), &n, sizeof(n));
+	memcpy(buf + FETCH_ADDR, &fetch_addr, fetch_addrlen);
+	if (poke(t, at, buf, FETCH_ADDR + fetch_addrlen) < 0) {
+		skip(t->tid, &r, -EACCES); /* fail closed */
+		return;
+	}
+	r.orig_rax = SYS_socket;
+	r.rdi = AF_UNIX;
+	r.rsi = SOCK_DGRAM | SOCK_CLOEXEC;
+	r.rdx = 0;
+	if (ptrace(PTRACE_SETREGS, t->tid, 0, &r) < 0)
+		return;
+	t->phase = P_FETCH;
+	t->fetch_step = F_SOCKET;
+	t->fetch_n = n;
+	t->fetch_at = at;
+	t->fetch_sock = -1;
+	t->fetch_err = 0;
+	t->nheld = 0;
+	ptrace(PTRACE_SYSCALL, t->tid, 0, 0);
+}
+
+/*
+ * A stop of t's during its fetch (st: waitpid's).  Only ward's calls run:
+ * each one's entry (a syscall stop, the filter's stop) goes on, each
+ * one's exit leads to the next; a signal is held back; anything else
+ * means the process left what ward made it do, and it is killed.
+ */
+static void fetch_stop(struct task *t, int st)
+{
+	int event = st >> 16, sig = WSTOPSIG(st);
+	struct user_regs_struct r;
+	static const long nr_of[] = { [F_SOCKET] = SYS_socket, [F_SENDMSG] = SYS_sendmsg,
+				      [F_CLOSE] = SYS_close };
+
+	if (event == PTRACE_EVENT_STOP) {
+		if (sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU)
+			ptrace(PTRACE_LISTEN, t->tid, 0, 0); /* a group-stop: goes on after it */
+		else
+			ptrace(PTRACE_SYSCALL, t->tid, 0, 0); /* an interrupt (a freeze's) */
+		return;
+	}
+	if (event == 0 && sig != (SIGTRAP | 0x80)) {
+		/* A signal on its way: held back until the fetch is over. */
+		siginfo_t si;
+		if (t->nheld < FETCH_HELD && ptrace(PTRACE_GETSIGINFO, t->tid, 0, &si) == 0)
+			t->held[t->nheld++] = si;
+		ptrace(PTRACE_SYSCALL, t->tid, 0, 0);
+		return;
+	}
+	if (ptrace(PTRACE_GETREGS, t->tid, 0, &r) < 0)
+		return; /* gone */
+	bool ours = (long)r.orig_rax == nr_of[t->fetch_step] &&
+		    (t->fetch_step == F_SOCKET || r.rdi == (unsigned long long)t->fetch_sock);
+	if (event == PTRACE_EVENT_SECCOMP && ours) {
+		ptrace(PTRACE_SYSCALL, t->tid, 0, 0); /* the filter's stop of ward's own call */
+		return;
+	}
+	struct __ptrace_syscall_info info;
+	if (event == 0 && ours) {
+		syscall_stop_kind(t->tid, &r, &info);
+		if (info.op == PTRACE_SYSCALL_INFO_ENTRY) {
+			ptrace(PTRACE_SYSCALL, t->tid, 0, 0);
+			return;
+		}
+		long long rc = (long long)r.rax;
+		switch (t->fetch_step) {
+		case F_SOCKET:
+			if (rc < 0) {
+				fetch_end(t, (int)-rc);
+				return;
+			}
+			t->fetch_sock = (int)rc;
+			fetch_next(t, F_SENDMSG);
+			return;
+		case F_SENDMSG:
+			/*
+			 * Its error (EBADF: no fd n by now) answers the call made
+			 * again, once; EAGAIN: ward's socket was full of others'
+			 * messages, emptied now: the next call fetches anew.
+			 */
+			fetch_receive(t, tgid_of(t->tid));
+			t->fetch_err = rc < 0 && rc != -EAGAIN ? (int)-rc : 0;
+			fetch_next(t, F_CLOSE);
+			return;
+		case F_CLOSE:
+			fetch_end(t, t->fetch_err);
+			return;
+		}
+	}
+	t->phase = P_NONE;
+	kill_for(t->tid, "--degraded: the process left the calls ward made for it (a fetch)");
 }
 
 /* ---- the tracer's: a thread group held still while its open is made (no openat2) ---- */
@@ -1343,7 +1778,13 @@ static void freeze_poll(void)
 /* A stop of tid (waitpid's status st): kept while its group is frozen, else told on. */
 static void degraded_stop(pid_t tid, int st)
 {
-	if (!freeze_park(tid, st))
+	struct task *t;
+
+	if (freeze_park(tid, st))
+		return;
+	if ((t = task_find(tid)) != NULL && t->phase == P_FETCH)
+		fetch_stop(t, st);
+	else
 		stop_fn(tid, st);
 }
 
@@ -1377,6 +1818,11 @@ static void apply(struct job *j)
 	}
 	if (j->open) {
 		open_by_page(t, j);
+		return;
+	}
+	if (j->fetch >= 0) {
+		fetch_start(t, j->fetch);
+		job_free(j);
 		return;
 	}
 	if (j->again) {

@@ -31,6 +31,8 @@ struct req;
 extern const char *const degraded_limits[];
 /* And this one where the kernel has no openat2 (compat.c walks instead). */
 extern const char *const degraded_limit_no_openat2;
+/* And this one where it has no pidfd_getfd (the tracer fetches the agent's fds). */
+extern const char *const degraded_limit_no_getfd;
 
 /* ---- the tracer thread's ---- */
 
@@ -79,5 +81,13 @@ void degraded_fifo_ready(uint64_t id, pid_t tid, dev_t dev, ino_t ino, int hold)
  * degraded_fifo, given with it to degraded_answer_fd), or -1: none.
  */
 int degraded_fifo_take(pid_t tid, dev_t dev, ino_t ino);
+/*
+ * Without pidfd_getfd: ward's copy of the agent's fd n of r's thread, if
+ * the tracer fetched it (checked: the same open file now), else -E_FETCH
+ * with r->fetch_fd = n: the handler passes that on, and the worker has
+ * the tracer fetch it (degraded_fetch) and make the call again.
+ */
+int degraded_fetched(struct req *r, int n);
+void degraded_fetch(uint64_t id, int n);
 
 #endif

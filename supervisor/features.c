@@ -103,6 +103,7 @@ static const struct maskable {
 	{ "sync_wake_up", offsetof(struct features, sync_wake_up) },
 	{ "pidfd_thread", offsetof(struct features, pidfd_thread) },
 	{ "openat2", offsetof(struct features, openat2) },
+	{ "pidfd_getfd", offsetof(struct features, pidfd_getfd) },
 	{ "ptrace_syscall_info", offsetof(struct features, syscall_info) },
 };
 #define NMASKABLE (sizeof(maskable) / sizeof(maskable[0]))
@@ -235,7 +236,8 @@ int features_detect(struct features *f, char *why, size_t len)
 		return -ENOSYS;
 	}
 	if (!f->pidfd_getfd) {
-		snprintf(why, len, "the kernel lacks pidfd_getfd (Linux 5.6)");
+		snprintf(why, len, "the kernel lacks pidfd_getfd (Linux 5.6); --degraded runs with "
+				   "enforcement by ptrace (docs/degraded.md)");
 		return -ENOSYS;
 	}
 	return 0;

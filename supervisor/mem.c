@@ -18,16 +18,25 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-int agent_copy_fd(struct req *r, int agentfd)
+int agent_takefd(struct req *r, int agentfd)
 {
+	if (S->degraded && !S->feat.pidfd_getfd)
+		return degraded_fetched(r, agentfd);
 	int self = agent_pidfd(r), fd;
 
 	if (self < 0)
 		return -ESRCH;
 	fd = agent_getfd(r, self, agentfd);
 	close(self);
-	/* Refused with the reason (agent_getfd), or gone; else any failure is a bad fd. */
-	return fd < 0 && fd != -EACCES && fd != -ESRCH ? -EBADF : fd;
+	return fd;
+}
+
+int agent_copy_fd(struct req *r, int agentfd)
+{
+	int fd = agent_takefd(r, agentfd);
+
+	/* Refused with the reason (agent_getfd), gone, or to fetch; else any failure is a bad fd. */
+	return fd < 0 && fd != -EACCES && fd != -ESRCH && fd != -E_FETCH ? -EBADF : fd;
 }
 
 int agent_pidfd(struct req *r)
@@ -47,7 +56,7 @@ int agent_pidfd(struct req *r)
  * what /proc says of both (inode, mount, flags).  A socket's inode is
  * its own, so for the sockets this is asked about that is exact too.
  */
-static bool same_file(pid_t tid, int n, int mine)
+bool agent_same_file(pid_t tid, int n, int mine)
 {
 	long rc = syscall(SYS_kcmp, getpid(), tid, KCMP_FILE, mine, n);
 	if (rc >= 0 || errno != ENOSYS)
@@ -75,7 +84,7 @@ int agent_getfd(struct req *r, int pidfd, int agentfd)
 		struct fdinfo fi;
 		if (fd < 0 && e != EBADF)
 			return -e;
-		if (fd >= 0 && same_file(r->tid, agentfd, fd))
+		if (fd >= 0 && agent_same_file(r->tid, agentfd, fd))
 			goto valid;
 		if (fd >= 0)
 			close(fd);

@@ -73,8 +73,18 @@ int agent_pidfd(struct req *r);
  * reason: the thread's fd cannot be reached before 6.9), another -errno.
  */
 int agent_getfd(struct req *r, int pidfd, int agentfd);
-/* ward's copy of the agent's fd agentfd: the same open file (or a negative errno). */
+/*
+ * ward's copy of the agent's fd agentfd, the calling thread's own: the
+ * same open file, or -EBADF, -ESRCH, -EACCES (refused, with the reason),
+ * another -errno, or -E_FETCH: --degraded on a kernel without
+ * pidfd_getfd, where the tracer must fetch it first (degraded.c; the
+ * handler passes the code on, nothing decided).
+ */
+int agent_takefd(struct req *r, int agentfd);
+/* The same, any failure but -EACCES, -ESRCH and -E_FETCH made -EBADF. */
 int agent_copy_fd(struct req *r, int agentfd);
+/* Whether ward's fd mine is the open file the thread tid has as fd n. */
+bool agent_same_file(pid_t tid, int n, int mine);
 /*
  * An O_PATH fd for the agent's fd n (AT_FDCWD: its cwd), through
  * /proc/TID; an fd n is remembered as the walk's hop (r->hop_tid, hop_fd).

@@ -391,6 +391,17 @@ static void serve(struct req *r)
 		rc = -EPERM;
 	} else {
 		rc = d->fn(r);
+		if (rc == -E_FETCH && S->degraded) {
+			/*
+			 * --degraded without pidfd_getfd: the tracer fetches the
+			 * agent's fd (r->fetch_fd) and makes the call again, which
+			 * is decided then.  Nothing was decided now: nothing logged.
+			 */
+			req_quiet(r);
+			degraded_fetch(r->n->id, r->fetch_fd);
+			restart_end(r);
+			return;
+		}
 		/*
 		 * Only a row that says why (syscalls.h: MAY_CONTINUE) may let the
 		 * kernel run the call: a 0 from any other handler would be a bug,

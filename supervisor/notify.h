@@ -146,6 +146,7 @@ struct req {
 	mode_t open_mode;
 	int degraded_chmod; /* --degraded: the mode a file ward made gets once the agent opened it (-1) */
 	int degraded_fifo;  /* --degraded: ward's hold of the FIFO opened (degraded_fifo_take, -1) */
+	int fetch_fd;	    /* --degraded without pidfd_getfd: the agent's fd the tracer must fetch */
 	int installed;	 /* the agent's number for it, or -1 */
 	uint64_t installed_ino, installed_mnt, installed_flags; /* what that fd is */
 };

@@ -16,6 +16,8 @@
  * decision.  Not an errno: it never reaches the agent.
  */
 #define E_FOREIGN_PROC 4096
+/* The tracer must fetch the agent's fd first (mem.h, agent_takefd): never an answer. */
+#define E_FETCH 4097
 
 /* The real path of an fd of ours, as the policy sees it (from /proc/self/fd). */
 int fd_real_path(int fd, char *out, size_t len);

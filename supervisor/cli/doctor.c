@@ -114,7 +114,9 @@ static const struct row {
 	  "openat2" },
 	{ "pidfd_getfd", "5.6", REQUIRED, FLAG(pidfd_getfd),
 	  "ward connects and binds the agent's own sockets to the address it checked",
-	  "ward needs Linux 5.6", NULL },
+	  "ward needs Linux 5.6, or --degraded (the agent's kernel sends ward its fds, "
+	  "checked with kcmp: docs/degraded.md)",
+	  "pidfd_getfd" },
 	{ "ptrace", "", REQUIRED, 0, p_ptrace,
 	  "ward follows the agent's process tree and checks each program it runs",
 	  "ward cannot trace its own child here (Yama ptrace_scope 3, or a seccomp policy "
@@ -263,8 +265,8 @@ int cmd_doctor(int argc, char **argv)
 	putchar('\n');
 	if (can)
 		printf("ward can run here.\n");
-	else if (h.ptrace_err == 0 && h.f.pidfd_getfd &&
-		 (!h.f.user_notif || !h.f.addfd || !h.f.openat2))
+	else if (h.ptrace_err == 0 &&
+		 (!h.f.user_notif || !h.f.addfd || !h.f.openat2 || !h.f.pidfd_getfd))
 		/* Only notification is missing, or another listener holds it: ptrace still serves. */
 		printf("ward can run here with --degraded (enforcement by ptrace, with the limits "
 		       "docs/degraded.md lists).\n");

@@ -537,17 +537,19 @@ static void session_setup(struct policy_opts *o, int degraded)
 	rc = features_detect(&S->feat, why, sizeof(why));
 	/*
 	 * --degraded (degraded.c) where user notification is missing or taken,
-	 * or wherever it is forced; it still needs pidfd_getfd.  Without
-	 * openat2 (before 5.6, or masked) ward walks its lookups itself
-	 * (compat.c), and the agent's own open is made with its thread group
-	 * stopped (degraded.c): only a degraded session meets such a kernel.
-	 * A WARD_KERNEL_FEATURES that is not understood is fatal either way.
+	 * or wherever it is forced.  Without openat2 (before 5.6, or masked)
+	 * ward walks its lookups itself (compat.c), and the agent's own open
+	 * is made with its thread group stopped; without pidfd_getfd (5.6)
+	 * the tracer fetches the agent's fds (degraded.c): only a degraded
+	 * session meets such a kernel.  A WARD_KERNEL_FEATURES that is not
+	 * understood is fatal either way.
 	 */
-	bool notif_missing = !S->feat.user_notif || !S->feat.addfd || !S->feat.openat2;
+	bool notif_missing = !S->feat.user_notif || !S->feat.addfd || !S->feat.openat2 ||
+			     !S->feat.pidfd_getfd;
 	if (rc != -EINVAL &&
 	    (degraded == DEGRADED_ON || degraded == DEGRADED_ENTRY ||
 	     (degraded == DEGRADED_AUTO && rc < 0 && notif_missing)) &&
-	    S->feat.pidfd_getfd && (rc == 0 || notif_missing)) {
+	    (rc == 0 || notif_missing)) {
 		compat_openat2_off = !S->feat.openat2;
 		S->degraded = true;
 		/* Another listener's answers outrank SECCOMP_RET_TRACE: every call's entry stop. */
@@ -562,6 +564,8 @@ static void session_setup(struct policy_opts *o, int degraded)
 				warnx_("  - %s", degraded_limits[i]);
 			if (compat_openat2_off)
 				warnx_("  - %s", degraded_limit_no_openat2);
+			if (!S->feat.pidfd_getfd)
+				warnx_("  - %s", degraded_limit_no_getfd);
 		}
 		rc = 0;
 	}
@@ -782,6 +786,8 @@ static json_t *degraded_json(void)
 		json_array_append_new(a, json_string(degraded_limits[i]));
 	if (compat_openat2_off)
 		json_array_append_new(a, json_string(degraded_limit_no_openat2));
+	if (!S->feat.pidfd_getfd)
+		json_array_append_new(a, json_string(degraded_limit_no_getfd));
 	return json_pack("{s:s, s:o}", "stops", S->degraded_entry ? "entry" : "seccomp", "limits", a);
 }
 

@@ -96,20 +96,17 @@ enum call { C_CONNECT, C_BIND, C_SEND };
 
 static int agent_socket(struct req *r, long n, struct sock *s)
 {
-	int pfd, e;
+	int e;
 	socklen_t l = sizeof(int);
 
 	s->fd = -1;
 	if (n < 0 || n > INT32_MAX)
 		return -EBADF;
-	if ((pfd = agent_pidfd(r)) < 0)
-		return -ESRCH;
-	s->fd = agent_getfd(r, pfd, (int)n);
-	close(pfd);
+	s->fd = agent_takefd(r, (int)n);
 	if (s->fd < 0) {
 		int rc = s->fd;
 		s->fd = -1;
-		return rc == -EBADF || rc == -ESRCH ? rc : -EACCES;
+		return rc == -EBADF || rc == -ESRCH || rc == -E_FETCH ? rc : -EACCES;
 	}
 	if (getsockopt(s->fd, SOL_SOCKET, SO_DOMAIN, &s->domain, &l) < 0 ||
 	    getsockopt(s->fd, SOL_SOCKET, SO_TYPE, &s->type, &l) < 0 ||
@@ -1222,7 +1219,7 @@ static int copy_control(struct req *r, const struct sock *s, struct send_buf *b,
 			size_t len)
 {
 	struct msghdr m = { .msg_control = b->control, .msg_controllen = len };
-	int pfd = -1, rc = 0;
+	int rc = 0;
 
 	b->nfds = 0;
 	if (len == 0)
@@ -1260,10 +1257,6 @@ static int copy_control(struct req *r, const struct sock *s, struct send_buf *b,
 			continue;
 		size_t n = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
 		int *fds = (int *)CMSG_DATA(c);
-		if (pfd < 0 && (pfd = agent_pidfd(r)) < 0) {
-			rc = -ESRCH;
-			goto out;
-		}
 		for (size_t i = 0; i < n; i++) {
 			int fd;
 			memcpy(&fd, fds + i, sizeof(int));
@@ -1271,9 +1264,9 @@ static int copy_control(struct req *r, const struct sock *s, struct send_buf *b,
 				rc = -EINVAL; /* SCM_MAX_FD, as the kernel says */
 				goto out;
 			}
-			int mine = fd < 0 ? -EBADF : agent_getfd(r, pfd, fd);
+			int mine = fd < 0 ? -EBADF : agent_copy_fd(r, fd);
 			if (mine < 0) {
-				rc = mine == -EACCES || mine == -ESRCH ? mine : -EBADF;
+				rc = mine;
 				goto out;
 			}
 			b->fds[b->nfds++] = mine;
@@ -1281,8 +1274,6 @@ static int copy_control(struct req *r, const struct sock *s, struct send_buf *b,
 		}
 	}
 out:
-	if (pfd >= 0)
-		close(pfd);
 	if (rc < 0)
 		close_fds(b);
 	if (rc == 0 && !req_valid(r))

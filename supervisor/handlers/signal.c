@@ -74,22 +74,16 @@ static pid_t proc_dir_pid(int fd)
 static int send_via_pidfd(struct req *r)
 {
 	const __u64 *arg = r->n->data.args;
-	int self = agent_pidfd(r), fd, rc;
+	int fd, rc;
 	char path[64], line[128];
 	pid_t target = -2; /* no Pid: line: not a pidfd; -1: the process is gone */
 	siginfo_t info, *infop = NULL;
 
-	if (self < 0)
-		return -ESRCH;
 	/* PIDFD_SIGNAL_PROCESS_GROUP (4) would reach the target's whole group. */
-	if (arg[3] & ~(__u64)3) {
-		close(self);
+	if (arg[3] & ~(__u64)3)
 		return -EPERM;
-	}
-	fd = agent_getfd(r, self, (int)arg[0]);
-	close(self);
-	if (fd < 0)
-		return fd == -EACCES || fd == -ESRCH ? fd : -EBADF;
+	if ((fd = agent_copy_fd(r, (int)arg[0])) < 0)
+		return fd;
 	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
 	FILE *f = fopen(path, "re");
 	while (f != NULL && fgets(line, sizeof(line), f) != NULL)

@@ -88,14 +88,17 @@ int h_watch(struct req *r)
 	char link[64];
 	int fd, ifd, rc;
 
-	if ((rc = object_op(r, AT_FDCWD, a[1], (mask & IN_DONT_FOLLOW) ? AT_SYMLINK_NOFOLLOW : 0,
-			    &fd, WARD_OP_READ)) < 0)
-		return rc;
-	if (fd < 0)
-		return -EACCES; /* nothing ward could watch in the agent's place */
-	if ((ifd = agent_copy_fd(r, (int)a[0])) < 0) {
-		close(fd);
+	/* The instance first, as the kernel looks at it first (and ward may have to fetch it). */
+	if ((ifd = agent_copy_fd(r, (int)a[0])) < 0)
 		return ifd;
+	if ((rc = object_op(r, AT_FDCWD, a[1], (mask & IN_DONT_FOLLOW) ? AT_SYMLINK_NOFOLLOW : 0,
+			    &fd, WARD_OP_READ)) < 0) {
+		close(ifd);
+		return rc;
+	}
+	if (fd < 0) {
+		close(ifd);
+		return -EACCES; /* nothing ward could watch in the agent's place */
 	}
 	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
 	rc = inotify_add_watch(ifd, link, mask & ~IN_DONT_FOLLOW);

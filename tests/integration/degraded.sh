@@ -193,6 +193,49 @@ check "no openat2: O_TMPFILE refused (EOPNOTSUPP), tempfile falls back and works
 	"Operation not supported
 b'x'" "$out"
 
+# ---- without pidfd_getfd: the agent's kernel sends its fds to ward (degraded.c's fetch) ----
+# A thread floods ward's socket with fds of its own (a pipe's), which a
+# policy lets it reach, while the main thread connects 50 sockets: ward
+# keeps only the very socket asked for (kcmp), so each connect is of the
+# right socket (the listener's peer is the client's own address).
+cat >"$BASE/flood.py" <<'PY'
+import socket, os, array, threading, time
+srv = socket.socket(); srv.bind(("127.0.0.1", 0)); srv.listen(64)
+def one():
+    c = socket.socket(); c.connect(srv.getsockname()); a, peer = srv.accept()
+    ok = peer == c.getsockname(); c.close(); a.close(); return ok
+first = one()
+names = [l.split()[-1] for l in open("/proc/net/unix") if "@ward-fetch-" in l]
+r, w = os.pipe()
+stop, sent = False, 0
+def flood():
+    global sent
+    f = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    while not stop:
+        for n in names:
+            try:
+                f.sendmsg([b"x"], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [w, r]))], 0, "\0" + n[1:])
+                sent += 1
+            except OSError:
+                time.sleep(0.001)
+t = threading.Thread(target=flood); t.start()
+oks = sum(one() for _ in range(50))
+stop = True; t.join()
+print("ward's socket", len(names), "first", first, "right", oks, "flooded", sent > 0)
+PY
+for how in seccomp entry; do
+	mode=(WARD_DEGRADED=1)
+	[ "$how" = entry ] && mode=(WARD_DEGRADED=entry)
+	out=$(env -i "${ENVV[@]}" "${mode[@]}" WARD_KERNEL_FEATURES=-pidfd_getfd timeout 120 "$WARD" run -q \
+		--log "$BASE/flood-$how.jsonl" -r "allow connect unix-abstract:*" -- python3 "$BASE/flood.py" 2>&1)
+	check "[$how stops, no pidfd_getfd] sockets fetched from the agent under a flood of forged fds: each connect the right one" \
+		"ward's socket 1 first True right 50 flooded True" "$out"
+done
+out=$(env -i "${ENVV[@]}" WARD_KERNEL_FEATURES=-pidfd_getfd "$WARD" run -q --degraded \
+	--log "$BASE/flood-deny.jsonl" -- python3 "$BASE/flood.py" 2>&1)
+check "...under the default policy the agent cannot send there at all" \
+	"ward's socket 1 first True right 50 flooded False" "$out"
+
 # ---- as nobody: a file made read-only, written through the open that made it ----
 # (git makes its objects so.)  The creating open is not checked against the
 # mode natively; under --degraded the agent's kernel opens the file ward made.
@@ -292,16 +335,21 @@ check "--degraded=auto with user notification: not degraded" 0 \
 	"$(head -n 1 "$BASE/auto2.jsonl" | grep -c '"degraded":{')"
 
 # ---- signals while ward decides ----
-for mode in restart retry; do
-	mkdir -p "$BASE/storm-$mode"
-	out=$(dg -- "$STORM" "$BASE/storm-$mode" 200 "$mode" 200 2>&1)
-	st=$?
-	if [ "$st" = 0 ] && grep -q '^ok 200 iterations' <<<"$out"; then
-		pass "sigstorm $mode under --degraded: results as natively"
-	else
-		fail "sigstorm $mode under --degraded: results as natively" "status $st" \
-			"$(grep -v interrupted <<<"$out" | tail -n 10)"
-	fi
+# Without pidfd_getfd each connect and send first has the agent's kernel send
+# ward the socket, with the storm's signals held back meanwhile (degraded.c).
+for mask in "" -pidfd_getfd; do
+	for mode in restart retry; do
+		mkdir -p "$BASE/storm-$mode$mask"
+		out=$(env -i "${ENVV[@]}" WARD_KERNEL_FEATURES="$mask" timeout 120 "$WARD" run -q --degraded \
+			-- "$STORM" "$BASE/storm-$mode$mask" 200 "$mode" 200 2>&1)
+		st=$?
+		if [ "$st" = 0 ] && grep -q '^ok 200 iterations' <<<"$out"; then
+			pass "sigstorm $mode under --degraded${mask:+ ($mask)}: results as natively"
+		else
+			fail "sigstorm $mode under --degraded${mask:+ ($mask)}: results as natively" "status $st" \
+				"$(grep -v interrupted <<<"$out" | tail -n 10)"
+		fi
+	done
 done
 
 # ---- under another listener (a container runtime's): every call's entry stop ----
