@@ -20,7 +20,8 @@
  * opened: the call becomes openat2(AT_FDCWD, the real path of ward's fd,
  * RESOLVE_NO_SYMLINKS), its path and struct open_how copied by ward into
  * a page of the agent's that only ward writes (DEGRADED_REGION, mapped
- * read-only at the first call of each new address space, kept from the
+ * read-only at the first call of each new address space (executable: a
+ * fetch's calls are made from it), kept from the
  * agent below), and at the call's exit the tracer checks that the fd it
  * made is the object ward decided on (device and inode), or kills the
  * process: the fd is in its table by then.  An object without a name is
@@ -299,7 +300,7 @@ struct fetched {
 	struct fetched *next;
 };
 
-#define FETCHED_MAX 64
+#define FETCHED_MAX 1024 /* (an SCM_RIGHTS message carries up to 253) */
 
 static struct fetched *fetched; /* (lock) newest first */
 
@@ -376,7 +377,7 @@ int degraded_fetched(struct req *r, int n)
 		bool same = mine >= 0 && agent_same_file(r->tid, n, mine);
 		pthread_mutex_lock(&lock);
 		if (same)
-			fetched_put(f->tid, f->n, f->fd, 0); /* kept for the next use */
+			fetched_put(f->tid, f->n, f->fd, 0); /* kept until the call is over (serve) */
 		else
 			close(f->fd);
 		pthread_mutex_unlock(&lock);
@@ -396,6 +397,13 @@ int degraded_fetched(struct req *r, int n)
 		return req_valid(r) ? -EBADF : -ESRCH;
 	r->fetch_fd = n;
 	return -E_FETCH;
+}
+
+void degraded_fetched_done(pid_t tid)
+{
+	pthread_mutex_lock(&lock);
+	fetched_drop(tid);
+	pthread_mutex_unlock(&lock);
 }
 
 void degraded_fetch(uint64_t id, int n)
@@ -644,7 +652,7 @@ enum phase {
 /* The calls of a fetch, one after another (fetch_stop). */
 enum fetch_step { F_SOCKET, F_SENDMSG, F_CLOSE };
 
-#define FETCH_HELD 8 /* signals a thread can have held back during a fetch */
+#define FETCH_HELD 64 /* signals a thread can have held back during a fetch (more: lost) */
 
 struct task {
 	pid_t tid;
@@ -666,6 +674,8 @@ struct task {
 };
 
 static struct task *tasks;
+
+static void (*stop_fn)(pid_t, int); /* the tracer's: a stop, told on (degraded_trace) */
 
 /* A thread group held still while one of its threads opens (no openat2: below). */
 static void freeze_gone(pid_t tid);
@@ -699,7 +709,7 @@ static bool region_in_maps(pid_t tid)
 	bool found = false;
 
 	snprintf(path, sizeof(path), "/proc/%d/maps", tid);
-	snprintf(want, sizeof(want), "%llx-%llx r--p ", (unsigned long long)DEGRADED_REGION,
+	snprintf(want, sizeof(want), "%llx-%llx r-xp ", (unsigned long long)DEGRADED_REGION,
 		 (unsigned long long)(DEGRADED_REGION + DEGRADED_SIZE));
 	FILE *f = fopen(path, "re");
 	if (f == NULL)
@@ -894,7 +904,7 @@ static void map_region(struct task *t, struct user_regs_struct *regs)
 	r.orig_rax = SYS_mmap;
 	r.rdi = DEGRADED_REGION;
 	r.rsi = DEGRADED_SIZE;
-	r.rdx = PROT_READ;
+	r.rdx = PROT_READ | PROT_EXEC; /* (executable: a fetch's calls are made from it) */
 	r.r10 = MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE | MAP_NORESERVE;
 	r.r8 = (unsigned long long)-1;
 	r.r9 = 0;
@@ -1161,9 +1171,13 @@ static void syscall_stop_kind(pid_t tid, const struct user_regs_struct *r,
  * address and the fd's number in the thread's slot of the page, which
  * the agent cannot change), then close of that socket; then the call is
  * made again, and decided afresh: the handler finds ward's copy, checked
- * to be the same open file as the thread's fd n (kcmp), or fetches anew.
- * Signals that come meanwhile are held back and sent again after (one
- * the kernel sent is sent by ward then: its siginfo says so).
+ * to be the same open file as the thread's fd n (kcmp), or fetches anew;
+ * the copies go when the call is over.  The calls after the first are
+ * made from a syscall instruction in the page, never from the agent's
+ * code (which another thread could rewrite), and each is checked at its
+ * stops, number and arguments.  Signals that come meanwhile are held
+ * back and sent again after (one the kernel sent is sent by ward then:
+ * its siginfo says so).
  */
 static int fetch_fd = -1; /* ward's socket */
 static struct sockaddr_un fetch_addr;
@@ -1174,6 +1188,7 @@ static socklen_t fetch_addrlen;
 #define FETCH_BYTE 80
 #define FETCH_CMSG 96
 #define FETCH_ADDR 128
+#define FETCH_SYSCALL 256 /* a syscall instruction: ward's calls are made from here */
 
 static int fetch_socket(void)
 {
@@ -1242,14 +1257,29 @@ static bool fetch_receive(struct task *t, pid_t tgid)
 				}
 			}
 		}
-		if (got >= 0 && !found && from == tgid && agent_same_file(t->tid, t->fetch_n, got)) {
-			pthread_mutex_lock(&lock);
-			fetched_put(t->tid, t->fetch_n, got, 0);
-			pthread_mutex_unlock(&lock);
-			found = true;
-		} else if (got >= 0) {
-			close(got);
+		if (got < 0)
+			continue;
+		/* Whose it is: this thread's, or another's whose sendmsg came first. */
+		struct task *o, *tmp, *whose = NULL;
+		if (from == tgid && agent_same_file(t->tid, t->fetch_n, got)) {
+			whose = t;
+		} else {
+			HASH_ITER(hh, tasks, o, tmp) {
+				if (o != t && o->phase == P_FETCH && o->fetch_step == F_SENDMSG &&
+				    tgid_of(o->tid) == from && agent_same_file(o->tid, o->fetch_n, got)) {
+					whose = o;
+					break;
+				}
+			}
 		}
+		if (whose == NULL || (whose == t && found)) {
+			close(got);
+			continue;
+		}
+		pthread_mutex_lock(&lock);
+		fetched_put(whose->tid, whose->fetch_n, got, 0);
+		pthread_mutex_unlock(&lock);
+		found |= whose == t;
 	}
 	return found;
 }
@@ -1281,12 +1311,17 @@ static void fetch_end(struct task *t, int err)
 		resume(t->tid, PTRACE_CONT);
 }
 
-/* t's thread makes the next call of the fetch (at a stop after the last one's exit). */
+/*
+ * t's thread makes the next call of the fetch (at a stop after the last
+ * one's exit), from the syscall instruction in its slot of the page: it
+ * runs none of the agent's code between ward's calls (its own code could
+ * be changed by another thread to make a call of its own there).
+ */
 static void fetch_next(struct task *t, enum fetch_step step)
 {
 	struct user_regs_struct r = t->saved;
 
-	r.rip -= 2;
+	r.rip = t->fetch_at + FETCH_SYSCALL;
 	if (step == F_SENDMSG) {
 		r.rax = SYS_sendmsg;
 		r.rdi = (unsigned long long)t->fetch_sock;
@@ -1306,7 +1341,7 @@ static void fetch_start(struct task *t, int n)
 {
 	struct user_regs_struct r = t->saved;
 	uint64_t at = slot_at(t);
-	static char buf[FETCH_ADDR + sizeof(struct sockaddr_un)];
+	static char buf[FETCH_SYSCALL + 2];
 
 	if (at == 0 || fetch_socket() < 0) {
 		struct jline *l = log_begin(EV_ACCESS, t->tid);
@@ -1331,7 +1366,9 @@ static void fetch_start(struct task *t, int n)
 	memcpy(buf + FETCH_CMSG, &c, sizeof(c));
 	memcpy(buf + FETCH_CMSG + CMSG_LEN(0), &n, sizeof(n));
 	memcpy(buf + FETCH_ADDR, &fetch_addr, fetch_addrlen);
-	if (poke(t, at, buf, FETCH_ADDR + fetch_addrlen) < 0) {
+	buf[FETCH_SYSCALL] = 0x0f; /* syscall */
+	buf[FETCH_SYSCALL + 1] = 0x05;
+	if (poke(t, at, buf, sizeof(buf)) < 0) {
 		skip(t->tid, &r, -EACCES); /* fail closed */
 		return;
 	}
@@ -1379,10 +1416,28 @@ static void fetch_stop(struct task *t, int st)
 		ptrace(PTRACE_SYSCALL, t->tid, 0, 0);
 		return;
 	}
+	if (event != 0 && event != PTRACE_EVENT_SECCOMP) {
+		/* Another thread's exec (the process is gone), anything not of the fetch's: as ever. */
+		t->phase = P_NONE;
+		t->nheld = 0;
+		stop_fn(t->tid, st);
+		return;
+	}
 	if (ptrace(PTRACE_GETREGS, t->tid, 0, &r) < 0)
 		return; /* gone */
-	bool ours = (long)r.orig_rax == nr_of[t->fetch_step] &&
-		    (t->fetch_step == F_SOCKET || r.rdi == (unsigned long long)t->fetch_sock);
+	/*
+	 * Ward's own call: its number and every argument ward set, made from
+	 * the page (the first one replaced the agent's call at its stop).
+	 */
+	bool ours = (long)r.orig_rax == nr_of[t->fetch_step];
+	if (ours && t->fetch_step == F_SOCKET)
+		ours = r.rip == t->saved.rip && r.rdi == AF_UNIX &&
+		       r.rsi == (SOCK_DGRAM | SOCK_CLOEXEC) && r.rdx == 0;
+	else if (ours)
+		ours = r.rip == t->fetch_at + FETCH_SYSCALL + 2 &&
+		       r.rdi == (unsigned long long)t->fetch_sock &&
+		       (t->fetch_step == F_CLOSE ||
+			(r.rsi == t->fetch_at && r.rdx == (MSG_DONTWAIT | MSG_NOSIGNAL)));
 	if (event == PTRACE_EVENT_SECCOMP && ours) {
 		ptrace(PTRACE_SYSCALL, t->tid, 0, 0); /* the filter's stop of ward's own call */
 		return;
@@ -1460,7 +1515,6 @@ struct freeze {
 };
 
 static struct freeze *freezes;
-static void (*stop_fn)(pid_t, int); /* the tracer's: a stop, told on (degraded_trace) */
 
 static pid_t tgid_of(pid_t tid)
 {

@@ -16,8 +16,8 @@ struct req;
 
 /*
  * The page ward copies the names it decided on into, in every process of
- * a degraded session: mapped read-only by ward at the process's first
- * call after its exec, and kept from the agent (no munmap, mprotect,
+ * a degraded session: mapped read-only (and executable: a fetch's calls
+ * are made from it) by ward at the process's first call after its exec, and kept from the agent (no munmap, mprotect,
  * mremap, madvise, MAP_FIXED or SHM_REMAP over it; no write through
  * /proc/PID/mem).  Each thread has its own slots in it.
  */
@@ -89,5 +89,7 @@ int degraded_fifo_take(pid_t tid, dev_t dev, ino_t ino);
  */
 int degraded_fetched(struct req *r, int n);
 void degraded_fetch(uint64_t id, int n);
+/* tid's call is over: ward's copies of the fds fetched for it let go. */
+void degraded_fetched_done(pid_t tid);
 
 #endif

@@ -403,6 +403,13 @@ static void serve(struct req *r)
 			return;
 		}
 		/*
+		 * The call is over: ward's copies of the fds fetched for it go
+		 * (kept, they would hold the agent's sockets open after its
+		 * close: a peer would never see the end).
+		 */
+		if (S->degraded && !S->feat.pidfd_getfd)
+			degraded_fetched_done(r->tid);
+		/*
 		 * Only a row that says why (syscalls.h: MAY_CONTINUE) may let the
 		 * kernel run the call: a 0 from any other handler would be a bug,
 		 * and fails closed rather than continue a call whose arguments it

@@ -236,6 +236,53 @@ out=$(env -i "${ENVV[@]}" WARD_KERNEL_FEATURES=-pidfd_getfd "$WARD" run -q --deg
 check "...under the default policy the agent cannot send there at all" \
 	"ward's socket 1 first True right 50 flooded False" "$out"
 
+# The review's attack on the fetch: a thread's own sendmsg slipped in between
+# ward's calls (degraded_hijack).  ward's calls are made from its page now.
+HIJACK=$BUILD/tests/progs/degraded_hijack
+[ -x "$HIJACK" ] || bail "needs $HIJACK"
+for how in seccomp entry; do
+	mode=(WARD_DEGRADED=1)
+	[ "$how" = entry ] && mode=(WARD_DEGRADED=entry)
+	bad=0
+	for i in 1 2 3 4 5 6 7 8; do
+		out=$(env -i "${ENVV[@]}" "${mode[@]}" WARD_KERNEL_FEATURES=-pidfd_getfd timeout 60 "$WARD" run -q \
+			-r "deny connect 127.0.0.0/8" -r "allow connect 192.0.2.0/24" -- "$HIJACK" 2>&1)
+		grep -q 'PWNED\|hijacked=1' <<<"$out" && bad=$((bad + 1))
+	done
+	check "[$how stops, no pidfd_getfd] 8 runs: no call of the agent's own slipped in between ward's" 0 "$bad"
+done
+# The copies ward took die with the call: a socket the agent closes is closed
+# (a peer sees the end); an SCM_RIGHTS message of 253 fds goes through; another
+# thread's exec in the middle of a fetch is an exec, not a kill.
+out=$(env -i "${ENVV[@]}" WARD_KERNEL_FEATURES=-pidfd_getfd timeout 60 "$WARD" run -q --degraded \
+	--log "$BASE/fetch-more.jsonl" -- python3 -c '
+import socket, os, threading, time
+srv = socket.socket(); srv.bind(("127.0.0.1", 0)); srv.listen(1)
+c = socket.socket(); c.connect(srv.getsockname()); c.sendall(b"hello"); c.close()
+s, _ = srv.accept(); s.settimeout(5); data = b""
+while True:
+    d = s.recv(100)
+    if not d: break
+    data += d
+print("end seen after", data, flush=True)
+a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
+fds = [os.open("/dev/null", os.O_RDONLY) for _ in range(253)]
+socket.send_fds(a, [b"x"], fds)
+print("fds", len(socket.recv_fds(b, 10, 253)[1]), flush=True)
+def ex():
+    time.sleep(0.05)
+    os.execv("/bin/echo", ["/bin/echo", "exec ok"])
+threading.Thread(target=ex).start()
+while True:
+    u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try: u.connect(("127.0.0.1", 9))
+    except OSError: pass
+    u.close()' 2>&1)
+check "no pidfd_getfd: a closed socket ends, 253 fds pass, an exec mid-fetch execs (not killed)" \
+	"end seen after b'hello'
+fds 253
+exec ok 0" "$out $(grep -c '"decision":"kill"' "$BASE/fetch-more.jsonl")"
+
 # ---- as nobody: a file made read-only, written through the open that made it ----
 # (git makes its objects so.)  The creating open is not checked against the
 # mode natively; under --degraded the agent's kernel opens the file ward made.
