@@ -507,7 +507,18 @@ static int open_resolve(struct req *r, const struct open_args *a, enum resolve_m
 		}
 		kpath = self_path;
 	}
-	kfd = ward_openat2(base, kpath, &how);
+	/*
+	 * EAGAIN: a rename or mount anywhere in the system while ".." was
+	 * walked under RESOLVE_BENEATH or RESOLVE_IN_ROOT (the kernel's counts
+	 * are global); the kernel leaves the retry to its caller, and ward's
+	 * longer way round meets it more often than the agent would: retried.
+	 * (RESOLVE_CACHED, whose EAGAIN means something else, is not passed.)
+	 */
+	for (int tries = 0;; tries++) {
+		kfd = ward_openat2(base, kpath, &how);
+		if (kfd >= 0 || errno != EAGAIN || tries == 16)
+			break;
+	}
 	rc = kfd < 0 ? -errno : 0;
 	close(base);
 	if (rc < 0)
