@@ -99,15 +99,16 @@ oldkernel: build
 # docs/degraded.md), the ward runs only.
 # And progs and net at every call's entry stop (as under another listener);
 # the suites again as on a kernel before 5.3 (no openat2, no pidfd_getfd,
-# no PTRACE_GET_SYSCALL_INFO: masked), at seccomp and at entry stops; and
+# no PTRACE_GET_SYSCALL_INFO, no statx mount ids: masked), at seccomp and
+# at entry stops; and
 # progs with the agent as nobody.
 degraded: build
 	cd $(BUILD) && WARD_DEGRADED=1 WARD_TESTS_WARD_ONLY=1 \
 		ctest --output-on-failure -j $(JOBS) -R '^(progs|attacks|net)|^run$$' -E 'nobody|table|no-preload'
-	cd $(BUILD) && WARD_DEGRADED=1 WARD_KERNEL_FEATURES=-openat2,-pidfd_getfd,-ptrace_syscall_info \
+	cd $(BUILD) && WARD_DEGRADED=1 WARD_KERNEL_FEATURES=-openat2,-pidfd_getfd,-ptrace_syscall_info,-statx_mnt_id \
 		WARD_TESTS_WARD_ONLY=1 \
 		ctest --output-on-failure -j $(JOBS) -R '^(progs|attacks|net)' -E 'nobody|table|no-preload'
-	cd $(BUILD) && WARD_DEGRADED=entry WARD_KERNEL_FEATURES=-openat2,-pidfd_getfd,-ptrace_syscall_info \
+	cd $(BUILD) && WARD_DEGRADED=entry WARD_KERNEL_FEATURES=-openat2,-pidfd_getfd,-ptrace_syscall_info,-statx_mnt_id \
 		WARD_TESTS_WARD_ONLY=1 \
 		ctest --output-on-failure -j $(JOBS) -R '^(progs|net)' -E 'nobody|table|no-preload'
 	cd $(BUILD) && WARD_DEGRADED=entry WARD_TESTS_WARD_ONLY=1 \

@@ -10,6 +10,7 @@
 #include "mem.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/filter.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -105,6 +107,7 @@ static const struct maskable {
 	{ "openat2", offsetof(struct features, openat2) },
 	{ "pidfd_getfd", offsetof(struct features, pidfd_getfd) },
 	{ "ptrace_syscall_info", offsetof(struct features, syscall_info) },
+	{ "statx_mnt_id", offsetof(struct features, statx_mnt_id) },
 };
 #define NMASKABLE (sizeof(maskable) / sizeof(maskable[0]))
 
@@ -175,6 +178,9 @@ int features_detect(struct features *f, char *why, size_t len)
 		snprintf(f->kernel, sizeof(f->kernel), "%s", u.release);
 	f->openat2 = syscall(SYS_openat2, -1, "", NULL, 0) < 0 && errno != ENOSYS;
 	f->pidfd_getfd = syscall(SYS_pidfd_getfd, -1, 0, 0) < 0 && errno != ENOSYS;
+	struct statx stx;
+	f->statx_mnt_id = statx(AT_FDCWD, "/", 0, STATX_MNT_ID, &stx) == 0 &&
+			  (stx.stx_mask & STATX_MNT_ID) && (stx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT);
 	/* Only a tracee can tell (ESRCH comes before EIO): --degraded learns it at its first use. */
 	f->syscall_info = true;
 	/* This thread is its process's leader: PIDFD_THREAD is known or EINVAL. */

@@ -13,6 +13,7 @@
 #include "proc.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <linux/magic.h>
 #include <linux/openat2.h>
@@ -96,18 +97,18 @@ bool is_procfs(int fd)
 	return fstatfs(fd, &sfs) < 0 || sfs.f_type == PROC_SUPER_MAGIC;
 }
 
+static bool mount_root_of(int fd);
+
 /* True for fd being the root directory of a procfs mount. */
 bool is_proc_root(int fd)
 {
-	struct statx stx;
+	struct stat st;
 	/*
 	 * Inode 1 alone is not enough: /proc/PID directories take their
 	 * numbers from a counter that wraps, 1 included.  The root of a procfs
 	 * is also the root of its mount.
 	 */
-	return is_procfs(fd) && statx(fd, "", AT_EMPTY_PATH, STATX_INO, &stx) == 0 &&
-	       stx.stx_ino == 1 && (stx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) &&
-	       (stx.stx_attributes & STATX_ATTR_MOUNT_ROOT);
+	return is_procfs(fd) && fstat(fd, &st) == 0 && st.st_ino == 1 && mount_root_of(fd);
 }
 
 
@@ -133,22 +134,57 @@ int proc_foreign_task(int dir, const char *rest, char *real, size_t reallen)
 	return -E_FOREIGN_PROC;
 }
 
-/* True when fd is the root of its mount. */
+bool procfs_no_statx_mnt;
+
+static int mount_info(uint64_t id, char *root, size_t len, char *point, size_t plen);
+
+/*
+ * True when fd is the root of its mount: statx says so (5.8), or before,
+ * its path is its mount's mount point (mountinfo's fifth field; a path
+ * below the mount point names a directory inside the mount).
+ */
 static bool mount_root_of(int fd)
 {
 	struct statx stx;
-	return statx(fd, "", AT_EMPTY_PATH, STATX_INO, &stx) == 0 &&
-	       (stx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) &&
-	       (stx.stx_attributes & STATX_ATTR_MOUNT_ROOT);
+	static __thread char root[PATH_MAX], point[PATH_MAX], path[PATH_MAX];
+
+	if (!procfs_no_statx_mnt)
+		return statx(fd, "", AT_EMPTY_PATH, STATX_INO, &stx) == 0 &&
+		       (stx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) &&
+		       (stx.stx_attributes & STATX_ATTR_MOUNT_ROOT);
+	uint64_t id = mount_id_of(fd);
+	return id != 0 && mount_info(id, root, sizeof(root), point, sizeof(point)) == 0 &&
+	       fd_real_path(fd, path, sizeof(path)) == 0 && strcmp(path, point) == 0;
 }
 
-/* The mount id of fd (0 when it cannot be told). */
-uint64_t mount_id_of(int fd)
+int mount_id(int fd, uint64_t *id)
 {
 	struct statx stx;
-	if (statx(fd, "", AT_EMPTY_PATH, STATX_MNT_ID, &stx) < 0 || !(stx.stx_mask & STATX_MNT_ID))
+	char path[64], line[256];
+	bool found = false;
+
+	if (!procfs_no_statx_mnt) {
+		if (statx(fd, "", AT_EMPTY_PATH, STATX_MNT_ID, &stx) < 0 ||
+		    !(stx.stx_mask & STATX_MNT_ID))
+			return -1;
+		*id = stx.stx_mnt_id;
 		return 0;
-	return stx.stx_mnt_id;
+	}
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	FILE *f = fopen(path, "re");
+	while (f != NULL && !found && fgets(line, sizeof(line), f) != NULL)
+		if (strncmp(line, "mnt_id:", 7) == 0)
+			found = sscanf(line + 7, "%" SCNu64, id) == 1;
+	if (f != NULL)
+		fclose(f);
+	return found ? 0 : -1;
+}
+
+uint64_t mount_id_of(int fd)
+{
+	uint64_t id = 0;
+
+	return mount_id(fd, &id) == 0 ? id : 0;
 }
 
 /* Undo mountinfo's octal escapes (\040 for a space...) in place. */
@@ -177,6 +213,8 @@ struct mount_query {
 	uint64_t id;
 	char *root;
 	size_t len;
+	char *point; /* (NULL: not asked) its mount point */
+	size_t plen;
 };
 
 static int mount_query_line(char *line, bool whole, void *arg)
@@ -197,13 +235,19 @@ static int mount_query_line(char *line, bool whole, void *arg)
 	if (strlen(f[3]) >= q->len)
 		return -ENAMETOOLONG;
 	snprintf(q->root, q->len, "%s", f[3]);
+	if (q->point != NULL) {
+		unescape(f[4]);
+		if (strlen(f[4]) >= q->plen)
+			return -ENAMETOOLONG;
+		snprintf(q->point, q->plen, "%s", f[4]);
+	}
 	return 1;
 }
 
-static int mount_root(uint64_t id, char *root, size_t len)
+static int mount_info(uint64_t id, char *root, size_t len, char *point, size_t plen)
 {
 	static __thread char buf[64 * 1024];
-	struct mount_query q = { id, root, len };
+	struct mount_query q = { id, root, len, point, plen };
 	int fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC), rc;
 
 	if (fd < 0)
@@ -211,6 +255,11 @@ static int mount_root(uint64_t id, char *root, size_t len)
 	rc = proc_lines(fd, buf, sizeof(buf), mount_query_line, &q);
 	close(fd);
 	return rc == 1 ? 0 : rc == 0 ? -EACCES : rc; /* not found: refused */
+}
+
+static int mount_root(uint64_t id, char *root, size_t len)
+{
+	return mount_info(id, root, len, NULL, 0);
 }
 
 /*

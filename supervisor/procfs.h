@@ -27,7 +27,19 @@ int fd_reopen(int fd, int flags);
 bool is_procfs(int fd);
 /* True for fd being the root directory of a procfs mount. */
 bool is_proc_root(int fd);
-/* The mount id of fd (0 when it cannot be told). */
+/*
+ * Before Linux 5.8 statx tells no mount id (STATX_MNT_ID) and no mount
+ * root (STATX_ATTR_MOUNT_ROOT): both are read from /proc then
+ * (fdinfo's mnt_id, mountinfo's mount point).  Set by run.c where the
+ * kernel lacks them, or WARD_KERNEL_FEATURES masks them.
+ */
+extern bool procfs_no_statx_mnt;
+/*
+ * The mount id of fd: statx's (5.8), or before, /proc/self/fdinfo's.  0,
+ * or -1 when it cannot be told (an internal mount's id, a memfd's, is 0).
+ */
+int mount_id(int fd, uint64_t *id);
+/* The same, 0 when it cannot be told. */
 uint64_t mount_id_of(int fd);
 /*
  * -E_FOREIGN_PROC when dir, a directory in a procfs, is the directory of a

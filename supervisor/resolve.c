@@ -70,10 +70,11 @@ int anon_check(struct req *r, int fd, const char *real)
 bool hop_is_own(struct req *r, int fd)
 {
 	struct fdinfo fi;
-	struct statx stx;
+	struct stat st;
+	uint64_t mnt;
 
-	if (r->hop_fd < 0 || statx(fd, "", AT_EMPTY_PATH, STATX_INO | STATX_MNT_ID, &stx) < 0 ||
-	    !(stx.stx_mask & STATX_MNT_ID) || agent_fdinfo(r->hop_tid, r->hop_fd, &fi) < 0)
+	if (r->hop_fd < 0 || fstat(fd, &st) < 0 || mount_id(fd, &mnt) < 0 ||
+	    agent_fdinfo(r->hop_tid, r->hop_fd, &fi) < 0)
 		return false;
 	/*
 	 * Read after the object was opened: the agent's fd N, now, holds this
@@ -82,8 +83,7 @@ bool hop_is_own(struct req *r, int fd)
 	 * passed), and not as O_PATH.  Swapped meanwhile for another fd of
 	 * the same inode, it is the agent's own all the same.
 	 */
-	return !(fi.flags & O_PATH) && fi.ino == stx.stx_ino && fi.mnt_id == stx.stx_mnt_id &&
-	       req_valid(r);
+	return !(fi.flags & O_PATH) && fi.ino == st.st_ino && fi.mnt_id == mnt && req_valid(r);
 }
 
 /*

@@ -117,6 +117,10 @@ static const struct row {
 	  "ward needs Linux 5.6, or --degraded (the agent's kernel sends ward its fds, "
 	  "checked with kcmp: docs/degraded.md)",
 	  "pidfd_getfd" },
+	{ "statx STATX_MNT_ID", "5.8", USED, FLAG(statx_mnt_id),
+	  "ward tells mounts apart (in its checks of /proc) from statx",
+	  "the same guarantees: ward reads the mount ids and mount points from /proc",
+	  "statx_mnt_id" },
 	{ "ptrace", "", REQUIRED, 0, p_ptrace,
 	  "ward follows the agent's process tree and checks each program it runs",
 	  "ward cannot trace its own child here (Yama ptrace_scope 3, or a seccomp policy "

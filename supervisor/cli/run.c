@@ -5,6 +5,7 @@
 #include "ask.h"
 #include "control.h"
 #include "compat.h"
+#include "procfs.h"
 #include "degraded.h"
 #include "features.h"
 #include "filter.h"
@@ -535,6 +536,7 @@ static void session_setup(struct policy_opts *o, int degraded)
 	int rc;
 
 	rc = features_detect(&S->feat, why, sizeof(why));
+	procfs_no_statx_mnt = !S->feat.statx_mnt_id; /* (before 5.8: /proc tells instead) */
 	/*
 	 * --degraded (degraded.c) where user notification is missing or taken,
 	 * or wherever it is forced.  Without openat2 (before 5.6, or masked)

@@ -37,6 +37,7 @@
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -431,6 +432,50 @@ static void test_proc_foreign(void **state)
 	w = found(AT_FDCWD, path, RES_FINAL, want);
 }
 
+/*
+ * Before Linux 5.8 (procfs_no_statx_mnt) the mount id is fdinfo's and a
+ * mount's root is told by its mount point: the same answers as statx's,
+ * and the /proc walks above give what they give with statx.
+ */
+static void test_proc_without_statx_mnt(void **state)
+{
+	const char *dirs[] = { "/", "/proc", "/proc/self", "/proc/1", "/proc/sys", "/dev",
+			       "/usr", "/tmp", base };
+	uint64_t with[sizeof(dirs) / sizeof(dirs[0])];
+	bool root_with[sizeof(dirs) / sizeof(dirs[0])];
+
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		int fd = open(dirs[i], O_PATH | O_DIRECTORY | O_CLOEXEC);
+		assert_true(fd >= 0);
+		with[i] = mount_id_of(fd);
+		root_with[i] = is_proc_root(fd);
+		assert_true(with[i] != 0);
+		close(fd);
+	}
+	assert_true(root_with[1]);  /* /proc */
+	assert_false(root_with[2]); /* /proc/self */
+	/* An internal mount's id is 0, and told (hop_is_own compares it). */
+	int m = memfd_create("t", MFD_CLOEXEC);
+	uint64_t id = 1;
+	assert_true(m >= 0);
+	assert_int_equal(mount_id(m, &id), 0);
+	procfs_no_statx_mnt = true;
+	uint64_t id2 = 2;
+	assert_int_equal(mount_id(m, &id2), 0);
+	assert_true(id == id2);
+	close(m);
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		int fd = open(dirs[i], O_PATH | O_DIRECTORY | O_CLOEXEC);
+		assert_true(fd >= 0);
+		assert_true(mount_id_of(fd) == with[i]);
+		assert_int_equal(is_proc_root(fd), root_with[i]);
+		close(fd);
+	}
+	test_proc_self(state);
+	test_proc_foreign(state);
+	procfs_no_statx_mnt = false;
+}
+
 /* agent_object: the agent's dirfd itself, and nothing left open when it is refused. */
 static void test_agent_object(void **state)
 {
@@ -476,7 +521,8 @@ int main(void)
 		cmocka_unit_test(test_symlinks),    cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_parent),	    cmocka_unit_test(test_proc_self),
 		cmocka_unit_test(test_proc_foreign), cmocka_unit_test(test_agent_object),
-		cmocka_unit_test(test_slow_walk),   cmocka_unit_test(test_gone),
+		cmocka_unit_test(test_slow_walk),   cmocka_unit_test(test_proc_without_statx_mnt),
+		cmocka_unit_test(test_gone),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
