@@ -177,6 +177,18 @@ for how in seccomp entry; do
 		"$kills $logged"
 done
 
+# An open waits for the other threads to stop; a vfork's parent cannot until its
+# child is gone: after 5 seconds the open is refused (EAGAIN, logged), not held for ever.
+VFORKWAIT=$BUILD/tests/progs/degraded_vforkwait
+[ -x "$VFORKWAIT" ] || bail "needs $VFORKWAIT"
+check "natively a thread's open is made while the main thread waits in vfork" \
+	"open: ok after 0 s" "$("$VFORKWAIT" "$BASE/w/plain")"
+out=$(env -i "${ENVV[@]}" WARD_KERNEL_FEATURES=-openat2 timeout 60 "$WARD" run -q --degraded \
+	--log "$BASE/vforkwait.jsonl" -- "$VFORKWAIT" "$BASE/w/plain" 2>&1)
+check_match "no openat2: that open refused after 5 s (EAGAIN), and logged" \
+	"open: Resource temporarily unavailable after * s 1" \
+	"$out $(grep -c "other threads could not be stopped for its open" "$BASE/vforkwait.jsonl")"
+
 # Without openat2 an O_TMPFILE could be made in a directory swapped in since the
 # decision, which nothing at the exit can tell (a review's finding): refused as
 # by a filesystem without it; tempfile falls back to a named file, decided.
