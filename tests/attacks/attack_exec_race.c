@@ -365,9 +365,14 @@ int main(int argc, char **argv)
 			setup_failed("pthread_create");
 	}
 
-	/* race_seconds(), and on (four times as long at most) until the window is met once. */
+	/*
+	 * race_seconds(), and on (four times as long at most) until both sides
+	 * are met once: the window, and an allowed run (under load, with few
+	 * tries, one of them can fail to come in race_seconds()).
+	 */
 	double end = now() + race_seconds(), last = now() + 4 * race_seconds();
-	while ((now() < end || (killed + caught == 0 && refusals < tries && now() < last)) &&
+	while ((now() < end ||
+		((killed + caught == 0 || ok == 0) && refusals < tries && now() < last)) &&
 	       !att_through) {
 		char out[4096];
 		int st = run_capture(child_exec, NULL, out, sizeof(out));
