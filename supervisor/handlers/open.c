@@ -347,10 +347,12 @@ static void *fifo_thread(void *arg)
 				hold = fd;
 			else
 				close(fd);
-			if (fstat(hold, &st) == 0)
+			if (fstat(hold, &st) == 0) {
 				degraded_fifo_ready(f->id, f->tid, st.st_dev, st.st_ino, hold);
-			else
+			} else {
 				close(hold);
+				degraded_answer(f->id, -EACCES, 0); /* answered: fail closed, never left waiting */
+			}
 		} else {
 			degraded_answer(f->id, fd, 0);
 		}
