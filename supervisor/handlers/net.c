@@ -35,6 +35,7 @@
 #include <linux/sock_diag.h>
 #include <linux/unix_diag.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -65,6 +66,7 @@
 enum dest_kind {
 	D_NONE,	    /* no destination: a disconnect, or a name the kernel ignores */
 	D_PASS,	    /* a name the kernel refuses for this socket: let it say how */
+	D_BUSY,	    /* a TCP connect on a socket past closed: the kernel never reads the name */
 	D_INET,	    /* addr, port */
 	D_UNIX,	    /* a socket path (NUL-terminated in path) */
 	D_ABSTRACT, /* an abstract name: len bytes in path */
@@ -212,6 +214,24 @@ static void decode_v6(const uint8_t *sa, struct dest *d)
  * call on socket s.  Returns 0, or the errno the kernel gives for them.
  * Where the kernel would refuse the bytes itself, D_PASS lets it.
  */
+/*
+ * Is s a TCP socket past closed (connecting, connected, listening, or
+ * closing)?  Then the kernel's connect answers from the socket's state
+ * alone, before it reads the name: EISCONN, EALREADY, or the outcome of a
+ * connect in progress.  A socket that is not TCP (MPTCP) is never busy here.
+ */
+static bool tcp_busy(const struct sock *s)
+{
+	struct tcp_info ti;
+	socklen_t l = sizeof(ti);
+
+	if (s->protocol != 0 && s->protocol != IPPROTO_TCP)
+		return false;
+	if (getsockopt(s->fd, IPPROTO_TCP, TCP_INFO, &ti, &l) < 0 || l < 1)
+		return false;
+	return ti.tcpi_state != TCP_CLOSE;
+}
+
 static int decode(const struct sock *s, enum call call, const uint8_t *sa, long len,
 		  struct dest *d)
 {
@@ -283,6 +303,8 @@ static int decode(const struct sock *s, enum call call, const uint8_t *sa, long 
 			d->kind = call == C_CONNECT ? D_NONE : D_PASS;
 			return 0;
 		}
+		if (call == C_CONNECT && stream && tcp_busy(s))
+			return d->kind = D_BUSY, 0;
 	} else if (call == C_BIND) {
 		if (len < (v4sock ? 16 : 24))
 			return -EINVAL;
@@ -554,6 +576,7 @@ static int decide_dest(struct req *r, const struct sock *s, enum call call, stru
 	switch (d->kind) {
 	case D_NONE:
 	case D_PASS:
+	case D_BUSY:
 	case D_NETLINK:
 		/* Nothing outside the socket's own peer or the kernel: no decision to log. */
 		req_quiet(r);
@@ -674,6 +697,14 @@ static socklen_t kernel_name(const struct dest *d, const uint8_t *sa, long len,
 			return (socklen_t)len;
 		}
 		return 0;
+	case D_BUSY:
+		/*
+		 * The family alone: the kernel answers from the socket's state.
+		 * Should another thread close it meanwhile, the connect it would
+		 * then make refuses so short a name (EINVAL): never the agent's.
+		 */
+		out->ss_family = sa_family_of(sa, len);
+		return sizeof(out->ss_family);
 	case D_UNIX:
 		/* connect and send: the socket file itself (a bind goes by its directory) */
 		un->sun_family = AF_UNIX;

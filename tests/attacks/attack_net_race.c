@@ -15,6 +15,14 @@
  *                              bound here) and "..//srv/outside.sock" (the
  *                              outside service; the project and srv are
  *                              both in the driver's base directory)
+ *   disconnect                 a thread keeps dissolving a TCP socket's
+ *                              connection (connect to AF_UNSPEC) and
+ *                              connecting it again to the session's own
+ *                              server, while the main thread connects the
+ *                              same socket to the outside service: ward must
+ *                              never let the kernel take the outside name for
+ *                              a socket it judged connected (where the kernel
+ *                              reads no name, EISCONN)
  *   bindswap                   a thread keeps renaming a hard link of the
  *                              outside socket over the name the main
  *                              thread binds: the socket ward records as the
@@ -384,6 +392,78 @@ static void race_unix(const char *how)
 	one_sided("connect of a flipping unix path", tries, owns, denied);
 }
 
+/* ---- disconnect ---- */
+
+static int shared_sock, own_listener;
+static struct sockaddr_in own_addr;
+
+static void *disconnector(void *arg)
+{
+	struct sockaddr unspec = { .sa_family = AF_UNSPEC };
+
+	(void)arg;
+	while (!stop) {
+		connect(shared_sock, &unspec, sizeof(unspec));
+		__atomic_add_fetch(&flips, 1, __ATOMIC_RELAXED);
+		connect(shared_sock, (struct sockaddr *)&own_addr, sizeof(own_addr));
+		int c;
+		while ((c = accept4(own_listener, NULL, NULL, SOCK_CLOEXEC)) >= 0)
+			close(c);
+	}
+	return NULL;
+}
+
+static void race_disconnect(void)
+{
+	struct sockaddr_in out;
+	unsigned long tries = 0, busy = 0, owns = 0, denied = 0, other = 0;
+	pthread_t t;
+
+	own_listener = own_inet(SOCK_STREAM, &own_addr);
+	memcpy(&out, &own_addr, sizeof(out));
+	out.sin_port = htons((uint16_t)tcp4);
+	shared_sock = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (shared_sock < 0 || connect(shared_sock, (struct sockaddr *)&own_addr, sizeof(own_addr)) < 0)
+		setup_failed("connect to the session's own server");
+	if (pthread_create(&t, NULL, disconnector, NULL) != 0)
+		setup_failed("pthread_create");
+	double end = now() + race_seconds();
+	while (now() < end && !att_through) {
+		struct sockaddr_in peer;
+		socklen_t pl = sizeof(peer);
+		tries++;
+		unsigned long before = try_begin();
+		int rc = connect(shared_sock, (struct sockaddr *)&out, sizeof(out));
+		try_end(before);
+		if (rc < 0) {
+			if (errno == EISCONN || errno == EALREADY)
+				busy++;
+			else if (errno == EACCES)
+				denied++;
+			else
+				other++;
+		} else if (getpeername(shared_sock, (struct sockaddr *)&peer, &pl) == 0 &&
+			   peer.sin_port == own_addr.sin_port) {
+			owns++; /* the thread's connect, finished by this one */
+		} else if (pl == sizeof(peer) && peer.sin_port == out.sin_port) {
+			att_through = 1;
+			say("LEAK: connect of a socket being disconnected: connected to the outside "
+			    "service (port %d)",
+			    ntohs(peer.sin_port));
+		} else {
+			other++; /* connected, then dissolved by the thread before getpeername */
+		}
+	}
+	stop = 1;
+	pthread_join(t, NULL);
+	close(shared_sock);
+	close(own_listener);
+	say("note: %lu connects to the outside service: %lu refused as busy, %lu finished the "
+	    "thread's own, %lu denied, %lu other errors",
+	    tries, busy, owns, denied, other);
+	one_sided("connect of a socket another thread disconnects", tries, busy, denied);
+}
+
 /* ---- bindswap ---- */
 
 static char outside_sock[PATH_MAX];
@@ -479,6 +559,8 @@ int main(int argc, char **argv)
 	read_info();
 	if (strcmp(mode, "bindswap") == 0)
 		race_bindswap();
+	else if (strcmp(mode, "disconnect") == 0)
+		race_disconnect();
 	else if (dash != NULL && strncmp(mode, "tcp-", 4) == 0)
 		race_tcp(dash + 1);
 	else if (dash != NULL && strncmp(mode, "udp-", 4) == 0)

@@ -922,6 +922,7 @@ net_attack net_race udp-thread "a thread flips the sockaddr_in of a sendto betwe
 net_attack net_race udp-clonevm "a CLONE_VM sibling flips the sockaddr_in of a sendto"
 net_attack net_race unix-thread "a thread flips a unix path between the session's own socket and the outside one during connect"
 net_attack net_race unix-clonevm "a CLONE_VM sibling flips the unix path during connect"
+net_attack net_race disconnect "a thread dissolves and remakes a TCP socket's connection to the session's own server while another connects it to the outside one"
 attack bind_dir "" "swap the directory of a unix bind's path for a symlink to secret/ (bound by the agent's own string)" \
 	-r "deny write,create,delete @P@/secret/**"
 attack bind_dir fd "bind //proc/PID/fd/50/s.sock while a thread points fd 50 at secret/ and back (dup2)" \

@@ -104,8 +104,11 @@ same "unix sockets keep the names they were bound to" unix_bind DIR
 # A TCP connect to a loopback port nothing listens on is refused by the
 # kernel (test_socket's NetworkConnectionNoServer), a UDP datagram sent
 # there is dropped and the send succeeds (BasicUDPTest.testRecvFromNegative);
-# a host service there stays denied (attacks.sh: connect, net udp).
-same "a loopback port nothing uses: connect refused, datagram dropped" free_port
+# a host service there stays denied (attacks.sh: connect, net udp).  A
+# second connect of a connected or listening TCP socket, to that port or to
+# a host no policy allows: the kernel's EISCONN, which never reads the name
+# (attacks.sh: net_race disconnect).
+same "a loopback port nothing uses: connect refused, datagram dropped; a busy socket EISCONN" free_port
 # A UDP server of the session answers its clients whose ports the kernel
 # chose (test_asyncio's test_create_datagram_endpoint); from a thread of its
 # own it answers before the client's send has returned (test_asyncio's

@@ -8,8 +8,15 @@
  * succeeds.  Under a supervisor whose policy denies the host's loopback,
  * the kernel's own answer must come first.
  *
+ * Then a second connect of a TCP socket that is already connected (to a
+ * listener of this program's) and a connect of a listening socket, each
+ * to that free port and to 192.0.2.1 (TEST-NET-1), a host no policy of a
+ * test allows: natively EISCONN whatever the name, which the kernel never
+ * reads for a socket past closed.
+ *
  * Prints "tcp 127.0.0.1: ERRNO" (or "connected") and "udp 127.0.0.1: N
- * bytes sent" (or the ERRNO), the same for ::1; exit 0.
+ * bytes sent" (or the ERRNO), the same for ::1, then "busy WHAT to
+ * WHERE: ERRNO"; exit 0.
  */
 #include "common.h"
 
@@ -70,9 +77,56 @@ static void try(int family, const char *what)
 	}
 }
 
+/* A second connect of s to the free port, then to 192.0.2.1:80 (as ::ffff:192.0.2.1 over IPv6). */
+static void again(int s, int family, const char *what)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+
+	if (free_port(family, SOCK_STREAM, &ss, &len) < 0) {
+		printf("busy %s: no port: %s\n", what, err());
+		return;
+	}
+	printf("busy %s to a free port: %s\n", what,
+	       connect(s, (struct sockaddr *)&ss, len) == 0 ? "connected" : err());
+	if (family == AF_INET) {
+		((struct sockaddr_in *)&ss)->sin_port = htons(80);
+		inet_pton(AF_INET, "192.0.2.1", &((struct sockaddr_in *)&ss)->sin_addr);
+	} else {
+		((struct sockaddr_in6 *)&ss)->sin6_port = htons(80);
+		inet_pton(AF_INET6, "::ffff:192.0.2.1", &((struct sockaddr_in6 *)&ss)->sin6_addr);
+	}
+	printf("busy %s to 192.0.2.1: %s\n", what,
+	       connect(s, (struct sockaddr *)&ss, len) == 0 ? "connected" : err());
+}
+
+/* A connected socket and a listening one of family, each connected again. */
+static void busy(int family, const char *what)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+	char name[64];
+	int l = socket(family, SOCK_STREAM, 0), c = socket(family, SOCK_STREAM, 0);
+
+	if (free_port(family, SOCK_STREAM, &ss, &len) < 0 || l < 0 || c < 0 ||
+	    bind(l, (struct sockaddr *)&ss, len) < 0 || listen(l, 4) < 0 ||
+	    connect(c, (struct sockaddr *)&ss, len) < 0) {
+		printf("busy %s: no connection: %s\n", what, err());
+		return;
+	}
+	snprintf(name, sizeof(name), "connected %s", what);
+	again(c, family, name);
+	snprintf(name, sizeof(name), "listening %s", what);
+	again(l, family, name);
+	close(c);
+	close(l);
+}
+
 int main(void)
 {
 	try(AF_INET, "127.0.0.1");
 	try(AF_INET6, "::1");
+	busy(AF_INET, "127.0.0.1");
+	busy(AF_INET6, "::1");
 	return 0;
 }
