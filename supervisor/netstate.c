@@ -262,7 +262,10 @@ static int diag_dump(const void *req, size_t len, size_t min,
 			if (h->nlmsg_type == NLMSG_DONE)
 				goto out;
 			if (h->nlmsg_type == NLMSG_ERROR) {
-				found = -EIO;
+				const struct nlmsgerr *e = NLMSG_DATA(h);
+				found = h->nlmsg_len >= NLMSG_LENGTH(sizeof(*e)) && e->error < 0
+						? e->error
+						: -EIO;
 				goto out;
 			}
 			if (h->nlmsg_type == SOCK_DIAG_BY_FAMILY && h->nlmsg_len >= NLMSG_LENGTH(min) &&
@@ -301,6 +304,44 @@ int net_port_used(int protocol, uint16_t port)
 			return found;
 	}
 	return 0;
+}
+
+/* diag_dump's each for net_diag_probe: the answer alone is enough. */
+static int on_any(const struct nlmsghdr *h, void *arg)
+{
+	(void)h;
+	(void)arg;
+	return 1;
+}
+
+int net_diag_probe(void)
+{
+	static const int protos[] = { IPPROTO_TCP, IPPROTO_UDP };
+	int rc;
+
+	for (size_t i = 0; i < sizeof(protos) / sizeof(protos[0]); i++) {
+		struct {
+			struct nlmsghdr nlh;
+			struct inet_diag_req_v2 r;
+		} q = {
+			.nlh = { .nlmsg_len = sizeof(q), .nlmsg_type = SOCK_DIAG_BY_FAMILY,
+				 .nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP },
+			.r = { .sdiag_family = AF_INET, .sdiag_protocol = (uint8_t)protos[i],
+			       .idiag_states = ~0U },
+		};
+		if ((rc = diag_dump(&q, sizeof(q), 0, on_any, NULL)) < 0)
+			return rc;
+	}
+	struct {
+		struct nlmsghdr nlh;
+		struct unix_diag_req req;
+	} u = {
+		.nlh = { .nlmsg_len = sizeof(u), .nlmsg_type = SOCK_DIAG_BY_FAMILY,
+			 .nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP },
+		.req = { .sdiag_family = AF_UNIX, .udiag_states = ~0U },
+	};
+	rc = diag_dump(&u, sizeof(u), 0, on_any, NULL);
+	return rc < 0 ? rc : 0;
 }
 
 /*

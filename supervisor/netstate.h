@@ -58,6 +58,12 @@ int net_unix_file(uint32_t sock_ino, dev_t *dev, uint32_t *ino);
  * nothing more.)
  */
 int net_port_used(int protocol, uint16_t port);
+/*
+ * Can ward ask the kernel about sockets (sock_diag: inet_diag with TCP
+ * and UDP, unix_diag)?  0, or -errno of the first that cannot say (a
+ * kernel whose modules for it are not loaded, nor loadable).
+ */
+int net_diag_probe(void);
 /* The names ward verified for addr (at most max), waiting a little for
  * the first resolution of the policy's names; returns how many. */
 int net_host_of(const uint8_t addr[16], char hosts[][256], int max);

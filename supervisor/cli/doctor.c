@@ -8,6 +8,7 @@
  */
 #include "cli.h"
 #include "features.h"
+#include "netstate.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -37,6 +38,7 @@ struct host {
 	int yama;	/* ptrace_scope, -1 when there is no Yama */
 	int landlock;	/* the ABI, or -errno */
 	int userns_err; /* 0: unshare(CLONE_NEWUSER) worked in a child */
+	int diag_err;	/* 0: sock_diag answered for TCP, UDP and unix sockets */
 };
 
 /* A row's verdict: 1 there, 0 missing; detail (may be "") says more. */
@@ -60,6 +62,13 @@ static int p_landlock(const struct host *h, char *d, size_t len)
 		snprintf(d, len, "%s", h->landlock == -EOPNOTSUPP ? "built but turned off at boot"
 								  : "not in this kernel");
 	return h->landlock > 0;
+}
+
+static int p_diag(const struct host *h, char *d, size_t len)
+{
+	if (h->diag_err != 0)
+		snprintf(d, len, "%s", strerror(h->diag_err));
+	return h->diag_err == 0;
 }
 
 static int p_userns(const struct host *h, char *d, size_t len)
@@ -121,6 +130,11 @@ static const struct row {
 	  "ward tells mounts apart (in its checks of /proc) from statx",
 	  "the same guarantees: ward reads the mount ids and mount points from /proc",
 	  "statx_mnt_id" },
+	{ "socket monitoring (sock_diag)", "", USED, 0, p_diag,
+	  "ward tells the session's own servers (@session) and the ports in use",
+	  "the session's own servers are not told from the host's: connections to them are "
+	  "denied (load the modules inet_diag, tcp_diag, udp_diag and unix_diag)",
+	  NULL },
 	{ "ptrace", "", REQUIRED, 0, p_ptrace,
 	  "ward follows the agent's process tree and checks each program it runs",
 	  "ward cannot trace its own child here (Yama ptrace_scope 3, or a seccomp policy "
@@ -205,6 +219,7 @@ static void probe_host(struct host *h)
 	long abi = syscall(SYS_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
 	h->landlock = abi > 0 ? (int)abi : -errno;
 	h->userns_err = probe_userns();
+	h->diag_err = -net_diag_probe();
 }
 
 int features_line(char *out, size_t len)

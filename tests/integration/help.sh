@@ -25,7 +25,7 @@ contains "...and says so" "$BASE/doctor" "$([ "$ran" = 0 ] && echo 'ward can run
 for row in "seccomp user notification (5.0)" "SECCOMP_IOCTL_NOTIF_ADDFD (5.9)" \
 	"SECCOMP_ADDFD_FLAG_SEND (5.14)" "PIDFD_THREAD (6.9)" \
 	"SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV (5.19)" "SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (6.6)" \
-	"pidfd_getfd (5.6)" "ptrace" "Landlock (5.13)" "user namespaces"; do
+	"pidfd_getfd (5.6)" "socket monitoring (sock_diag)" "ptrace" "Landlock (5.13)" "user namespaces"; do
 	contains "ward doctor: a row for $row" "$BASE/doctor" "$row"
 done
 # The flags of --version and the rows of doctor agree.
