@@ -88,13 +88,20 @@ int fd_real_path(int fd, char *out, size_t len)
 
 
 /*
- * A filesystem ward cannot tell (fstatfs failed) is taken for a procfs:
- * the checks for one then apply, and refuse what they cannot read.
+ * Where fstatfs cannot say, the type of fd's mount in mountinfo does: a
+ * symlink on 9p or virtiofs (the host is asked about the link's own path
+ * with O_NOFOLLOW, and says ELOOP: WSL's drive mounts, a VM's root).  A
+ * filesystem ward cannot tell either way is taken for a procfs: the checks
+ * for one then apply, and refuse what they cannot read.
  */
 bool is_procfs(int fd)
 {
 	struct statfs sfs;
-	return fstatfs(fd, &sfs) < 0 || sfs.f_type == PROC_SUPER_MAGIC;
+	char type[64];
+
+	if (fstatfs(fd, &sfs) == 0)
+		return sfs.f_type == PROC_SUPER_MAGIC;
+	return mount_fstype(fd, type, sizeof(type)) < 0 || strcmp(type, "proc") == 0;
 }
 
 static bool mount_root_of(int fd);
@@ -211,10 +218,12 @@ static void unescape(char *s)
  */
 struct mount_query {
 	uint64_t id;
-	char *root;
+	char *root; /* (NULL: not asked) */
 	size_t len;
 	char *point; /* (NULL: not asked) its mount point */
 	size_t plen;
+	char *type; /* (NULL: not asked) its filesystem's type, after the " - " */
+	size_t tlen;
 };
 
 static int mount_query_line(char *line, bool whole, void *arg)
@@ -231,30 +240,61 @@ static int mount_query_line(char *line, bool whole, void *arg)
 		t = NULL;
 	if (k < 5)
 		return -EACCES;
-	unescape(f[3]);
-	if (strlen(f[3]) >= q->len)
-		return -ENAMETOOLONG;
-	snprintf(q->root, q->len, "%s", f[3]);
+	if (q->root != NULL) {
+		unescape(f[3]);
+		if (strlen(f[3]) >= q->len)
+			return -ENAMETOOLONG;
+		snprintf(q->root, q->len, "%s", f[3]);
+	}
 	if (q->point != NULL) {
 		unescape(f[4]);
 		if (strlen(f[4]) >= q->plen)
 			return -ENAMETOOLONG;
 		snprintf(q->point, q->plen, "%s", f[4]);
 	}
+	if (q->type != NULL) {
+		/* Optional fields, then "-", then the type. */
+		char *x;
+		while ((x = strtok_r(NULL, " ", &save)) != NULL && strcmp(x, "-") != 0)
+			;
+		if (x == NULL || (x = strtok_r(NULL, " ", &save)) == NULL)
+			return -EACCES;
+		unescape(x);
+		if (strlen(x) >= q->tlen)
+			return -ENAMETOOLONG;
+		snprintf(q->type, q->tlen, "%s", x);
+	}
 	return 1;
 }
 
-static int mount_info(uint64_t id, char *root, size_t len, char *point, size_t plen)
+static int mount_query(struct mount_query *q)
 {
 	static __thread char buf[64 * 1024];
-	struct mount_query q = { id, root, len, point, plen };
 	int fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC), rc;
 
 	if (fd < 0)
 		return -errno;
-	rc = proc_lines(fd, buf, sizeof(buf), mount_query_line, &q);
+	rc = proc_lines(fd, buf, sizeof(buf), mount_query_line, q);
 	close(fd);
 	return rc == 1 ? 0 : rc == 0 ? -EACCES : rc; /* not found: refused */
+}
+
+static int mount_info(uint64_t id, char *root, size_t len, char *point, size_t plen)
+{
+	struct mount_query q = { id, root, len, point, plen, NULL, 0 };
+
+	return mount_query(&q);
+}
+
+int mount_fstype(int fd, char *type, size_t len)
+{
+	uint64_t id;
+	struct mount_query q = { 0, NULL, 0, NULL, 0, type, len };
+
+	if (mount_id(fd, &id) < 0)
+		return -EACCES;
+	q.id = id;
+	return mount_query(&q);
 }
 
 static int mount_root(uint64_t id, char *root, size_t len)

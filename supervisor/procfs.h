@@ -42,6 +42,11 @@ int mount_id(int fd, uint64_t *id);
 /* The same, 0 when it cannot be told. */
 uint64_t mount_id_of(int fd);
 /*
+ * The filesystem type of fd's mount, as ward's mountinfo names it ("proc",
+ * "tmpfs", "9p"): 0, or -errno (-EACCES: no such mount in ward's view).
+ */
+int mount_fstype(int fd, char *type, size_t len);
+/*
  * -E_FOREIGN_PROC when dir, a directory in a procfs, is the directory of a
  * task not of the session (proc_session_dir), with real set to /proc/PID
  * and rest, for the decision; 1 when it is a task's of the session; 0 when

@@ -25,6 +25,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/filter.h>
+#include <linux/magic.h>
 #include <linux/seccomp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -40,6 +41,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/vfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -476,6 +478,41 @@ static void test_proc_without_statx_mnt(void **state)
 	procfs_no_statx_mnt = false;
 }
 
+/*
+ * mount_fstype, is_procfs's answer where fstatfs has none (a symlink on 9p):
+ * the type mountinfo gives each object's mount is procfs's exactly where
+ * fstatfs says procfs, for directories, files and symlinks (O_PATH) in and
+ * out of /proc.
+ */
+static void test_mount_fstype(void **state)
+{
+	char link[PATH_MAX];
+	const char *objs[] = { "/", "/proc", "/proc/self", "/proc/self/status", "/proc/self/exe",
+			       "/dev/null", "/tmp", base, link };
+	(void)state;
+
+	snprintf(link, sizeof(link), "%s/fstype-link", base);
+	unlink(link);
+	assert_int_equal(symlink("/nowhere", link), 0);
+	for (size_t i = 0; i < sizeof(objs) / sizeof(objs[0]); i++) {
+		int fd = open(objs[i], O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		struct statfs sf;
+		char type[64];
+		assert_true(fd >= 0);
+		assert_int_equal(mount_fstype(fd, type, sizeof(type)), 0);
+		if (fstatfs(fd, &sf) == 0)
+			assert_int_equal(strcmp(type, "proc") == 0, sf.f_type == PROC_SUPER_MAGIC);
+		assert_int_equal(is_procfs(fd), strncmp(objs[i], "/proc", 5) == 0);
+		close(fd);
+	}
+	/* Too small a buffer is an error, never a cut name. */
+	int fd = open("/proc", O_PATH | O_CLOEXEC);
+	char tiny[3];
+	assert_int_equal(mount_fstype(fd, tiny, sizeof(tiny)), -ENAMETOOLONG);
+	close(fd);
+	unlink(link);
+}
+
 /* agent_object: the agent's dirfd itself, and nothing left open when it is refused. */
 static void test_agent_object(void **state)
 {
@@ -522,7 +559,7 @@ int main(void)
 		cmocka_unit_test(test_parent),	    cmocka_unit_test(test_proc_self),
 		cmocka_unit_test(test_proc_foreign), cmocka_unit_test(test_agent_object),
 		cmocka_unit_test(test_slow_walk),   cmocka_unit_test(test_proc_without_statx_mnt),
-		cmocka_unit_test(test_gone),
+		cmocka_unit_test(test_mount_fstype), cmocka_unit_test(test_gone),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
