@@ -20,6 +20,13 @@ set -u
 
 T_N=0 T_PASS=0 T_FAIL=0 T_SKIP=0 T_TODO=0
 
+# What make oldkernel and make degraded tell every ward run (the kernel
+# features ward is to do without, --degraded): a script that empties the
+# environment (env -i) passes these on, or those runs test nothing new.
+MODE_ENV=()
+[ -n "${WARD_KERNEL_FEATURES:-}" ] && MODE_ENV+=(WARD_KERNEL_FEATURES="$WARD_KERNEL_FEATURES")
+[ -n "${WARD_DEGRADED:-}" ] && MODE_ENV+=(WARD_DEGRADED="$WARD_DEGRADED")
+
 # detail LINE...: comment lines under a check, at most 25 of them.
 detail() {
 	local l
@@ -148,10 +155,7 @@ hermetic() {
 	ENVV=(HOME="$HOME" XDG_CONFIG_HOME="$XDG_CONFIG_HOME" XDG_STATE_HOME="$XDG_STATE_HOME"
 		XDG_RUNTIME_DIR="$XDG_RUNTIME_DIR" TMPDIR="$TMPDIR" PATH=/usr/local/bin:/usr/bin:/bin
 		LC_ALL=C)
-	# The kernel features ward is told to do without (make oldkernel): kept through env -i.
-	[ -n "${WARD_KERNEL_FEATURES:-}" ] && ENVV+=(WARD_KERNEL_FEATURES="$WARD_KERNEL_FEATURES")
-	# ...and --degraded for every run (make degraded).
-	[ -n "${WARD_DEGRADED:-}" ] && ENVV+=(WARD_DEGRADED="$WARD_DEGRADED")
+	ENVV+=("${MODE_ENV[@]}")
 	return 0
 }
 

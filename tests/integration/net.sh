@@ -88,7 +88,7 @@ setup_user() { # WHO
 	mkdir -p "$P" "$U/home" "$U/state" "$U/run" "$U/tmp" "$U/logs"
 	chmod 700 "$U/run" "$U/tmp"
 	ENVV=(HOME="$U/home" XDG_CONFIG_HOME="$U/home/.config" XDG_STATE_HOME="$U/state"
-		XDG_RUNTIME_DIR="$U/run" TMPDIR="$U/tmp" PATH=/usr/bin:/bin LC_ALL=C)
+		XDG_RUNTIME_DIR="$U/run" TMPDIR="$U/tmp" PATH=/usr/bin:/bin LC_ALL=C "${MODE_ENV[@]}")
 	if [ "$WHO" = nobody ]; then
 		chown -R "$NB_UID:$NB_GID" "$U"
 		RUNAS=(setpriv --reuid="$NB_UID" --regid="$NB_GID" --clear-groups --)

@@ -177,7 +177,7 @@ setup_user() { # WHO
 	mkdir -p "$U/tpl/outside"
 	printf 'out\n' >"$U/tpl/outside/f"
 	ENVV=(HOME="$H" XDG_CONFIG_HOME="$H/.config" XDG_STATE_HOME="$U/state"
-		XDG_RUNTIME_DIR="$U/run" TMPDIR="$U/tmp" PATH=/usr/bin:/bin LC_ALL=C)
+		XDG_RUNTIME_DIR="$U/run" TMPDIR="$U/tmp" PATH=/usr/bin:/bin LC_ALL=C "${MODE_ENV[@]}")
 
 	cat >"$POLICY" <<'EOF'
 # progs.sh: the project is open, a few corners of it are not.
@@ -264,6 +264,9 @@ make_template() {
 		chown -hR "$NB_UID:$NB_GID" "$U"
 	fi
 	chmod 4755 "$TPL/suid"
+	# openat2 (5.6), as ward finds it: the kernel's, or masked.
+	OPENAT2=1
+	env -i "${MODE_ENV[@]}" "$WARD" --version | grep -qE ', no openat2[ ,]' && OPENAT2=0
 	# Extended attributes, when the filesystem has user ones.
 	XATTR=0
 	if all_zero "$TPL" setxattr xf user.a 1 0 xf user.b 22 0 readonly user.r 1 0; then
@@ -316,6 +319,8 @@ builtin_loc() {
 #   -c FUNC   after each run, call FUNC to check what was left behind
 #   -D        the dynamic build only
 #   -x        needs user xattrs;  -A needs default ACLs
+#   -O        needs openat2 (5.6): openat2 itself, or O_TMPFILE under ward
+#             (which ward refuses without it); a skip where it is missing or masked
 #   -R        only as root (a skip when this script is not root; not run as
 #             nobody);  -U only unprivileged (run by the nobody part when
 #             this script is root)
@@ -329,7 +334,7 @@ builtin_loc() {
 # S (the suffix) and LOG (the audit log of a ward run).
 t() {
 	local OPTIND opt only="" status=0 chk="" dynonly=0 need="" expected withfd=""
-	while getopts wns:c:DxARUf: opt; do
+	while getopts wns:c:DxARUOf: opt; do
 		case $opt in
 		w) only=ward ;;
 		n) only=native ;;
@@ -340,6 +345,7 @@ t() {
 		A) need="$need acl" ;;
 		R) need="$need root" ;;
 		U) need="$need unpriv" ;;
+		O) need="$need openat2" ;;
 		f) withfd=$OPTARG ;;
 		*) echo "t: bad option" >&2; exit 2 ;;
 		esac
@@ -355,6 +361,8 @@ t() {
 	local why=""
 	case $need in *xattr*) [ "$XATTR" = 1 ] || why="no user xattrs here" ;; esac
 	case $need in *acl*) [ "$ACL" = 1 ] || why="no default ACLs here" ;; esac
+	case $need in *openat2*) [ "$OPENAT2" = 1 ] ||
+		why="no openat2 (before Linux 5.6, or masked): openat2 is ENOSYS, and ward refuses O_TMPFILE (EOPNOTSUPP) there; degraded.sh and attacks.sh check those" ;; esac
 	case $need in
 	*root*)
 		# As nobody it is not a case; as a user other than root, a skip.

@@ -391,7 +391,7 @@ linkat(5, "inner", AT_FDCWD, "l6", 0) = 0
 lstat("l6", {st_mode=S_IFREG|0644, st_nlink=2, st_size=6}) = 0
 EOF
 
-t "linkat: naming an O_TMPFILE file" linkat +dir '' @dir named AT_EMPTY_PATH <<EOF
+t -O "linkat: naming an O_TMPFILE file" linkat +dir '' @dir named AT_EMPTY_PATH <<EOF
 openat(AT_FDCWD, "dir", O_RDWR|O_TMPFILE, 0600) = 3
 openat(AT_FDCWD, "dir", O_RDONLY|O_DIRECTORY) = 4
 linkat(3, "", 4, "named", AT_EMPTY_PATH) = 0

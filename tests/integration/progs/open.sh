@@ -252,7 +252,7 @@ chk_tmpfile() {
 	# Nothing named is left behind.
 	check "$PFX: dir holds only inner" "inner" "$(ls -A "$P/dir")"
 }
-t -c chk_tmpfile "open: O_TMPFILE" open -u 022 \
+t -O -c chk_tmpfile "open: O_TMPFILE" open -u 022 \
 	dir 'O_TMPFILE|O_RDWR' 0640 \
 	dir 'O_TMPFILE|O_WRONLY|O_EXCL|O_CLOEXEC' 0666 \
 	dir 'O_TMPFILE|O_RDONLY' 0600 \
@@ -275,7 +275,7 @@ open("f", O_TMPFILE|O_RDWR, 0600) = -1 ENOTDIR
 open("missing", O_TMPFILE|O_RDWR, 0600) = -1 ENOENT
 EOF
 
-t "open: O_TMPFILE and the umask (077)" open -u 077 dir 'O_TMPFILE|O_WRONLY' 0666 <<EOF
+t -O "open: O_TMPFILE and the umask (077)" open -u 077 dir 'O_TMPFILE|O_WRONLY' 0666 <<EOF
 umask(0077) = 0022
 open("dir", O_TMPFILE|O_WRONLY, 0666) = 3
 fcntl(3, F_GETFD) = 0
@@ -551,7 +551,7 @@ chk_openat2() {
 	mode_is new 640
 	absent np
 }
-t "openat2: RESOLVE_* on /proc/self (however written) is the caller's; an absolute path needs no dirfd" openat2 \
+t -O "openat2: RESOLVE_* on /proc/self (however written) is the caller's; an absolute path needs no dirfd" openat2 \
 	AT_FDCWD /proc/self/oom_score_adj O_RDONLY 0 RESOLVE_NO_MAGICLINKS \
 	AT_FDCWD /proc/thread-self/oom_score_adj O_RDONLY 0 RESOLVE_NO_MAGICLINKS \
 	AT_FDCWD /proc/self/oom_score_adj O_RDONLY 0 RESOLVE_NO_SYMLINKS \
@@ -580,7 +580,7 @@ fstat(3, {st_mode=S_IFREG|0644, st_nlink=1, st_size=4}) = 0
 read(3, "old\n", 64) = 4
 EOF
 
-t -c chk_openat2 "openat2: flags, mode, RESOLVE_*" openat2 -u 022 \
+t -O -c chk_openat2 "openat2: flags, mode, RESOLVE_*" openat2 -u 022 \
 	AT_FDCWD f O_RDONLY 0 0 \
 	AT_FDCWD new 'O_WRONLY|O_CREAT' 0640 0 \
 	AT_FDCWD f O_RDONLY 0644 0 \
