@@ -8,6 +8,8 @@
 #               WARD_TESTS_WARD_ONLY), the fuzzer
 #   make demo   deps, build, then show ward deciding on a few telling targets
 #   make bench  deps, build, then the benchmarks
+#   make vm     build, then ward's suites on real older kernels under qemu
+#               (Debian 11's 5.10; VM_KERNEL=bzImage adds one: docs/testing.md)
 #   make install  build, then install under PREFIX (/usr/local), into DESTDIR if set
 #   make deb    build, then a Debian package (ward_VERSION_ARCH.deb, in BUILD)
 
@@ -37,7 +39,7 @@ BENCH_DEPS = strace proot bubblewrap bc
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: oldkernel degraded all build deps bench-deps install-packages check test asan fuzz demo bench clean \
-	install deb
+	install deb vm
 
 all: build
 
@@ -89,6 +91,9 @@ fuzz:
 # the ward runs (the native ones do not change) and not the nobody passes
 # (the features are the kernel's, whoever runs).  Each masked set alone,
 # and the signal storm, is the restart ctest.
+# (5.9-5.13 also name no inode in fdinfo, fdinfo_ino: masked with these, the
+# FIFO-and-signal cases of progs-open hung now and then under load, not yet
+# understood; restart and make degraded mask it.)
 OLDEST_KERNEL = -addfd_send,-wait_killable_recv,-sync_wake_up,-pidfd_thread
 oldkernel: build
 	cd $(BUILD) && WARD_KERNEL_FEATURES=$(OLDEST_KERNEL) WARD_TESTS_WARD_ONLY=1 \
@@ -105,16 +110,30 @@ oldkernel: build
 degraded: build
 	cd $(BUILD) && WARD_DEGRADED=1 WARD_TESTS_WARD_ONLY=1 \
 		ctest --output-on-failure -j $(JOBS) -R '^(progs|attacks|net)|^run$$' -E 'nobody|table|no-preload'
-	cd $(BUILD) && WARD_DEGRADED=1 WARD_KERNEL_FEATURES=-openat2,-pidfd_getfd,-ptrace_syscall_info,-statx_mnt_id \
+	cd $(BUILD) && WARD_DEGRADED=1 WARD_KERNEL_FEATURES=-openat2,-pidfd_getfd,-ptrace_syscall_info,-statx_mnt_id,-fdinfo_ino \
 		WARD_TESTS_WARD_ONLY=1 \
 		ctest --output-on-failure -j $(JOBS) -R '^(progs|attacks|net)' -E 'nobody|table|no-preload'
-	cd $(BUILD) && WARD_DEGRADED=entry WARD_KERNEL_FEATURES=-openat2,-pidfd_getfd,-ptrace_syscall_info,-statx_mnt_id \
+	cd $(BUILD) && WARD_DEGRADED=entry WARD_KERNEL_FEATURES=-openat2,-pidfd_getfd,-ptrace_syscall_info,-statx_mnt_id,-fdinfo_ino \
 		WARD_TESTS_WARD_ONLY=1 \
 		ctest --output-on-failure -j $(JOBS) -R '^(progs|net)' -E 'nobody|table|no-preload'
 	cd $(BUILD) && WARD_DEGRADED=entry WARD_TESTS_WARD_ONLY=1 \
 		ctest --output-on-failure -j $(JOBS) -R '^(progs|net)' -E 'nobody|table|no-preload'
 	cd $(BUILD) && WARD_DEGRADED=1 WARD_TESTS_WARD_ONLY=1 \
 		ctest --output-on-failure -j $(JOBS) -R '^progs-.*-nobody$$'
+
+# The ward runs of progs, attacks, net and run on real older kernels, each
+# booted under qemu (emulated: about 10 minutes a kernel on 2 CPUs, so not
+# part of make check): Debian 11's 5.10 from Debian's archive, where a plain
+# ward run gives every guarantee without the newer flags, and any kernel
+# image VM_KERNEL names (RHEL 8's 4.18, built by tests/vm/build-kernel.sh:
+# --degraded).  docs/testing.md.
+VM_DIR ?= $(BUILD)/vm
+VM_DEPS = qemu-system-x86 busybox-static
+vm: build
+	@$(MAKE) -s install-packages PACKAGES="$(VM_DEPS)"
+	sh tests/vm/debian-kernel.sh $(VM_DIR)/5.10 bullseye
+	sh tests/vm/suites.sh $(BUILD) $(VM_DIR)/5.10/vmlinuz $(VM_DIR)/5.10/modules
+	$(if $(VM_KERNEL),sh tests/vm/suites.sh $(BUILD) $(VM_KERNEL))
 
 check: deps
 	$(MAKE) test

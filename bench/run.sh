@@ -164,7 +164,7 @@ for set in -addfd_send -wait_killable_recv -sync_wake_up -pidfd_thread "$OLDEST"
 		case $set in
 		degraded) pre=(env) flag=(--degraded) ;;
 		entry) pre=(env WARD_DEGRADED=entry) flag=() ;;
-		old) pre=(env WARD_KERNEL_FEATURES=-openat2,-pidfd_getfd,-ptrace_syscall_info,-statx_mnt_id) flag=(--degraded) ;;
+		old) pre=(env WARD_KERNEL_FEATURES=-openat2,-pidfd_getfd,-ptrace_syscall_info,-statx_mnt_id,-fdinfo_ino) flag=(--degraded) ;;
 		*) pre=(env WARD_KERNEL_FEATURES="$set") flag=() ;;
 		esac
 		row+=("$("${pre[@]}" "$WARD" run -q "${flag[@]}" --log "$BASE/lat.jsonl" -- \

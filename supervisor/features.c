@@ -93,6 +93,25 @@ static int probe_child(void)
 	return st;
 }
 
+/* Does /proc/self/fdinfo/N have an "ino:" line (5.14)? */
+static bool fdinfo_has_ino(void)
+{
+	char path[64], line[128];
+	bool found = false;
+	int fd = open("/", O_PATH | O_CLOEXEC);
+
+	if (fd < 0)
+		return false;
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	FILE *f = fopen(path, "re");
+	while (f != NULL && !found && fgets(line, sizeof(line), f) != NULL)
+		found = strncmp(line, "ino:", 4) == 0;
+	if (f != NULL)
+		fclose(f);
+	close(fd);
+	return found;
+}
+
 /* The features WARD_KERNEL_FEATURES may mask, by the names it uses. */
 static const struct maskable {
 	const char *name;
@@ -108,6 +127,7 @@ static const struct maskable {
 	{ "pidfd_getfd", offsetof(struct features, pidfd_getfd) },
 	{ "ptrace_syscall_info", offsetof(struct features, syscall_info) },
 	{ "statx_mnt_id", offsetof(struct features, statx_mnt_id) },
+	{ "fdinfo_ino", offsetof(struct features, fdinfo_ino) },
 };
 #define NMASKABLE (sizeof(maskable) / sizeof(maskable[0]))
 
@@ -181,6 +201,7 @@ int features_detect(struct features *f, char *why, size_t len)
 	struct statx stx;
 	f->statx_mnt_id = statx(AT_FDCWD, "/", 0, STATX_MNT_ID, &stx) == 0 &&
 			  (stx.stx_mask & STATX_MNT_ID) && (stx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT);
+	f->fdinfo_ino = fdinfo_has_ino();
 	/* Only a tracee can tell (ESRCH comes before EIO): --degraded learns it at its first use. */
 	f->syscall_info = true;
 	/* This thread is its process's leader: PIDFD_THREAD is known or EINVAL. */

@@ -40,6 +40,7 @@ struct features {
 	bool pidfd_getfd;   /* 5.6, required */
 	bool syscall_info;  /* 5.3: PTRACE_GET_SYSCALL_INFO (--degraded; assumed, known at use) */
 	bool statx_mnt_id;  /* 5.8: statx's mount id and mount root (else /proc: procfs.c) */
+	bool fdinfo_ino;    /* 5.14: /proc/PID/fdinfo/N names the inode (else its link: mem.c) */
 	bool taken;	    /* another listener supervises this process (EBUSY) */
 	char masked[128];   /* what WARD_KERNEL_FEATURES masked, "a,b" ("" none) */
 	char kernel[128];

@@ -263,7 +263,11 @@ int agent_fd(struct req *r, int n, int *fd)
 	return 0;
 }
 
-int agent_fdinfo(pid_t tid, int fd, struct fdinfo *fi)
+/*
+ * fdinfo's flags, mount and inode (the inode: 5.14 and later, unless
+ * WARD_KERNEL_FEATURES masks it): which of them it had (bits 1, 2, 4).
+ */
+static int read_fdinfo(pid_t tid, int fd, struct fdinfo *fi)
 {
 	char path[64], line[128];
 	int have = 0;
@@ -277,11 +281,38 @@ int agent_fdinfo(pid_t tid, int fd, struct fdinfo *fi)
 			have |= sscanf(line + 6, "%llo", &fi->flags) == 1 ? 1 : 0;
 		else if (strncmp(line, "mnt_id:", 7) == 0)
 			have |= sscanf(line + 7, "%llu", &fi->mnt_id) == 1 ? 2 : 0;
-		else if (strncmp(line, "ino:", 4) == 0)
+		else if (strncmp(line, "ino:", 4) == 0 && S->feat.fdinfo_ino)
 			have |= sscanf(line + 4, "%llu", &fi->ino) == 1 ? 4 : 0;
 	}
 	fclose(f);
-	return have == 7 ? 0 : -EIO;
+	return have;
+}
+
+int agent_fdinfo(pid_t tid, int fd, struct fdinfo *fi)
+{
+	char path[64];
+	struct fdinfo again;
+	struct stat st;
+	int have = read_fdinfo(tid, fd, fi);
+
+	if (have < 0 || have == 7)
+		return have < 0 ? have : 0;
+	if (have != 3)
+		return -EIO;
+	/*
+	 * Before Linux 5.14 fdinfo names no inode: the object's own, through
+	 * the fd's link, and fdinfo read again around it unchanged, so that
+	 * all three are of one open file (an fd moved to another file in
+	 * between changes its flags or mount, or is refused).
+	 */
+	snprintf(path, sizeof(path), "/proc/%d/fd/%d", tid, fd);
+	if (stat(path, &st) < 0)
+		return -errno;
+	if (read_fdinfo(tid, fd, &again) != 3 || again.flags != fi->flags ||
+	    again.mnt_id != fi->mnt_id)
+		return -EIO;
+	fi->ino = st.st_ino;
+	return 0;
 }
 
 int agent_umask(struct req *r, mode_t *mask)

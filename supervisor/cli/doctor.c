@@ -130,6 +130,11 @@ static const struct row {
 	  "ward tells mounts apart (in its checks of /proc) from statx",
 	  "the same guarantees: ward reads the mount ids and mount points from /proc",
 	  "statx_mnt_id" },
+	{ "fdinfo inode numbers", "5.14", USED, FLAG(fdinfo_ino),
+	  "ward tells which file an fd of the agent's holds from /proc/PID/fdinfo",
+	  "the same guarantees: ward reads the inode through the fd's link, with fdinfo "
+	  "unchanged around it",
+	  "fdinfo_ino" },
 	{ "socket monitoring (sock_diag)", "", USED, 0, p_diag,
 	  "ward tells the session's own servers (@session) and the ports in use",
 	  "the session's own servers are not told from the host's: connections to them are "

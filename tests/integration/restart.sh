@@ -45,8 +45,8 @@ ward_probe "$WARD"
 
 # The sets: this kernel's own, then one flag masked at a time, then the
 # oldest kernel ward keeps every guarantee on (5.9: ADDFD without any of them).
-SETS=("" -addfd_send -wait_killable_recv -sync_wake_up -pidfd_thread
-	-addfd_send,-wait_killable_recv,-sync_wake_up,-pidfd_thread)
+SETS=("" -addfd_send -wait_killable_recv -sync_wake_up -pidfd_thread -fdinfo_ino
+	-addfd_send,-wait_killable_recv,-sync_wake_up,-pidfd_thread,-fdinfo_ino)
 
 # sigstorm natively: the program's own verdict must be ok, or the test cannot say anything.
 for mode in restart retry giveup; do
