@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/xattr.h>
@@ -78,6 +79,14 @@ static int check_trailing(struct req *r, const struct target *t, bool removedir)
 
 static bool dir_not_empty(int dir, const char *name);
 
+/* Is dir on a read-only mount (or filesystem)?  Its changes are EROFS. */
+static bool read_only(int dir)
+{
+	struct statvfs sv;
+
+	return fstatvfs(dir, &sv) == 0 && (sv.f_flag & ST_RDONLY);
+}
+
 /*
  * What a change of t would fail with natively whatever the policy says
  * (req.fails_anyway), told only where the policy lets the agent see
@@ -101,8 +110,15 @@ static int target_fails(struct req *r, const void *arg)
 	bool there = fstatat(t->parent, t->name, &st, AT_SYMLINK_NOFOLLOW) == 0;
 	if (!there && errno != ENOENT)
 		return 0;
+	/*
+	 * On a read-only mount: a make of a name that is there is EEXIST, of
+	 * one that is not EROFS; a removal EROFS, there or not (the kernel
+	 * asks the mount for writing before it looks the name up).
+	 */
 	if (t->how == CH_MAKE)
-		return there ? -EEXIST : 0;
+		return there ? -EEXIST : read_only(t->parent) ? -EROFS : 0;
+	if (read_only(t->parent))
+		return -EROFS;
 	if (!there)
 		return -ENOENT;
 	/* The kernel checks the directory's permission and sticky bit before these. */
@@ -261,9 +277,12 @@ static int denied_create(const struct target *t, int rc)
 {
 	struct stat st;
 
-	if (rc == -EACCES && t->parent >= 0 && t->real != NULL && decide_may_see(t->real) &&
-	    fstatat(t->parent, t->name, &st, AT_SYMLINK_NOFOLLOW) == 0)
-		return -EEXIST;
+	if (rc == -EACCES && t->parent >= 0 && t->real != NULL && decide_may_see(t->real)) {
+		if (fstatat(t->parent, t->name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+			return -EEXIST;
+		if (errno == ENOENT && read_only(t->parent))
+			return -EROFS; /* not there, on a read-only mount: as target_fails */
+	}
 	return rc;
 }
 
@@ -279,7 +298,7 @@ static int denied_delete(const struct target *t, int rc)
 
 	if (rc == -EACCES && t->parent >= 0 && t->real != NULL && decide_may_see(t->real) &&
 	    fstatat(t->parent, t->name, &st, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT)
-		return -ENOENT;
+		return read_only(t->parent) ? -EROFS : -ENOENT; /* EROFS first, as target_fails */
 	return rc;
 }
 

@@ -117,5 +117,18 @@ same "a loopback port nothing uses: connect refused, datagram dropped; a busy so
 same "a UDP server answers the session's clients bound by connect or send, at once from a thread" udp_reply
 # The kernel's own errors before ward's refusals (test_os test_tcsetpgrpt).
 same "the kernel's own errors first: tcsetpgrp EBADF and ENOTTY, unlink ENOENT" kernel_first
+# ...and on a read-only mount outside the project (a bind mount: root only),
+# where the policy refuses the changes: EROFS first (found on a VM's root).
+if [ "$(id -u)" = 0 ] && mkdir -p "$BASE/ro" && mount --bind "$BASE/ro" "$BASE/ro" 2>/dev/null; then
+	at_exit 'umount "$BASE/ro" 2>/dev/null'
+	if mount -o remount,bind,ro "$BASE/ro"; then
+		same "a read-only mount: unlink, rmdir and mkdir EROFS, mkdir of what is there EEXIST" \
+			kernel_first "$BASE/ro"
+	else
+		skip "a read-only mount: EROFS first" "cannot remount a bind mount read-only here"
+	fi
+else
+	skip "a read-only mount: EROFS first" "needs root (a bind mount)"
+fi
 
 summary

@@ -6,6 +6,11 @@
  * caller may not write (ENOENT).  Under a supervisor the kernel's own
  * error must come first, not the supervisor's EPERM or EACCES.
  *
+ * With a directory RO (a read-only mount) as argument, also unlink, rmdir
+ * and mkdir of RO/missing and mkdir of RO itself: EROFS, EROFS, EROFS and
+ * EEXIST natively (the kernel asks the mount for writing before it looks
+ * a name up to remove it, after it looked one up to make it).
+ *
  * Prints "CALL: ERRNO" a line (or "CALL: ok"); exit 0.
  */
 #include "common.h"
@@ -18,7 +23,7 @@ static void show(const char *call, long rc)
 	printf("%s: %s\n", call, rc >= 0 ? "ok" : strerrorname_np(errno) ? strerrorname_np(errno) : "?");
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	int p[2];
 	pid_t pg = getpgrp();
@@ -30,5 +35,13 @@ int main(void)
 	show("tcsetpgrp(pipe, own group)", tcsetpgrp(p[0], pg));
 	show("unlink(/nonexistent-ward-test)", unlink("/nonexistent-ward-test"));
 	show("rmdir(/nonexistent-ward-test)", rmdir("/nonexistent-ward-test"));
+	if (argc > 1) {
+		char missing[4096];
+		snprintf(missing, sizeof(missing), "%s/missing", argv[1]);
+		show("unlink(RO/missing)", unlink(missing));
+		show("rmdir(RO/missing)", rmdir(missing));
+		show("mkdir(RO/missing)", mkdir(missing, 0755));
+		show("mkdir(RO)", mkdir(argv[1], 0755));
+	}
 	return 0;
 }
