@@ -285,21 +285,29 @@ static int on_port(const struct nlmsghdr *h, void *arg)
 	return ntohs(m->id.idiag_sport) == *(const uint16_t *)arg;
 }
 
+/* A dump of family's sockets of protocol in states (a mask of TCP states): diag_dump's answer. */
+static int inet_dump(int family, int protocol, uint32_t states,
+		     int (*each)(const struct nlmsghdr *h, void *arg), void *arg)
+{
+	struct {
+		struct nlmsghdr nlh;
+		struct inet_diag_req_v2 r;
+	} q = {
+		.nlh = { .nlmsg_len = sizeof(q), .nlmsg_type = SOCK_DIAG_BY_FAMILY,
+			 .nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP },
+		.r = { .sdiag_family = (uint8_t)family, .sdiag_protocol = (uint8_t)protocol,
+		       .idiag_states = states },
+	};
+	return diag_dump(&q, sizeof(q), sizeof(struct inet_diag_msg), each, arg);
+}
+
 int net_port_used(int protocol, uint16_t port)
 {
 	static const int families[] = { AF_INET, AF_INET6 };
+	uint32_t states = protocol == IPPROTO_TCP ? 1U << 10 /* TCP_LISTEN */ : ~0U;
 
 	for (size_t f = 0; f < sizeof(families) / sizeof(families[0]); f++) {
-		struct {
-			struct nlmsghdr nlh;
-			struct inet_diag_req_v2 r;
-		} q = {
-			.nlh = { .nlmsg_len = sizeof(q), .nlmsg_type = SOCK_DIAG_BY_FAMILY,
-				 .nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP },
-			.r = { .sdiag_family = (uint8_t)families[f], .sdiag_protocol = (uint8_t)protocol,
-			       .idiag_states = protocol == IPPROTO_TCP ? 1U << 10 /* TCP_LISTEN */ : ~0U },
-		};
-		int found = diag_dump(&q, sizeof(q), sizeof(struct inet_diag_msg), on_port, &port);
+		int found = inet_dump(families[f], protocol, states, on_port, &port);
 		if (found != 0)
 			return found;
 	}
@@ -319,19 +327,9 @@ int net_diag_probe(void)
 	static const int protos[] = { IPPROTO_TCP, IPPROTO_UDP };
 	int rc;
 
-	for (size_t i = 0; i < sizeof(protos) / sizeof(protos[0]); i++) {
-		struct {
-			struct nlmsghdr nlh;
-			struct inet_diag_req_v2 r;
-		} q = {
-			.nlh = { .nlmsg_len = sizeof(q), .nlmsg_type = SOCK_DIAG_BY_FAMILY,
-				 .nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP },
-			.r = { .sdiag_family = AF_INET, .sdiag_protocol = (uint8_t)protos[i],
-			       .idiag_states = ~0U },
-		};
-		if ((rc = diag_dump(&q, sizeof(q), 0, on_any, NULL)) < 0)
+	for (size_t i = 0; i < sizeof(protos) / sizeof(protos[0]); i++)
+		if ((rc = inet_dump(AF_INET, protos[i], ~0U, on_any, NULL)) < 0)
 			return rc;
-	}
 	struct {
 		struct nlmsghdr nlh;
 		struct unix_diag_req req;
