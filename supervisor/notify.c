@@ -191,7 +191,8 @@ int req_answer_fd(struct req *r, int fd, bool cloexec, bool writable)
 		 * ADDFD, then SEND with the new fd's number: for an fd open for
 		 * writing, whose copy ward must close before the agent runs again
 		 * (or an exec of the file right after writing it would fail with
-		 * ETXTBSY), and, the replacement of ADDFD_FLAG_SEND, before Linux
+		 * ETXTBSY; the same for a FIFO's end, handlers/open.c's
+		 * close_first), and, the replacement of ADDFD_FLAG_SEND, before Linux
 		 * 5.14.  A call interrupted between the two (before 5.19) holds
 		 * the fd under a number it was not told: restart.c answers its
 		 * restart with that number.
@@ -219,23 +220,52 @@ int req_answer_fd(struct req *r, int fd, bool cloexec, bool writable)
 	return 1;
 }
 
-int notif_answer_fd(uint64_t id, int fd, bool cloexec)
+struct req *req_later(struct req *r)
 {
-	struct seccomp_notif_addfd a = {
-		.id = id,
-		.flags = S->feat.addfd_send ? SECCOMP_ADDFD_FLAG_SEND : 0,
-		.srcfd = (uint32_t)fd,
-		.newfd_flags = cloexec ? O_CLOEXEC : 0,
-	};
-	int rc = ioctl(S->listener, SECCOMP_IOCTL_NOTIF_ADDFD, &a);
+	struct req *l = calloc(1, sizeof(*l));
 
-	if (rc < 0)
-		return -errno;
-	if (S->feat.addfd_send)
-		return 0;
-	/* Before 5.14: the answer is the fd's number (lost to a call interrupted meanwhile). */
-	struct seccomp_notif_resp resp = { .id = id, .val = rc };
-	return ioctl(S->listener, SECCOMP_IOCTL_NOTIF_SEND, &resp) < 0 ? -errno : 0;
+	if (l == NULL)
+		return NULL;
+	l->n = malloc((size_t)S->notify_size);
+	l->resp = calloc(1, (size_t)S->resp_size);
+	if (l->n == NULL || l->resp == NULL) {
+		free(l->n);
+		free(l->resp);
+		free(l);
+		return NULL;
+	}
+	memcpy(l->n, r->n, (size_t)S->notify_size);
+	l->sysname = r->sysname;
+	l->tid = r->tid;
+	l->tgid = r->tgid;
+	l->ppid = r->ppid;
+	/* Its decision is logged: the answer adds no line (a failure included, as before). */
+	l->log = LOG_COMMITTED;
+	l->hop_fd = l->degraded_fifo = l->fetch_fd = l->installed = -1;
+	/* What its restart is compared with (restart.c), and the hold as the thread's server. */
+	l->gone = r->gone;
+	l->since = r->since;
+	l->nreads = r->nreads;
+	memcpy(l->reads, r->reads, sizeof(r->reads));
+	l->busy = r->busy;
+	r->busy = false;
+	r->replied = true; /* the copy answers */
+	return l;
+}
+
+void req_later_free(struct req *l)
+{
+	restart_end(l);
+	free(l->n);
+	free(l->resp);
+	free(l);
+}
+
+void req_later_answer(struct req *l, int rc)
+{
+	if (rc != -ESRCH)
+		commit(l, rc);
+	req_later_free(l);
 }
 
 /*

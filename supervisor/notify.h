@@ -215,17 +215,29 @@ void req_settle(struct req *r, int err);
  * Answer the call with fd, ward's (closed here), as the agent's new fd:
  * the decision is committed first (req_commit, tells).  cloexec: the new
  * fd's flag; writable: ward's copy must be closed before the agent runs
- * again (ETXTBSY), so the fd is installed, closed, then the answer sent.
+ * again (ETXTBSY; a FIFO's end, which ward's copy would pair with the
+ * other end's open), so the fd is installed, closed, then the answer sent.
  * Returns 1 (answered, or about to be with r->result), or -errno.
  */
 int req_answer_fd(struct req *r, int fd, bool cloexec, bool writable);
 
 /*
- * Answer the notification id with ward's fd (not closed here) as a new fd
- * of the agent's, from a thread that serves no request (a FIFO's open):
- * 0, or -errno (ENOENT: nobody waits).
+ * A call answered later, by a thread of ward's that serves no request (a
+ * FIFO's open, which waits for its other end): a copy of r on the heap
+ * with what the answer needs, and r's hold as its thread's server (a
+ * restart of the call waits for the copy's answer: restart.c).  r counts
+ * as answered (r->replied).  Its decision must be logged already: the
+ * copy's answer adds no line.  NULL: no memory (r unchanged).
  */
-int notif_answer_fd(uint64_t id, int fd, bool cloexec);
+struct req *req_later(struct req *r);
+/*
+ * Answer the copy l as a handler's rc (req_answer_fd and
+ * req_answer_value work on it; -ESRCH: nobody waits), kept for a restart
+ * as any answer is, and free it.
+ */
+void req_later_answer(struct req *l, int rc);
+/* Free l unanswered (--degraded answers by the tracer). */
+void req_later_free(struct req *l);
 
 /*
  * What the preload library in the caller says of this call (hint.h): the

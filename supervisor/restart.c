@@ -56,6 +56,12 @@
  * answer it may keep is there to be found; a person's prompt is not
  * asked twice.
  *
+ * A FIFO's open is answered later, by a thread of ward's that waits for
+ * the other end (handlers/open.c, req_later): that thread holds the
+ * call's place as its server, so that a restart waits for its answer and
+ * finds it kept (performed again, the open would wait for a writer that
+ * may be gone: natively it had succeeded).
+ *
  * What is kept: the answer a handler gave (when the kernel refused it,
  * SEND or ADDFD saying ENOENT, the restart needs no stop to be known for
  * one: the freezer's restarts are answered too); never a CONTINUE (the kernel did nothing
@@ -70,7 +76,7 @@
  *              file created with O_EXCL is the agent's, not an EEXIST).
  *   INSTALLED  an fd ADDFD installed whose number never reached the agent
  *              (ADDFD and SEND are two steps without ADDFD_FLAG_SEND, and
- *              for an fd open for writing): the restarted call is answered
+ *              for an fd open for writing or a FIFO's end): the restarted call is answered
  *              that number, once /proc shows it is still that file.  A
  *              call that is never made again (EINTR, and the program gives
  *              up) leaves that fd in the agent: the file it asked for,

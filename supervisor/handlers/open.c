@@ -186,14 +186,30 @@ static void note_change(struct req *r)
 		repos_note(r->dec.path);
 }
 
-/* Hand over fd: the decision is logged first, then the agent gets it. */
-static int finish(struct req *r, int fd, int flags)
+/*
+ * Whether ward's copy of the agent's new fd must be closed before the
+ * agent runs again (req_answer_fd's writable): one open for writing (an
+ * exec of the file would fail with ETXTBSY), and either end of a FIFO,
+ * which while ward holds it is a reader or writer to the other end's
+ * open (a writer let through, whose data then goes with ward's copy).
+ */
+static bool close_first(int flags, bool fifo)
 {
-	int rc = req_answer_fd(r, fd, flags & O_CLOEXEC,
-			       (flags & O_ACCMODE) != O_RDONLY || (flags & (O_CREAT | O_TRUNC)));
+	return fifo || (flags & O_ACCMODE) != O_RDONLY || (flags & (O_CREAT | O_TRUNC));
+}
+
+/* Hand over fd: the decision is logged first, then the agent gets it. */
+static int finish_as(struct req *r, int fd, int flags, bool fifo)
+{
+	int rc = req_answer_fd(r, fd, flags & O_CLOEXEC, close_first(flags, fifo));
 	if (rc > 0)
 		note_change(r);
 	return rc;
+}
+
+static int finish(struct req *r, int fd, int flags)
+{
+	return finish_as(r, fd, flags, false);
 }
 
 /*
@@ -291,8 +307,7 @@ static int do_rewrite(struct req *r, const struct ward_verdict *v, int flags, mo
  * stop the whole session).  The decision is logged before it starts.
  */
 struct fifo_open {
-	uint64_t id;
-	pid_t tid;
+	struct req *l; /* the call, answered later (req_later) */
 	int opath, flags;
 };
 
@@ -304,10 +319,17 @@ struct fifo_open {
 #define MAX_FIFO_WAITS 64
 static atomic_int fifo_waits;
 
+static void fifo_done(struct fifo_open *f)
+{
+	close(f->opath);
+	free(f);
+	atomic_fetch_sub(&fifo_waits, 1);
+}
+
 static void *fifo_thread(void *arg)
 {
 	struct fifo_open *f = arg;
-	struct seccomp_notif_resp resp = { .id = f->id };
+	struct req *l = f->l;
 	int fd;
 
 	/*
@@ -319,7 +341,7 @@ static void *fifo_thread(void *arg)
 	 */
 	interruptible_begin();
 	while ((fd = reopen(f->opath, f->flags)) == -EINTR) {
-		int why = agent_restart_id(f->id, f->tid);
+		int why = agent_restart_id(l->n->id, l->tid);
 		if (why < 0) {
 			fd = why;
 			break;
@@ -328,9 +350,8 @@ static void *fifo_thread(void *arg)
 	interruptible_end();
 	interruptible_exit();
 	if (fd == -ESRCH) {
-		close(f->opath);
-		free(f);
-		atomic_fetch_sub(&fifo_waits, 1);
+		req_later_free(l);
+		fifo_done(f);
 		return NULL;
 	}
 	if (S->degraded) {
@@ -348,38 +369,27 @@ static void *fifo_thread(void *arg)
 			else
 				close(fd);
 			if (fstat(hold, &st) == 0) {
-				degraded_fifo_ready(f->id, f->tid, st.st_dev, st.st_ino, hold);
+				degraded_fifo_ready(l->n->id, l->tid, st.st_dev, st.st_ino, hold);
 			} else {
 				close(hold);
-				degraded_answer(f->id, -EACCES, 0); /* answered: fail closed, never left waiting */
+				degraded_answer(l->n->id, -EACCES, 0); /* answered: fail closed, never left waiting */
 			}
 		} else {
-			degraded_answer(f->id, fd, 0);
+			degraded_answer(l->n->id, fd, 0);
 		}
-		close(f->opath);
-		free(f);
-		atomic_fetch_sub(&fifo_waits, 1);
+		req_later_free(l);
+		fifo_done(f);
 		return NULL;
 	}
-
-	close(f->opath);
-	if (fd >= 0) {
-		int rc = notif_answer_fd(f->id, fd, f->flags & O_CLOEXEC);
-		close(fd);
-		if (rc == 0 || rc == -ENOENT || rc == -ESRCH) {
-			free(f);
-			atomic_fetch_sub(&fifo_waits, 1);
-			return NULL;
-		}
-		resp.error = rc;
-	} else {
-		resp.error = fd;
-	}
-	if (resp.error == -ERESTARTSYS)
-		sighold_restart_answered(f->tid); /* its signal is the kernel's to deliver */
-	ioctl(S->listener, SECCOMP_IOCTL_NOTIF_SEND, &resp);
-	free(f);
-	atomic_fetch_sub(&fifo_waits, 1);
+	/*
+	 * Answered as a worker answers (ward's copy closed before the agent
+	 * runs: close_first): should a signal end the agent's wait before
+	 * the fd reaches it (before 5.19; the other end may be gone
+	 * since, and natively this open has succeeded), the fd is kept for
+	 * the call's restart (restart.c), which waits for this answer.
+	 */
+	req_later_answer(l, fd < 0 ? fd : req_answer_fd(l, fd, f->flags & O_CLOEXEC, close_first(f->flags, true)));
+	fifo_done(f);
 	return NULL;
 }
 
@@ -401,21 +411,25 @@ static int open_fifo(struct req *r, int opath, int flags)
 		free(f);
 		return -EACCES;
 	}
-	*f = (struct fifo_open){ r->n->id, r->tid, fcntl(opath, F_DUPFD_CLOEXEC, 0), flags };
-	pthread_attr_init(&attr);
-	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	/* The stack holds the static TLS of the handlers too (a few hundred KiB). */
-	pthread_attr_setstacksize(&attr, 2 << 20);
-	if (f->opath < 0 || pthread_create(&t, &attr, fifo_thread, f) != 0) {
+	*f = (struct fifo_open){ NULL, fcntl(opath, F_DUPFD_CLOEXEC, 0), flags };
+	if (f->opath < 0 || (f->l = req_later(r)) == NULL) {
 		if (f->opath >= 0)
 			close(f->opath);
 		free(f);
 		atomic_fetch_sub(&fifo_waits, 1);
-		pthread_attr_destroy(&attr);
 		return -EAGAIN;
 	}
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	/* The stack holds the static TLS of the handlers too (a few hundred KiB). */
+	pthread_attr_setstacksize(&attr, 2 << 20);
+	if (pthread_create(&t, &attr, fifo_thread, f) != 0) {
+		req_later_answer(f->l, -EAGAIN); /* r is the copy's to answer now */
+		fifo_done(f);
+		pthread_attr_destroy(&attr);
+		return 1;
+	}
 	pthread_attr_destroy(&attr);
-	r->replied = true; /* the thread answers */
 	note_change(r);
 	return 1;
 }
@@ -728,7 +742,7 @@ static int open_existing(struct req *r, const struct open_args *a, mode_t mode)
 		fd = tty_open_ctty(r->tid, a->flags & ~(O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC));
 	else
 		fd = reopen(opath, a->flags);
-	rc = fd < 0 ? fd : finish(r, fd, a->flags);
+	rc = fd < 0 ? fd : finish_as(r, fd, a->flags, S_ISFIFO(st.st_mode));
 out:
 	close(opath);
 	return rc;

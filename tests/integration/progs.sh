@@ -264,12 +264,9 @@ make_template() {
 		chown -hR "$NB_UID:$NB_GID" "$U"
 	fi
 	chmod 4755 "$TPL/suid"
-	# openat2 (5.6) and WAIT_KILLABLE_RECV (5.19), as ward finds them: the kernel's, or masked.
-	local version
-	version=$(env -i "${MODE_ENV[@]}" "$WARD" --version)
-	OPENAT2=1 WAITKILL=1
-	grep -qE ', no openat2[ ,]' <<<"$version" && OPENAT2=0
-	grep -qE ', no SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV[ ,]' <<<"$version" && WAITKILL=0
+	# openat2 (5.6), as ward finds it: the kernel's, or masked.
+	OPENAT2=1
+	env -i "${MODE_ENV[@]}" "$WARD" --version | grep -qE ', no openat2[ ,]' && OPENAT2=0
 	# Extended attributes, when the filesystem has user ones.
 	XATTR=0
 	if all_zero "$TPL" setxattr xf user.a 1 0 xf user.b 22 0 readonly user.r 1 0; then
@@ -324,8 +321,6 @@ builtin_loc() {
 #   -x        needs user xattrs;  -A needs default ACLs
 #   -O        needs openat2 (5.6): openat2 itself, or O_TMPFILE under ward
 #             (which ward refuses without it); a skip where it is missing or masked
-#   -W WHY    a known open weakness without WAIT_KILLABLE_RECV (before 5.19, or
-#             masked): a ward run that differs there is a TODO saying WHY
 #   -R        only as root (a skip when this script is not root; not run as
 #             nobody);  -U only unprivileged (run by the nobody part when
 #             this script is root)
@@ -338,8 +333,8 @@ builtin_loc() {
 # The check function sees CASE, R (native or ward), V (dynamic or static),
 # S (the suffix) and LOG (the audit log of a ward run).
 t() {
-	local OPTIND opt only="" status=0 chk="" dynonly=0 need="" expected withfd="" known=""
-	while getopts wns:c:DxARUOf:W: opt; do
+	local OPTIND opt only="" status=0 chk="" dynonly=0 need="" expected withfd=""
+	while getopts wns:c:DxARUOf: opt; do
 		case $opt in
 		w) only=ward ;;
 		n) only=native ;;
@@ -351,7 +346,6 @@ t() {
 		R) need="$need root" ;;
 		U) need="$need unpriv" ;;
 		O) need="$need openat2" ;;
-		W) known=$OPTARG ;;
 		f) withfd=$OPTARG ;;
 		*) echo "t: bad option" >&2; exit 2 ;;
 		esac
@@ -425,14 +419,8 @@ t() {
 			else
 				local d
 				d=$(diff <(printf '%s\n' "$exp") <(printf '%s\n' "$got") | grep '^[<>]')
-				local report=fail
-				[ -n "$known" ] && [ "$R" = ward ] && [ "$WAITKILL" = 0 ] && report=todo
-				if [ "$report" = todo ]; then
-					todo "$what" "$known" "$d" "exit status $st (expected $status)"
-				else
-					fail "$what" "$d" "exit status $st (expected $status)" \
-						"stderr: $(head -c 600 "$U/stderr")"
-				fi
+				fail "$what" "$d" "exit status $st (expected $status)" \
+					"stderr: $(head -c 600 "$U/stderr")"
 			fi
 			if [ "$R" = ward ] && [ "$MODE_SHOWN" = 0 ]; then
 				preload_mode "$PFX" "$LOG"

@@ -2,7 +2,8 @@
 # restart.sh BUILD_DIR - ward under each kernel feature set it supports,
 # masked with WARD_KERNEL_FEATURES (features.c), with a program signalled
 # at a high rate while it creates (O_EXCL), renames, makes and removes
-# directories, unlinks, connects and sends datagrams (tests/progs/sigstorm).
+# directories, unlinks, connects, sends datagrams and opens a FIFO whose
+# writer is a thread of its own (tests/progs/sigstorm).
 #
 # Without WAIT_KILLABLE_RECV (before Linux 5.19) a signal ends a call's wait
 # for ward's answer even after ward has received it, and the kernel restarts

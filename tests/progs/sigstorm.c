@@ -7,7 +7,13 @@
  * Each iteration creates DIR/fN with O_EXCL and writes N in it, renames it
  * to DIR/gN, reads N back, makes and removes DIR/dN, removes DIR/gN,
  * connects to its own TCP and unix listeners, and sends N in a datagram
- * to its own UDP socket, which must receive it exactly once.
+ * to its own UDP socket, which must receive it exactly once.  Then (but
+ * in giveup mode) it opens DIR/fifo for reading, which waits for the
+ * other end: a thread of its own, with every signal blocked, opens it for
+ * writing and writes N, which must be read back (a FIFO's open that ward
+ * performed, and whose answer a signal kept from the program, is answered
+ * to the restarted call: performed again, it would wait for a writer that
+ * has gone).
  *
  * MODE says what the program does about signals:
  *   restart  the handler has SA_RESTART: the kernel restarts each call;
@@ -29,6 +35,7 @@
 
 #include <dirent.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -137,6 +144,27 @@ static int check_left(const char *dir)
 	return left;
 }
 
+/* The FIFO's writer: for each byte on go, opens the FIFO, writes the number, closes. */
+struct writer {
+	const char *fifo;
+	int go;
+};
+
+static void *fifo_writer(void *arg)
+{
+	struct writer *w = arg;
+	int i;
+
+	while (read(w->go, &i, sizeof(i)) == sizeof(i)) {
+		int fd = open(w->fifo, O_WRONLY | O_CLOEXEC);
+		if (fd < 0 || write(fd, &i, sizeof(i)) != sizeof(i))
+			fail("%d: the FIFO's writer: %s", i, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+	}
+	return NULL;
+}
+
 static int listen_on(int domain, int type, struct sockaddr *sa, socklen_t *len)
 {
 	int s = socket(domain, type | SOCK_CLOEXEC, 0);
@@ -182,6 +210,23 @@ int main(int argc, char **argv)
 		return 2;
 	int fds = count_fds();
 	note_fds();
+	/* The FIFO and its writer, which takes no signal (their fds go before the count at the end). */
+	char fifo[PATH_MAX];
+	int go[2];
+	pthread_t wt;
+	sigset_t all, old;
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	struct writer w = { fifo, -1 };
+	if (mode != GIVEUP) {
+		if (mkfifo(fifo, 0600) < 0 || pipe2(go, O_CLOEXEC) < 0)
+			return 2;
+		w.go = go[0];
+		sigfillset(&all);
+		pthread_sigmask(SIG_BLOCK, &all, &old);
+		if (pthread_create(&wt, NULL, fifo_writer, &w) != 0)
+			return 2;
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+	}
 
 	struct sigaction sa = { .sa_handler = ring, .sa_flags = mode == RESTART ? SA_RESTART : 0 };
 	sigemptyset(&sa.sa_mask);
@@ -264,10 +309,27 @@ int main(int argc, char **argv)
 			;
 		if (n >= 0)
 			fail("%d: datagram %d received twice", i, v);
+
+		if (mode == GIVEUP)
+			continue;
+		v = -1;
+		fd = -1;
+		if (write(go[1], &i, sizeof(i)) != sizeof(i) ||
+		    (fd = CALL(open(fifo, O_RDONLY | O_CLOEXEC))) < 0 ||
+		    CALL(read((int)fd, &v, sizeof(v))) != sizeof(v) || v != i)
+			fail("%d: %s gave %d, not %d (%s)", i, fifo, v, i, strerror(errno));
+		if (fd >= 0)
+			close((int)fd);
 	}
 	struct itimerval off = { { 0, 0 }, { 0, 0 } };
 	setitimer(ITIMER_REAL, &off, NULL);
 
+	if (mode != GIVEUP) {
+		close(go[1]);
+		pthread_join(wt, NULL);
+		close(go[0]);
+		unlink(fifo);
+	}
 	int left = count_fds() - fds;
 	if (mode == GIVEUP) {
 		int harmless = check_left(dir);

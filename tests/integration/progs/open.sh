@@ -690,13 +690,13 @@ EOF
 
 # ---------------------------------------------------------------- names
 
-t -W "hangs now and then without WAIT_KILLABLE_RECV (found when progs first ran masked: issue 25 note)" "open: a FIFO's open, a signal and a handler with SA_RESTART: restarted" fifo_signal \
+t "open: a FIFO's open, a signal and a handler with SA_RESTART: restarted" fifo_signal \
 	fifo restart <<EOF
 open("fifo", O_RDONLY, 0) = 3
 handler ran 1 time(s)
 EOF
 
-t -W "hangs now and then without WAIT_KILLABLE_RECV (found when progs first ran masked: issue 25 note)" "open: a FIFO's open, a signal and a handler without SA_RESTART: EINTR" fifo_signal \
+t "open: a FIFO's open, a signal and a handler without SA_RESTART: EINTR" fifo_signal \
 	fifo intr <<EOF
 open("fifo", O_RDONLY, 0) = -1 EINTR
 handler ran 1 time(s)
