@@ -23,6 +23,7 @@
 #include "sighold.h"
 
 #include <assert.h>
+#include <dirent.h>
 #include <linux/audit.h>
 #include <linux/futex.h>
 #include <linux/kcmp.h>
@@ -784,6 +785,46 @@ int agent_interrupted_id(uint64_t id, pid_t tid)
 	return acting(&st, st.own | st.shared) ? -EINTR : 0;
 }
 
+/*
+ * The signals of m that every other thread of tid's process blocks: a
+ * process-wide one of them only tid can take.  0 when a thread's mask
+ * cannot be read.
+ */
+static uint64_t blocked_by_others(pid_t tid, uint64_t m)
+{
+	char path[64], line[256];
+	struct dirent *e;
+	uint64_t v;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", tid);
+	DIR *d = opendir(path);
+	if (d == NULL)
+		return 0;
+	while (m != 0 && (e = readdir(d)) != NULL) {
+		pid_t t = (pid_t)atoi(e->d_name);
+		if (t <= 0 || t == tid)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/status", tid, t);
+		FILE *f = fopen(path, "re");
+		if (f == NULL) {
+			if (errno != ENOENT && errno != ESRCH)
+				m = 0;
+			continue; /* (a thread gone meanwhile takes nothing) */
+		}
+		bool read = false;
+		while (fgets(line, sizeof(line), f) != NULL)
+			if (sscanf(line, "SigBlk: %" SCNx64, &v) == 1) {
+				m &= v;
+				read = true;
+			}
+		fclose(f);
+		if (!read)
+			m = 0;
+	}
+	closedir(d);
+	return m;
+}
+
 int agent_restart_id(uint64_t id, pid_t tid)
 {
 	struct sigstate st;
@@ -793,11 +834,15 @@ int agent_restart_id(uint64_t id, pid_t tid)
 		return rc;
 	/*
 	 * Only a signal this thread will take on its way out: one of its own,
-	 * or a process-wide one when it is the only thread (another thread
-	 * could take that one first, and then the kernel would hand the bare
-	 * ERESTARTSYS back to the program).
+	 * or a process-wide one when it is the only thread, or when every
+	 * other thread blocks it (a program's signal thread does the
+	 * opposite; a thread that takes it first would leave the call the bare
+	 * ERESTARTSYS, which the kernel hands back to the program: so a
+	 * thread that unblocks it just then can).
 	 */
-	if (acting(&st, st.own) || (st.threads == 1 && acting(&st, st.shared)))
+	uint64_t shared = acting(&st, st.shared);
+	if (acting(&st, st.own) ||
+	    (shared != 0 && (st.threads == 1 || blocked_by_others(tid, shared) != 0)))
 		return -ERESTARTSYS;
 	return 0;
 }

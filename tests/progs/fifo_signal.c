@@ -1,13 +1,16 @@
 /*
- * fifo_signal FIFO restart|intr: open(FIFO, O_RDONLY), which waits for a
- * writer, while SIGALRM comes after 0.3 s; a child opens the writing end
- * after 0.8 s.  With a handler installed with SA_RESTART ("restart") the
- * kernel restarts the open after the handler and it succeeds; without
- * ("intr") it fails with EINTR.  Prints the open and how many times the
- * handler ran.
+ * fifo_signal FIFO restart|intr [thread]: open(FIFO, O_RDONLY), which
+ * waits for a writer, while SIGALRM comes after 0.3 s; a child opens the
+ * writing end after 0.8 s.  With a handler installed with SA_RESTART
+ * ("restart") the kernel restarts the open after the handler and it
+ * succeeds; without ("intr") it fails with EINTR.  With "thread", a
+ * second thread, which blocks every signal, waits meanwhile: the timer's
+ * signal is the process's, and only the opening thread can take it.
+ * Prints the open and how many times the handler ran.
  */
 #include "common.h"
 
+#include <pthread.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 
@@ -19,10 +22,28 @@ static void ring(int sig)
 	rang++;
 }
 
+static void *idle(void *arg)
+{
+	(void)arg;
+	for (;;)
+		pause();
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
-	if (argc != 3 || (strcmp(argv[2], "restart") != 0 && strcmp(argv[2], "intr") != 0))
-		usage("fifo_signal FIFO restart|intr");
+	if (argc < 3 || argc > 4 || (strcmp(argv[2], "restart") != 0 && strcmp(argv[2], "intr") != 0) ||
+	    (argc == 4 && strcmp(argv[3], "thread") != 0))
+		usage("fifo_signal FIFO restart|intr [thread]");
+	if (argc == 4) {
+		sigset_t all, old;
+		pthread_t t;
+		sigfillset(&all);
+		pthread_sigmask(SIG_BLOCK, &all, &old);
+		if (pthread_create(&t, NULL, idle, NULL) != 0)
+			return 2;
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+	}
 	struct sigaction sa = { .sa_handler = ring };
 	sigemptyset(&sa.sa_mask);
 	sa.sa_flags = strcmp(argv[2], "restart") == 0 ? SA_RESTART : 0;

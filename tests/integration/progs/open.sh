@@ -702,6 +702,18 @@ open("fifo", O_RDONLY, 0) = -1 EINTR
 handler ran 1 time(s)
 EOF
 
+t "open: a FIFO's open, a process-wide signal another thread blocks, SA_RESTART: restarted" fifo_signal \
+	fifo restart thread <<EOF
+open("fifo", O_RDONLY, 0) = 3
+handler ran 1 time(s)
+EOF
+
+t "open: a FIFO's open, a process-wide signal another thread blocks, no SA_RESTART: EINTR" fifo_signal \
+	fifo intr thread <<EOF
+open("fifo", O_RDONLY, 0) = -1 EINTR
+handler ran 1 time(s)
+EOF
+
 t "open: O_CREAT and a trailing slash on what exists" open \
 	f/ 'O_WRONLY|O_CREAT' 0644 \
 	dir/ 'O_RDONLY|O_CREAT' 0644 \
