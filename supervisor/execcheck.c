@@ -265,6 +265,13 @@ static bool exec_checks(pid_t pid, int dir, struct exec_grant *g, char *exe, siz
 	if (n < 0 || (size_t)n == cmdsize - 1)
 		return false;
 	cmd[n] = '\0';
+	/*
+	 * An empty argv: since Linux 5.18 (and in the stable kernels that
+	 * took the change) it runs as { "" }, which is what was judged;
+	 * before, as it is, with no string at all.  The same argv.
+	 */
+	if (n == 0 && g->argc == 0)
+		n = 1;
 	if (!g->script) {
 		uint8_t mac[32];
 		argv_mac(cmd, (size_t)n, mac);
