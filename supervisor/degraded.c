@@ -652,7 +652,7 @@ enum phase {
 /* The calls of a fetch, one after another (fetch_stop). */
 enum fetch_step { F_SOCKET, F_SENDMSG, F_CLOSE };
 
-#define FETCH_HELD 64 /* signals a thread can have held back during a fetch (more: lost) */
+#define FETCH_HELD 64 /* signals a thread can have held back during a fetch (more real-time ones: lost) */
 
 struct task {
 	pid_t tid;
@@ -1409,9 +1409,16 @@ static void fetch_stop(struct task *t, int st)
 		return;
 	}
 	if (event == 0 && sig != (SIGTRAP | 0x80)) {
-		/* A signal on its way: held back until the fetch is over. */
+		/*
+		 * A signal on its way: held back until the fetch is over.  A
+		 * standard one already held is one signal, natively too: only
+		 * real-time ones queue.
+		 */
 		siginfo_t si;
-		if (t->nheld < FETCH_HELD && ptrace(PTRACE_GETSIGINFO, t->tid, 0, &si) == 0)
+		bool already = false;
+		for (int i = 0; i < t->nheld && sig < 32; i++)
+			already = already || t->held[i].si_signo == sig;
+		if (!already && t->nheld < FETCH_HELD && ptrace(PTRACE_GETSIGINFO, t->tid, 0, &si) == 0)
 			t->held[t->nheld++] = si;
 		ptrace(PTRACE_SYSCALL, t->tid, 0, 0);
 		return;
