@@ -141,7 +141,8 @@ static void commit(struct req *r, int rc)
 
 int req_commit(struct req *r, bool tells)
 {
-	if (r->log == LOG_COMMITTED || r->log == LOG_COMMITTED_TELLS)
+	/* Written already, or nothing to write (req_quiet; a decision since makes it pending). */
+	if (r->log != LOG_PENDING)
 		return 0;
 	if (log_request(r, 0) < 0)
 		return -EACCES;

@@ -714,6 +714,8 @@ static int open_existing(struct req *r, const struct open_args *a, mode_t mode)
 			close(opath);
 			return rc;
 		}
+		if (r->degraded_fifo >= 0)
+			req_quiet(r); /* made again: decided and logged when it began to wait */
 		rc = degraded_answer_fd(r, opath, false);
 		return rc;
 	}

@@ -189,6 +189,14 @@ check_match "no openat2: that open refused after 5 s (EAGAIN), and logged" \
 	"open: Resource temporarily unavailable after * s 1" \
 	"$out $(grep -c "other threads could not be stopped for its open" "$BASE/vforkwait.jsonl")"
 
+# Without openat2 a FIFO's open that waits for its other end waits in ward
+# first, then the call is made again: one call, one decision, one line each.
+mkdir -p "$BASE/ff"
+out=$(cd "$BASE/ff" && env -i "${ENVV[@]}" WARD_KERNEL_FEATURES=-openat2 timeout 60 "$WARD" run -q \
+	--degraded --log "$BASE/fifo.jsonl" -- bash -c 'mkfifo fifo; (echo through >fifo &); cat fifo' 2>&1)
+check "no openat2: a FIFO's reader and writer meet, each open logged once" "through 1 1" \
+	"$out $(grep -c '"op":"read","path":"[^"]*/ff/fifo"' "$BASE/fifo.jsonl") $(grep -c '"op":"write","path":"[^"]*/ff/fifo"' "$BASE/fifo.jsonl")"
+
 # Without openat2 an O_TMPFILE could be made in a directory swapped in since the
 # decision, which nothing at the exit can tell (a review's finding): refused as
 # by a filesystem without it; tempfile falls back to a named file, decided.
