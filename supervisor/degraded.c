@@ -1190,6 +1190,16 @@ static socklen_t fetch_addrlen;
 #define FETCH_ADDR 128
 #define FETCH_SYSCALL 256 /* a syscall instruction: ward's calls are made from here */
 
+#define FETCH_NAME "ward-fetch-%d" /* ward's pid */
+
+bool degraded_fetch_named(const char *name, size_t len)
+{
+	char own[32];
+	int n = snprintf(own, sizeof(own), FETCH_NAME, getpid());
+
+	return len == (size_t)n && memcmp(name, own, len) == 0;
+}
+
 static int fetch_socket(void)
 {
 	int one = 1;
@@ -1202,13 +1212,13 @@ static int fetch_socket(void)
 	memset(&fetch_addr, 0, sizeof(fetch_addr));
 	fetch_addr.sun_family = AF_UNIX;
 	/*
-	 * Abstract: nothing in the filesystem.  The agent may find the name
-	 * (the default policy refuses it sends there, a policy may not): what
-	 * comes is kept only from the process asked, and as the very open
-	 * file of the fd asked for (kcmp).
+	 * Abstract: nothing in the filesystem.  The agent may find the name,
+	 * but never reach it (degraded_fetch_named); a process outside the
+	 * session may send there: what comes is kept only from the process
+	 * asked, and as the very open file of the fd asked for (kcmp).
 	 */
 	int len = snprintf(fetch_addr.sun_path + 1, sizeof(fetch_addr.sun_path) - 1,
-			   "ward-fetch-%d", getpid());
+			   FETCH_NAME, getpid());
 	fetch_addrlen = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + (size_t)len);
 	if (bind(fd, (struct sockaddr *)&fetch_addr, fetch_addrlen) < 0 ||
 	    setsockopt(fd, SOL_SOCKET, SO_PASSCRED, &one, sizeof(one)) < 0) {

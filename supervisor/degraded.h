@@ -91,5 +91,10 @@ int degraded_fetched(struct req *r, int n);
 void degraded_fetch(uint64_t id, int n);
 /* tid's call is over: ward's copies of the fds fetched for it let go. */
 void degraded_fetched_done(pid_t tid);
+/*
+ * Whether the abstract unix name (len bytes, after its NUL) is ward's own
+ * fetch socket's: never the agent's to reach, whatever a policy allows.
+ */
+bool degraded_fetch_named(const char *name, size_t len);
 
 #endif

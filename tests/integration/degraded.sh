@@ -214,17 +214,24 @@ check "no openat2: O_TMPFILE refused (EOPNOTSUPP), tempfile falls back and works
 b'x'" "$out"
 
 # ---- without pidfd_getfd: the agent's kernel sends its fds to ward (degraded.c's fetch) ----
-# A thread floods ward's socket with fds of its own (a pipe's), which a
-# policy lets it reach, while the main thread connects 50 sockets: ward
-# keeps only the very socket asked for (kcmp), so each connect is of the
-# right socket (the listener's peer is the client's own address).
+# A process outside the session floods ward's socket with fds of its own (a
+# pipe's) while the agent connects 50 sockets: ward keeps only the very
+# socket asked for (kcmp), so each connect is of the right socket (the
+# listener's peer is the client's own address).  A thread of the agent's
+# tries the same: never let through, even where a policy allows every
+# abstract name (ward's own socket is not the agent's to reach).
 cat >"$BASE/flood.py" <<'PY'
-import socket, os, array, threading, time
+import socket, os, array, threading, time, sys
 srv = socket.socket(); srv.bind(("127.0.0.1", 0)); srv.listen(64)
 def one():
     c = socket.socket(); c.connect(srv.getsockname()); a, peer = srv.accept()
     ok = peer == c.getsockname(); c.close(); a.close(); return ok
 first = one()
+# Given a file: the flood from outside has reached ward's socket once it is there.
+for _ in range(2000 if len(sys.argv) > 1 else 0):
+    if os.path.exists(sys.argv[1]):
+        break
+    time.sleep(0.01)
 names = [l.split()[-1] for l in open("/proc/net/unix") if "@ward-fetch-" in l]
 r, w = os.pipe()
 stop, sent = False, 0
@@ -243,13 +250,41 @@ oks = sum(one() for _ in range(50))
 stop = True; t.join()
 print("ward's socket", len(names), "first", first, "right", oks, "flooded", sent > 0)
 PY
+# The flood from outside: every ward's fetch socket it finds, until told to stop.
+cat >"$BASE/flood-out.py" <<'PY'
+import socket, os, array, sys, time
+stopfile, countfile, began = sys.argv[1], sys.argv[2], sys.argv[3]
+r, w = os.pipe()
+f = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+sent = 0
+while not os.path.exists(stopfile):
+    names = [l.split()[-1] for l in open("/proc/net/unix") if "@ward-fetch-" in l]
+    for n in names:
+        try:
+            f.sendmsg([b"x"], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [w, r]))], 0, "\0" + n[1:])
+            sent += 1
+            if sent == 1:
+                open(began, "w").close()
+        except OSError:
+            pass
+    time.sleep(0.0005)
+open(countfile, "w").write(str(sent))
+PY
 for how in seccomp entry; do
 	mode=(WARD_DEGRADED=1)
 	[ "$how" = entry ] && mode=(WARD_DEGRADED=entry)
+	rm -f "$BASE/flood-stop" "$BASE/flood-count" "$BASE/flood-began"
+	python3 "$BASE/flood-out.py" "$BASE/flood-stop" "$BASE/flood-count" "$BASE/flood-began" &
+	flooder=$!
 	out=$(env -i "${ENVV[@]}" "${mode[@]}" WARD_KERNEL_FEATURES=-pidfd_getfd timeout 120 "$WARD" run -q \
-		--log "$BASE/flood-$how.jsonl" -r "allow connect unix-abstract:*" -- python3 "$BASE/flood.py" 2>&1)
-	check "[$how stops, no pidfd_getfd] sockets fetched from the agent under a flood of forged fds: each connect the right one" \
-		"ward's socket 1 first True right 50 flooded True" "$out"
+		--log "$BASE/flood-$how.jsonl" -r "allow connect unix-abstract:*" -- python3 "$BASE/flood.py" "$BASE/flood-began" 2>&1)
+	touch "$BASE/flood-stop"
+	wait "$flooder"
+	check "[$how stops, no pidfd_getfd] sockets fetched from the agent under a flood of forged fds from outside: each connect the right one; the agent's own sends to ward's socket refused though a policy allows unix-abstract:*" \
+		"ward's socket 1 first True right 50 flooded False" "$out"
+	check "...the flood from outside reached ward's socket" 1 "$([ "$(cat "$BASE/flood-count")" -gt 0 ] && echo 1)"
+	check "...the agent's sends there logged as refused" 1 \
+		"$(grep -c "ward's own socket (--degraded's fetch)" "$BASE/flood-$how.jsonl" | sed 's/^[1-9][0-9]*$/1/')"
 done
 out=$(env -i "${ENVV[@]}" WARD_KERNEL_FEATURES=-pidfd_getfd "$WARD" run -q --degraded \
 	--log "$BASE/flood-deny.jsonl" -- python3 "$BASE/flood.py" 2>&1)
