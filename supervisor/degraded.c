@@ -228,6 +228,7 @@ struct fifo_hold {
 	dev_t dev;
 	ino_t ino;
 	int fd;
+	uint64_t decided; /* what the open was decided as (its caller's key) */
 	struct timespec since;
 	struct fifo_hold *next;
 };
@@ -236,7 +237,7 @@ struct fifo_hold {
 
 static struct fifo_hold *fifo_holds; /* (lock) */
 
-void degraded_fifo_ready(uint64_t id, pid_t tid, dev_t dev, ino_t ino, int hold)
+void degraded_fifo_ready(uint64_t id, pid_t tid, dev_t dev, ino_t ino, int hold, uint64_t decided)
 {
 	struct fifo_hold *h = calloc(1, sizeof(*h));
 	struct job *j;
@@ -246,7 +247,7 @@ void degraded_fifo_ready(uint64_t id, pid_t tid, dev_t dev, ino_t ino, int hold)
 		degraded_answer(id, -ENOMEM, 0);
 		return;
 	}
-	*h = (struct fifo_hold){ tid, dev, ino, hold, { 0, 0 }, NULL };
+	*h = (struct fifo_hold){ tid, dev, ino, hold, decided, { 0, 0 }, NULL };
 	clock_gettime(CLOCK_MONOTONIC, &h->since);
 	pthread_mutex_lock(&lock);
 	HASH_FIND(hh, jobs, &id, sizeof(id), j);
@@ -264,14 +265,16 @@ void degraded_fifo_ready(uint64_t id, pid_t tid, dev_t dev, ino_t ino, int hold)
 	pthread_mutex_unlock(&lock);
 }
 
-/* The hold of tid's FIFO, taken: its fd, or -1 (lock held). */
-static int fifo_hold_find(pid_t tid, dev_t dev, ino_t ino)
+/* The hold of tid's FIFO, taken: its fd (*decided its key when asked), or -1 (lock held). */
+static int fifo_hold_find(pid_t tid, dev_t dev, ino_t ino, uint64_t *decided)
 {
 	for (struct fifo_hold **hp = &fifo_holds; *hp != NULL; hp = &(*hp)->next) {
 		struct fifo_hold *h = *hp;
 		if (h->tid != tid || h->dev != dev || h->ino != ino)
 			continue;
 		int fd = h->fd;
+		if (decided != NULL)
+			*decided = h->decided;
 		*hp = h->next;
 		free(h);
 		return fd;
@@ -279,10 +282,10 @@ static int fifo_hold_find(pid_t tid, dev_t dev, ino_t ino)
 	return -1;
 }
 
-int degraded_fifo_take(pid_t tid, dev_t dev, ino_t ino)
+int degraded_fifo_take(pid_t tid, dev_t dev, ino_t ino, uint64_t *decided)
 {
 	pthread_mutex_lock(&lock);
-	int fd = fifo_hold_find(tid, dev, ino);
+	int fd = fifo_hold_find(tid, dev, ino, decided);
 	pthread_mutex_unlock(&lock);
 	return fd;
 }

@@ -73,14 +73,15 @@ int degraded_answer_fd(struct req *r, int fd, bool opened);
 /*
  * Without openat2, a FIFO's open that would wait for the other end
  * (open.c): ward waited for it, and holds the FIFO open by hold (taken);
- * the call id is made again, and its open finds the hold.
+ * the call id is made again, and its open finds the hold.  decided: what
+ * the open was decided as (a key of open.c's), given back with the hold.
  */
-void degraded_fifo_ready(uint64_t id, pid_t tid, dev_t dev, ino_t ino, int hold);
+void degraded_fifo_ready(uint64_t id, pid_t tid, dev_t dev, ino_t ino, int hold, uint64_t decided);
 /*
  * Ward's hold of that FIFO for tid's open of it, taken (the request's
  * degraded_fifo, given with it to degraded_answer_fd), or -1: none.
  */
-int degraded_fifo_take(pid_t tid, dev_t dev, ino_t ino);
+int degraded_fifo_take(pid_t tid, dev_t dev, ino_t ino, uint64_t *decided);
 /*
  * Without pidfd_getfd: ward's copy of the agent's fd n of r's thread, if
  * the tracer fetched it (checked: the same open file now), else -E_FETCH

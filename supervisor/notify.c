@@ -255,6 +255,14 @@ struct req *req_later(struct req *r)
 	return l;
 }
 
+void req_later_cancel(struct req *r, struct req *l)
+{
+	r->busy = l->busy;
+	l->busy = false;
+	r->replied = false;
+	req_later_free(l);
+}
+
 void req_later_free(struct req *l)
 {
 	restart_end(l);
@@ -630,7 +638,7 @@ static int wake_setup(void)
 	return sigaction(WAKE_SIG, &sa, NULL);
 }
 
-static void wake_every(long ns)
+static bool wake_every(long ns)
 {
 	struct itimerspec it = { { 0, ns }, { 0, ns } };
 
@@ -638,10 +646,10 @@ static void wake_every(long ns)
 		struct sigevent ev = { .sigev_notify = SIGEV_THREAD_ID, .sigev_signo = WAKE_SIG };
 		ev._sigev_un._tid = (pid_t)syscall(SYS_gettid);
 		if (timer_create(CLOCK_MONOTONIC, &ev, &wake_timer) < 0)
-			return; /* the call is then not interruptible; it still ends */
+			return false; /* the call is then not interruptible; it still ends */
 		wake_timer_made = true;
 	}
-	timer_settime(wake_timer, 0, &it, NULL);
+	return timer_settime(wake_timer, 0, &it, NULL) == 0;
 }
 
 /* WAKE_SIG reaches a worker only inside a blocking call: elsewhere it is blocked. */
@@ -653,10 +661,11 @@ static void wake_mask(int how)
 	pthread_sigmask(how, &set, NULL);
 }
 
-void interruptible_begin(void)
+bool interruptible_begin(void)
 {
-	wake_every(100 * 1000 * 1000);
+	bool on = wake_every(100 * 1000 * 1000);
 	wake_mask(SIG_UNBLOCK);
+	return on;
 }
 
 void interruptible_end(void)
@@ -842,10 +851,17 @@ int agent_restart_id(uint64_t id, pid_t tid)
 	 * thread that unblocks it just then can).
 	 */
 	uint64_t shared = acting(&st, st.shared);
-	if (acting(&st, st.own) ||
-	    (shared != 0 && (st.threads == 1 || blocked_by_others(tid, shared) != 0)))
+	if (acting(&st, st.own) || (shared != 0 && st.threads == 1))
 		return -ERESTARTSYS;
-	return 0;
+	if (shared == 0 || (shared = blocked_by_others(tid, shared)) == 0)
+		return 0;
+	/*
+	 * Still pending once every other thread was seen blocking it: one
+	 * that took it in between (it unblocked it a moment) took it away.
+	 */
+	if ((rc = read_sigstate(id, tid, &st)) < 0)
+		return rc;
+	return acting(&st, st.shared) & shared ? -ERESTARTSYS : 0;
 }
 
 void notify_stop(void)

@@ -238,6 +238,8 @@ struct req *req_later(struct req *r);
 void req_later_answer(struct req *l, int rc);
 /* Free l unanswered (--degraded answers by the tracer). */
 void req_later_free(struct req *l);
+/* l will not answer after all: r, its original, answers (its hold back). */
+void req_later_cancel(struct req *r, struct req *l);
 
 /*
  * What the preload library in the caller says of this call (hint.h): the
@@ -343,8 +345,9 @@ bool agent_ignores(struct req *r, int sig);
 /*
  * Around a blocking call on a thread that is not a worker (a FIFO's open):
  * it is interrupted every 100 ms (EINTR), to look at agent_interrupted_id.
+ * False when the timer could not be set: the call would not be.
  */
-void interruptible_begin(void);
+bool interruptible_begin(void);
 void interruptible_end(void);
 /* A thread that is not a worker, before it ends: its timer goes too. */
 void interruptible_exit(void);

@@ -82,7 +82,11 @@
  *              up) leaves that fd in the agent: the file it asked for,
  *              opened as it asked, decided and logged, so harmless; it
  *              goes at the process's exit or exec (it is O_CLOEXEC when
- *              the call asked so).
+ *              the call asked so).  (A FIFO's end so left is less
+ *              harmless: the other end sees a reader or writer more,
+ *              until then.  ADDFD_FLAG_SEND would not leave it, but
+ *              ward's own copy would pair with the other end meanwhile,
+ *              on every kernel: handlers/open.c's close_first.)
  *
  * With WAIT_KILLABLE_RECV none of this runs: every entry point returns at
  * once.

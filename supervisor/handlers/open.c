@@ -12,6 +12,7 @@
  * An open for reading and writing needs both read and write allowed.
  */
 #include "../degraded.h"
+#include "../restart.h"
 #include "../compat.h"
 #include "handlers.h"
 #include "../log.h"
@@ -309,6 +310,7 @@ static int do_rewrite(struct req *r, const struct ward_verdict *v, int flags, mo
 struct fifo_open {
 	struct req *l; /* the call, answered later (req_later) */
 	int opath, flags;
+	uint64_t decided; /* --degraded: what it was decided as (decided_as) */
 };
 
 /*
@@ -326,6 +328,26 @@ static void fifo_done(struct fifo_open *f)
 	atomic_fetch_sub(&fifo_waits, 1);
 }
 
+/*
+ * What r's last decision was, as a key: its outcome, the op, the path and
+ * the rule (not who took it: made again, it is the cache's).  --degraded
+ * without openat2 decides a FIFO's open that waited in ward again when it
+ * is made again: the same decision is not logged twice, another one is.
+ */
+static uint64_t decided_as(const struct req *r)
+{
+	uint64_t h = 14695981039346656037ull;
+	const struct decision *d = &r->dec;
+	const uint64_t parts[] = { (uint64_t)d->outcome, d->op, d->would_deny,
+				   (uint64_t)(uintptr_t)(d->verdict != NULL ? d->verdict->rule : NULL) };
+
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+		h = (h ^ parts[i]) * 1099511628211ull;
+	for (const char *c = d->path != NULL ? d->path : ""; *c != '\0'; c++)
+		h = (h ^ (unsigned char)*c) * 1099511628211ull;
+	return h;
+}
+
 static void *fifo_thread(void *arg)
 {
 	struct fifo_open *f = arg;
@@ -338,14 +360,18 @@ static void *fifo_thread(void *arg)
 	 * task.  So look every 100 ms whether one is on its way, and answer as
 	 * the kernel's own wait does, ERESTARTSYS: restarted after a handler
 	 * with SA_RESTART, EINTR after one without (gone: nobody is waiting).
+	 * Where no timer can be set (timer_create counts against the
+	 * RLIMIT_SIGPENDING ward shares with every process of its user, which
+	 * another may fill), only the other end ends the wait: the call's
+	 * place (restart.c) is let go first, so that the thread's next calls
+	 * do not wait for it.
 	 */
-	interruptible_begin();
-	while ((fd = reopen(f->opath, f->flags)) == -EINTR) {
+	if (!interruptible_begin())
+		restart_end(l);
+	fd = reopen(f->opath, f->flags);
+	while (fd == -EINTR) {
 		int why = agent_restart_id(l->n->id, l->tid);
-		if (why < 0) {
-			fd = why;
-			break;
-		}
+		fd = why < 0 ? why : reopen(f->opath, f->flags);
 	}
 	interruptible_end();
 	interruptible_exit();
@@ -369,7 +395,8 @@ static void *fifo_thread(void *arg)
 			else
 				close(fd);
 			if (fstat(hold, &st) == 0) {
-				degraded_fifo_ready(l->n->id, l->tid, st.st_dev, st.st_ino, hold);
+				degraded_fifo_ready(l->n->id, l->tid, st.st_dev, st.st_ino, hold,
+						    f->decided);
 			} else {
 				close(hold);
 				degraded_answer(l->n->id, -EACCES, 0); /* answered: fail closed, never left waiting */
@@ -411,7 +438,7 @@ static int open_fifo(struct req *r, int opath, int flags)
 		free(f);
 		return -EACCES;
 	}
-	*f = (struct fifo_open){ NULL, fcntl(opath, F_DUPFD_CLOEXEC, 0), flags };
+	*f = (struct fifo_open){ NULL, fcntl(opath, F_DUPFD_CLOEXEC, 0), flags, decided_as(r) };
 	if (f->opath < 0 || (f->l = req_later(r)) == NULL) {
 		if (f->opath >= 0)
 			close(f->opath);
@@ -424,10 +451,10 @@ static int open_fifo(struct req *r, int opath, int flags)
 	/* The stack holds the static TLS of the handlers too (a few hundred KiB). */
 	pthread_attr_setstacksize(&attr, 2 << 20);
 	if (pthread_create(&t, &attr, fifo_thread, f) != 0) {
-		req_later_answer(f->l, -EAGAIN); /* r is the copy's to answer now */
+		req_later_cancel(r, f->l); /* the worker answers after all */
 		fifo_done(f);
 		pthread_attr_destroy(&attr);
-		return 1;
+		return -EAGAIN;
 	}
 	pthread_attr_destroy(&attr);
 	note_change(r);
@@ -698,6 +725,7 @@ static int open_existing(struct req *r, const struct open_args *a, mode_t mode)
 		goto out;
 	}
 	if (S->degraded) {
+		uint64_t decided = 0;
 		/*
 		 * The agent's kernel opens it (degraded.c), as the agent asked:
 		 * a FIFO waits there for its other end, /dev/tty is its own
@@ -709,13 +737,13 @@ static int open_existing(struct req *r, const struct open_args *a, mode_t mode)
 		 */
 		if (compat_openat2_off && S_ISFIFO(st.st_mode) && !(a->flags & (O_PATH | O_NONBLOCK)) &&
 		    (a->flags & O_ACCMODE) != O_RDWR &&
-		    (r->degraded_fifo = degraded_fifo_take(r->tid, st.st_dev, st.st_ino)) < 0) {
+		    (r->degraded_fifo = degraded_fifo_take(r->tid, st.st_dev, st.st_ino, &decided)) < 0) {
 			rc = open_fifo(r, opath, a->flags);
 			close(opath);
 			return rc;
 		}
-		if (r->degraded_fifo >= 0)
-			req_quiet(r); /* made again: decided and logged when it began to wait */
+		if (r->degraded_fifo >= 0 && decided == decided_as(r))
+			req_quiet(r); /* made again: decided so, and logged, when it began to wait */
 		rc = degraded_answer_fd(r, opath, false);
 		return rc;
 	}
