@@ -132,7 +132,7 @@ int exec_run_ids(int fd, struct exec_grant *g)
 /* argv of a process as one blob of NUL-terminated strings. */
 static ssize_t read_cmdline(int dir, char *buf, size_t len)
 {
-	ssize_t n, got = 0;
+	ssize_t n = 0, got = 0;
 	int fd = openat(dir, "cmdline", O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
@@ -140,7 +140,7 @@ static ssize_t read_cmdline(int dir, char *buf, size_t len)
 	while ((size_t)got < len && (n = read(fd, buf + got, len - (size_t)got)) > 0)
 		got += n;
 	close(fd);
-	return got;
+	return n < 0 ? -1 : got;
 }
 
 /* AT_ENTRY and AT_PHDR of a process that has just exec'd (0 when absent). */

@@ -665,8 +665,10 @@ static int decide_dest(struct req *r, const struct sock *s, enum call call, stru
 		t.session = d->kind == D_ABSTRACT &&
 			    net_session_abstract(s->type & 0xf, d->path, d->len);
 		snprintf(r->net_addr, sizeof(r->net_addr), "unix-abstract:%s", real);
-		if (d->kind == D_ABSTRACT && degraded_fetch_named(d->path, d->len))
+		if (d->kind == D_ABSTRACT && degraded_fetch_named(d->path, d->len)) {
+			r->dec.op = op;
 			return refuse(r, EACCES, "ward's own socket (--degraded's fetch)");
+		}
 		rc = decide_net(r, op, &t);
 		break;
 	default:
