@@ -267,6 +267,9 @@ make_template() {
 	# openat2 (5.6), as ward finds it: the kernel's, or masked.
 	OPENAT2=1
 	env -i "${MODE_ENV[@]}" "$WARD" --version | grep -qE ', no openat2[ ,]' && OPENAT2=0
+	# pidfd_open (5.3), as the kernel has it (natively).
+	PIDFD=1
+	"$BIN/pidfd_open" self 0 | grep -q ' = -1 ENOSYS$' && PIDFD=0
 	# Extended attributes, when the filesystem has user ones.
 	XATTR=0
 	if all_zero "$TPL" setxattr xf user.a 1 0 xf user.b 22 0 readonly user.r 1 0; then
@@ -321,6 +324,7 @@ builtin_loc() {
 #   -x        needs user xattrs;  -A needs default ACLs
 #   -O        needs openat2 (5.6): openat2 itself, or O_TMPFILE under ward
 #             (which ward refuses without it); a skip where it is missing or masked
+#   -P        needs pidfd_open (5.3): a skip on a kernel without it
 #   -R        only as root (a skip when this script is not root; not run as
 #             nobody);  -U only unprivileged (run by the nobody part when
 #             this script is root)
@@ -334,7 +338,7 @@ builtin_loc() {
 # S (the suffix) and LOG (the audit log of a ward run).
 t() {
 	local OPTIND opt only="" status=0 chk="" dynonly=0 need="" expected withfd=""
-	while getopts wns:c:DxARUOf: opt; do
+	while getopts wns:c:DxARUOPf: opt; do
 		case $opt in
 		w) only=ward ;;
 		n) only=native ;;
@@ -346,6 +350,7 @@ t() {
 		R) need="$need root" ;;
 		U) need="$need unpriv" ;;
 		O) need="$need openat2" ;;
+		P) need="$need pidfd" ;;
 		f) withfd=$OPTARG ;;
 		*) echo "t: bad option" >&2; exit 2 ;;
 		esac
@@ -361,6 +366,8 @@ t() {
 	local why=""
 	case $need in *xattr*) [ "$XATTR" = 1 ] || why="no user xattrs here" ;; esac
 	case $need in *acl*) [ "$ACL" = 1 ] || why="no default ACLs here" ;; esac
+	case $need in *pidfd*) [ "$PIDFD" = 1 ] ||
+		why="no pidfd_open (before Linux 5.3): natively ENOSYS, as under ward but where ward refuses first (docs/degraded.md)" ;; esac
 	case $need in *openat2*) [ "$OPENAT2" = 1 ] ||
 		why="no openat2 (before Linux 5.6, or masked): openat2 is ENOSYS, and ward refuses O_TMPFILE (EOPNOTSUPP) there; degraded.sh and attacks.sh check those" ;; esac
 	case $need in

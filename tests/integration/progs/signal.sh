@@ -34,7 +34,7 @@ t "tgkill: a child that has exited and is not reaped yet" tgkill \
 tgkill(ZOMBIE, ZOMBIE, 0) = 0
 EOF
 
-t "pidfd_open: a child that has exited and is not reaped yet" pidfd_open \
+t -P "pidfd_open: a child that has exited and is not reaped yet" pidfd_open \
 	zombie 0 <<EOF
 pidfd_open(ZOMBIE, 0) = 3
 EOF
@@ -113,7 +113,7 @@ tgkill(INIT, INIT, 0) = -1 EPERM
 tgkill(PARENT, SELF, 0) = -1 EPERM
 EOF
 
-t "pidfd_open: a child of one's own, oneself, errors" pidfd_open \
+t -P "pidfd_open: a child of one's own, oneself, errors" pidfd_open \
 	child 0 \
 	child PIDFD_NONBLOCK \
 	self 0 \
@@ -132,12 +132,12 @@ chk_pidfd_policy() {
 	logged '"event":"signal"' '"syscall":"pidfd_open"' '"decision":"deny"' '"errno":"EPERM"'
 }
 
-t -w -c chk_pidfd_policy "pidfd_open: not ward, not pid 1" pidfd_open parent 0 init 0 <<EOF
+t -P -w -c chk_pidfd_policy "pidfd_open: not ward, not pid 1" pidfd_open parent 0 init 0 <<EOF
 pidfd_open(PARENT, 0) = -1 EPERM
 pidfd_open(INIT, 0) = -1 EPERM
 EOF
 
-t "pidfd_send_signal: a child of one's own, a reaped one, not a pidfd" pidfd_send_signal \
+t -P "pidfd_send_signal: a child of one's own, a reaped one, not a pidfd" pidfd_send_signal \
 	child 0 \
 	child SIGTERM \
 	self 0 \
@@ -164,7 +164,7 @@ openat(AT_FDCWD, "/proc/thread-self", O_RDONLY|O_DIRECTORY) = 3
 pidfd_send_signal(3, 0, NULL, 0) = -1 EBADF
 EOF
 
-t -w "pidfd_send_signal: no pidfd for ward or pid 1" pidfd_send_signal \
+t -P -w "pidfd_send_signal: no pidfd for ward or pid 1" pidfd_send_signal \
 	parent SIGTERM \
 	init 0 \
 	'@/proc/1' 0 <<EOF
