@@ -270,6 +270,21 @@ int features_detect(struct features *f, char *why, size_t len)
 	return 0;
 }
 
+bool kernel_lacks(int nr)
+{
+	if (nr < FIRST_NEWER_CALL)
+		return false;
+	/*
+	 * Every such call fails at once on a -1 fd or number and NULL
+	 * pointers (EBADF, EFAULT, EINVAL, EPERM), and does nothing; where the
+	 * kernel lacks it, ENOSYS.  (Only the rows the filter does not answer
+	 * ENOSYS already are asked: filter.c.)
+	 */
+	errno = 0;
+	long rc = syscall(nr, -1L, 0L, 0L, 0L, 0L, 0L);
+	return rc < 0 && errno == ENOSYS;
+}
+
 bool ward_capable(int cap)
 {
 	static int caps_read;

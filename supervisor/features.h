@@ -54,6 +54,15 @@ struct features {
 int features_detect(struct features *f, char *why, size_t len);
 /* The names WARD_KERNEL_FEATURES takes, in one line ("addfd_send, ..."). */
 const char *features_maskable(void);
+/*
+ * The first call number of the kernels ward supports that some of them
+ * lack (pidfd_send_signal, 5.1); kernel_lacks(nr) says whether this one
+ * lacks call nr (from FIRST_NEWER_CALL on; older ones every kernel has):
+ * the call, made with arguments that fail at once (-1 and NULLs), says
+ * ENOSYS.
+ */
+#define FIRST_NEWER_CALL 424
+bool kernel_lacks(int nr);
 /* Whether ward's own effective capabilities hold capability cap (read once). */
 bool ward_capable(int cap);
 

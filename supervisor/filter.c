@@ -186,14 +186,29 @@ static int row_rules(scmp_filter_ctx ctx, const struct row *r, uint32_t act,
 	}
 }
 
+/* Whether o says this kernel lacks call nr. */
+static bool lacks(const struct filter_opts *o, int nr)
+{
+	int bit = nr - FIRST_NEWER_CALL;
+	return bit >= 0 && bit < 64 && (o->lacking >> bit) & 1;
+}
+
 /*
  * What the table's rows ask of the filter: each row's calls notified, or
- * refused, by its family.
+ * refused, by its family; a call this kernel lacks is ENOSYS, as natively
+ * (before ward's refusal, or its emulation of a call the kernel has not).
  */
 static int table_rules(scmp_filter_ctx ctx, const struct filter_opts *o)
 {
 	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
 		uint32_t act = o->degraded ? SCMP_ACT_TRACE(0) : SCMP_ACT_NOTIFY;
+		if (lacks(o, table[i].nr)) {
+			/* The kernel's own ENOSYS, before anything ward would decide or refuse. */
+			int rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), table[i].nr, 0);
+			if (rc < 0)
+				return rc;
+			continue;
+		}
 		switch (table[i].family) {
 		case FAM_STAT:
 			if (!o->stat)
@@ -485,6 +500,21 @@ void filter_set_degraded(bool on)
 	own_degraded = on;
 }
 
+/* The calls of the table this kernel lacks (the rows it answers ENOSYS already need no asking). */
+static uint64_t lacking_calls(void)
+{
+	static uint64_t lacking;
+	static bool asked;
+
+	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]) && !asked; i++) {
+		int bit = table[i].nr - FIRST_NEWER_CALL;
+		if (bit >= 0 && bit < 64 && table[i].family != FAM_ENOSYS && kernel_lacks(table[i].nr))
+			lacking |= 1ull << bit;
+	}
+	asked = true;
+	return lacking;
+}
+
 struct filter_opts filter_opts_of(const struct ward_policy *p)
 {
 	return (struct filter_opts){
@@ -494,6 +524,7 @@ struct filter_opts filter_opts_of(const struct ward_policy *p)
 		.sys_ptrace = ward_capable(CAP_SYS_PTRACE),
 		.own_pty = own_pty,
 		.degraded = own_degraded,
+		.lacking = lacking_calls(),
 	};
 }
 
@@ -540,7 +571,7 @@ bool filter_notifies_with(const struct filter_opts *o, int nr, const uint64_t ar
 		if (r->nr != nr)
 			continue;
 		if ((r->family == FAM_STAT && !o->stat) || (r->family == FAM_CRED && !o->root) ||
-		    r->family == FAM_ENOSYS || r->family == FAM_EPERM)
+		    r->family == FAM_ENOSYS || r->family == FAM_EPERM || lacks(o, nr))
 			return false;
 		switch (r->notify.kind) {
 		case NOTIFY_UNLESS_OPATH:

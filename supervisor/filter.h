@@ -21,6 +21,8 @@ struct filter_opts {
 	bool sys_ptrace; /* ward holds CAP_SYS_PTRACE */
 	bool own_pty;	 /* the agent runs on ward's pty (term/pty.c): TIOCSPGRP is not notified */
 	bool degraded;	 /* --degraded: SECCOMP_RET_TRACE for what is notified, and the page kept */
+	/* Bit nr - FIRST_NEWER_CALL: this kernel lacks call nr (kernel_lacks), which is ENOSYS. */
+	uint64_t lacking;
 };
 struct filter_opts filter_opts_of(const struct ward_policy *p);
 /*

@@ -14,6 +14,7 @@
  * against its family.
  */
 
+#include "features.h"
 #include "filter.h"
 #include "syscalls.h"
 
@@ -664,8 +665,11 @@ static const struct row rows[] = {
 #undef NEWROW
 };
 
-static uint32_t family_answer(int family, const struct filter_opts *o)
+static uint32_t family_answer(int nr, int family, const struct filter_opts *o)
 {
+	int bit = nr - FIRST_NEWER_CALL;
+	if (bit >= 0 && bit < 64 && (o->lacking >> bit) & 1)
+		return ERR(ENOSYS);
 	switch (family) {
 	case FAM_STAT:
 		return o->stat ? NOTIFY : ALLOW;
@@ -688,7 +692,7 @@ static void check_rows(const struct filter_opts *o)
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		if (rows[i].notify > 1)
 			continue;
-		uint32_t want = family_answer(rows[i].family, o);
+		uint32_t want = family_answer(rows[i].nr, rows[i].family, o);
 		for (int k = 0; k < 3; k++) {
 			/* zero, ones and another pattern of arguments; O_PATH left out for UNLESS_OPATH */
 			uint64_t v = k == 0 ? 0 : k == 1 ? 0x7fffffffull : 0x12345678ull;
@@ -721,9 +725,38 @@ static void test_rows_full(void **state)
 	check_rows(&full);
 }
 
+/*
+ * A kernel that lacks the newer calls (RHEL 8's 4.18 lacks every one from
+ * FIRST_NEWER_CALL on): each is ENOSYS, as natively, not notified nor
+ * refused by ward first.
+ */
+static void test_rows_old_kernel(void **state)
+{
+	struct filter_opts old = full;
+	uint64_t args[6] = { 0 };
+
+	(void)state;
+	old.lacking = ~0ull;
+	check_rows(&old);
+	assert_false(filter_notifies_with(&old, SYS_pidfd_open, args));
+	assert_false(filter_notifies_with(&old, SYS_faccessat2, args));
+	assert_true(filter_notifies_with(&old, SYS_openat, args));
+}
+
+/* kernel_lacks asks the kernel: this one has pidfd_open; no kernel has call 510 (yet). */
+static void test_kernel_lacks(void **state)
+{
+	(void)state;
+	assert_false(kernel_lacks(SYS_pidfd_open));
+	assert_false(kernel_lacks(SYS_faccessat2));
+	assert_false(kernel_lacks(SYS_getpid)); /* older than any it asks about */
+	assert_true(kernel_lacks(510));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rows_old_kernel), cmocka_unit_test(test_kernel_lacks),
 		cmocka_unit_test(test_probes_plain), cmocka_unit_test(test_probes_full),
 		cmocka_unit_test(test_sweep_plain),  cmocka_unit_test(test_sweep_full),
 		cmocka_unit_test(test_notifies_plain), cmocka_unit_test(test_notifies_full),
