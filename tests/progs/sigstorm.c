@@ -144,10 +144,14 @@ static int check_left(const char *dir)
 	return left;
 }
 
-/* The FIFO's writer: for each byte on go, opens the FIFO, writes the number, closes. */
+/*
+ * The FIFO's writer: for each number on go, opens the FIFO, writes the
+ * number, closes, and says so on done (a reader's next open must not meet
+ * this open's end before it is closed: it would read its end of file).
+ */
 struct writer {
 	const char *fifo;
-	int go;
+	int go, done;
 };
 
 static void *fifo_writer(void *arg)
@@ -161,6 +165,8 @@ static void *fifo_writer(void *arg)
 			fail("%d: the FIFO's writer: %s", i, strerror(errno));
 		if (fd >= 0)
 			close(fd);
+		if (write(w->done, &i, sizeof(i)) != sizeof(i))
+			break;
 	}
 	return NULL;
 }
@@ -212,15 +218,16 @@ int main(int argc, char **argv)
 	note_fds();
 	/* The FIFO and its writer, which takes no signal (their fds go before the count at the end). */
 	char fifo[PATH_MAX];
-	int go[2];
+	int go[2], done[2];
 	pthread_t wt;
 	sigset_t all, old;
 	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
-	struct writer w = { fifo, -1 };
+	struct writer w = { fifo, -1, -1 };
 	if (mode != GIVEUP) {
-		if (mkfifo(fifo, 0600) < 0 || pipe2(go, O_CLOEXEC) < 0)
+		if (mkfifo(fifo, 0600) < 0 || pipe2(go, O_CLOEXEC) < 0 || pipe2(done, O_CLOEXEC) < 0)
 			return 2;
 		w.go = go[0];
+		w.done = done[1];
 		sigfillset(&all);
 		pthread_sigmask(SIG_BLOCK, &all, &old);
 		if (pthread_create(&wt, NULL, fifo_writer, &w) != 0)
@@ -318,8 +325,9 @@ int main(int argc, char **argv)
 		    (fd = CALL(open(fifo, O_RDONLY | O_CLOEXEC))) < 0 ||
 		    CALL(read((int)fd, &v, sizeof(v))) != sizeof(v) || v != i)
 			fail("%d: %s gave %d, not %d (%s)", i, fifo, v, i, strerror(errno));
-		if (fd >= 0)
-			close((int)fd);
+		/* The writer's end closed before the next round's open (it opened, as this one did). */
+		if (fd >= 0 && (close((int)fd), CALL(read(done[0], &v, sizeof(v)))) != sizeof(v))
+			fail("%d: the FIFO's writer did not finish: %s", i, strerror(errno));
 	}
 	struct itimerval off = { { 0, 0 }, { 0, 0 } };
 	setitimer(ITIMER_REAL, &off, NULL);
@@ -328,6 +336,8 @@ int main(int argc, char **argv)
 		close(go[1]);
 		pthread_join(wt, NULL);
 		close(go[0]);
+		close(done[0]);
+		close(done[1]);
 		unlink(fifo);
 	}
 	int left = count_fds() - fds;
