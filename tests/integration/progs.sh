@@ -267,9 +267,10 @@ make_template() {
 	# openat2 (5.6), as ward finds it: the kernel's, or masked.
 	OPENAT2=1
 	env -i "${MODE_ENV[@]}" "$WARD" --version | grep -qE ', no openat2[ ,]' && OPENAT2=0
-	# pidfd_open (5.3), as the kernel has it (natively).
-	PIDFD=1
+	# pidfd_open (5.3) and faccessat2 (5.8), as the kernel has them (natively).
+	PIDFD=1 FACCESSAT2=1
 	"$BIN/pidfd_open" self 0 | grep -q ' = -1 ENOSYS$' && PIDFD=0
+	"$BIN/faccessat2" AT_FDCWD / F_OK 0 | grep -q ' = -1 ENOSYS$' && FACCESSAT2=0
 	# Extended attributes, when the filesystem has user ones.
 	XATTR=0
 	if all_zero "$TPL" setxattr xf user.a 1 0 xf user.b 22 0 readonly user.r 1 0; then
@@ -325,6 +326,7 @@ builtin_loc() {
 #   -O        needs openat2 (5.6): openat2 itself, or O_TMPFILE under ward
 #             (which ward refuses without it); a skip where it is missing or masked
 #   -P        needs pidfd_open (5.3): a skip on a kernel without it
+#   -F        needs faccessat2 (5.8): a skip on a kernel without it
 #   -R        only as root (a skip when this script is not root; not run as
 #             nobody);  -U only unprivileged (run by the nobody part when
 #             this script is root)
@@ -338,7 +340,7 @@ builtin_loc() {
 # S (the suffix) and LOG (the audit log of a ward run).
 t() {
 	local OPTIND opt only="" status=0 chk="" dynonly=0 need="" expected withfd=""
-	while getopts wns:c:DxARUOPf: opt; do
+	while getopts wns:c:DxARUOPFf: opt; do
 		case $opt in
 		w) only=ward ;;
 		n) only=native ;;
@@ -351,6 +353,7 @@ t() {
 		U) need="$need unpriv" ;;
 		O) need="$need openat2" ;;
 		P) need="$need pidfd" ;;
+		F) need="$need faccessat2" ;;
 		f) withfd=$OPTARG ;;
 		*) echo "t: bad option" >&2; exit 2 ;;
 		esac
@@ -366,8 +369,10 @@ t() {
 	local why=""
 	case $need in *xattr*) [ "$XATTR" = 1 ] || why="no user xattrs here" ;; esac
 	case $need in *acl*) [ "$ACL" = 1 ] || why="no default ACLs here" ;; esac
+	case $need in *faccessat2*) [ "$FACCESSAT2" = 1 ] ||
+		why="no faccessat2 (before Linux 5.8): ENOSYS natively and under ward" ;; esac
 	case $need in *pidfd*) [ "$PIDFD" = 1 ] ||
-		why="no pidfd_open (before Linux 5.3): natively ENOSYS, as under ward but where ward refuses first (docs/degraded.md)" ;; esac
+		why="no pidfd_open (before Linux 5.3): ENOSYS natively and under ward" ;; esac
 	case $need in *openat2*) [ "$OPENAT2" = 1 ] ||
 		why="no openat2 (before Linux 5.6, or masked): openat2 is ENOSYS, and ward refuses O_TMPFILE (EOPNOTSUPP) there; degraded.sh and attacks.sh check those" ;; esac
 	case $need in

@@ -160,7 +160,7 @@ faccessat(4, "", F_OK) = -1 ENOENT
 faccessat(99, "f", F_OK) = -1 EBADF
 EOF
 
-t "faccessat2: flags" faccessat2 \
+t -F "faccessat2: flags" faccessat2 \
 	AT_FDCWD link F_OK AT_SYMLINK_NOFOLLOW \
 	AT_FDCWD dangle F_OK AT_SYMLINK_NOFOLLOW \
 	AT_FDCWD dangle F_OK 0 \
