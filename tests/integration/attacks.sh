@@ -588,6 +588,10 @@ attack review fsioctl "the ioctls that shut down, grow or rename a whole filesys
 # namespace by the driver (root): what FS lacks here, if anything.
 loop_fs_missing() { # FS
 	command -v "mkfs.$1" >/dev/null || echo "no mkfs.$1"
+	# Built in or loaded, or a module this kernel can load.
+	grep -qw "$1" /proc/filesystems ||
+		[ -n "$(find "/lib/modules/$(uname -r)" -name "$1.ko*" 2>/dev/null | head -n 1)" ] ||
+		echo "no $1 in this kernel"
 	[ -e /dev/loop-control ] || echo "no loop devices"
 	unshare -m true 2>/dev/null || echo "no private mount namespace (unshare -m)"
 }
