@@ -241,8 +241,9 @@ int features_detect(struct features *f, char *why, size_t len)
 	if (!f->user_notif && taken) {
 		snprintf(why, len,
 			 "seccomp user notification is taken: another listener already supervises "
-			 "this process (a container runtime); --degraded enforces by ptrace at "
-			 "every call's entry (docs/degraded.md)");
+			 "this process (a container runtime's, or another ward's, under which ward "
+			 "cannot run); --degraded enforces by ptrace at every call's entry "
+			 "(docs/degraded.md)");
 		return -EBUSY;
 	}
 	if (!f->user_notif) {

@@ -491,8 +491,18 @@ fi
 # ---- ward inside ward ----
 # The outer ward refuses ptrace (and keeps its own files from the agent): the inner cannot trace.
 # (An ASan build's leak check stops the world with ptrace, which the outer ward refuses.)
-env -i "${ENVV[@]}" ASAN_OPTIONS=detect_leaks=0 "$WARD" run -q -r "allow read,exec $BUILD/**" -- \
-	"$WARD" run -q --degraded -- true >/dev/null 2>&1
+# (The inner's TMPDIR is its own: the outer keeps its session directory from the agent.)
+mkdir -p "$BASE/inner"
+out=$(env -i "${ENVV[@]}" ASAN_OPTIONS=detect_leaks=0 "$WARD" run -q -r "allow read,exec $BUILD/**" \
+	-r "allow read,write,create $BASE/inner/**" -- env TMPDIR="$BASE/inner" \
+	"$WARD" run -q --degraded --log "$BASE/inner/log" -- true 2>&1)
 check "ward inside ward: the inner refuses to start (125)" 125 "$?"
+check_match "...and says why: the supervisor above refuses ptrace" \
+	"*cannot trace the child (PTRACE_SEIZE): Operation not permitted: the supervisor above this process refuses ptrace (ward inside ward*" "$out"
+out=$(env -i "${ENVV[@]}" ASAN_OPTIONS=detect_leaks=0 "$WARD" run -q -r "allow read,exec $BUILD/**" -- \
+	"$WARD" run -q --log /dev/null -- true 2>&1)
+check "ward inside ward, not degraded: the inner refuses to start (125)" 125 "$?"
+check_match "...and names another ward as the listener" \
+	"*or another ward's, under which ward cannot run*" "$out"
 
 summary
