@@ -67,6 +67,13 @@ flat() {
 	printf "'%s'" "$s"
 }
 
+# slow SECONDS: a time limit for something that must end (a hang fails, not
+# waits), times WARD_TESTS_SLOW: a guest that emulates its CPU (tests/vm)
+# runs everything tens of times slower.
+slow() {
+	echo $(($1 * ${WARD_TESTS_SLOW:-1}))
+}
+
 check() { # WHAT EXPECTED GOT: exact equality
 	if [ "$2" = "$3" ]; then
 		pass "$1"

@@ -424,7 +424,7 @@ t() {
 				cmd=("$BIN/withfd$S" "${fds[@]}" -- "${cmd[@]}")
 			fi
 			local got st
-			got=$(cd "$P" && as_user timeout -k 5 30 "${cmd[@]}" 2>"$U/stderr" </dev/null)
+			got=$(cd "$P" && as_user timeout -k 5 "$(slow 30)" "${cmd[@]}" 2>"$U/stderr" </dev/null)
 			st=$?
 			if [ "$got" = "$exp" ] && [ "$st" = "$status" ]; then
 				pass "$what"

@@ -65,7 +65,7 @@ with open(sys.argv[1], "wb") as f:
     f.write(eh + ph); f.seek(4096); f.write(sh); f.truncate(0x3000 + G)' bigdyn
 chmod 755 bigdyn
 rm -f "$L"
-timeout -k 3 10 "$WARD" run -q --log "$L" -- ./bigdyn 2>/dev/null
+timeout -k 3 "$(slow 10)" "$WARD" run -q --log "$L" -- ./bigdyn 2>/dev/null
 check "a loader-like file with GiB .dynamic sections is refused at once" 126 "$?"
 rm -f bigdyn
 has "the exit event" "$L" '"event":"exit".*"status":1'
@@ -251,7 +251,7 @@ rm -f "$BASE/proj/wardcopy" "$BASE/proj/libward-preload.so"
 # A FIFO's open waits for the other end in ward: a signal still interrupts
 # it (EINTR for a handled one), and SIGTERM to ward still ends the session.
 mkfifo "$BASE/fifo"
-run() { rm -f "$L"; timeout -k 3 20 "$WARD" run -q --log "$L" "$@"; RC=$?; } # a hang fails, not waits
+run() { rm -f "$L"; timeout -k 3 "$(slow 20)" "$WARD" run -q --log "$L" "$@"; RC=$?; } # a hang fails, not waits
 run -- python3 -c 'import os, signal, sys
 class Alarm(Exception): pass
 def ring(*a): raise Alarm()

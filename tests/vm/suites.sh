@@ -16,6 +16,10 @@ tree=$(cd "$here/../.." && pwd)
 build=$(cd "$1" && pwd)
 case $build in "$tree"/*) ;; *) echo "suites: $build is not inside $tree" >&2; exit 2 ;; esac
 kernel=$2 moddir=${3:-}
+# An emulated guest (qemu's TCG, the default of run.sh) runs tens of times
+# slower: the tests' time limits for what must end are five times theirs.
+slow=${WARD_TESTS_SLOW:-5}
+[ "${WARD_VM_ACCEL:-tcg}" = kvm ] && slow=${WARD_TESTS_SLOW:-1}
 
 cmd='cd "'"$build"'"
 echo "kernel $(uname -r)"
@@ -30,6 +34,6 @@ else
 	echo "suites: ward runs neither way here"
 	exit 1
 fi
-WARD_DEGRADED=$mode WARD_TESTS_WARD_ONLY=1 ctest --output-on-failure -j 2 \
+WARD_DEGRADED=$mode WARD_TESTS_WARD_ONLY=1 WARD_TESTS_SLOW='"$slow"' ctest --output-on-failure -j 2 \
 	-R "^(progs|attacks|net)|^(run|help|reproducers)$" -E "nobody|table|no-preload"'
 exec sh "$here/run.sh" ${moddir:+-m "$moddir"} -t 5400 "$kernel" "$tree" "$cmd"
