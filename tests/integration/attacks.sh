@@ -545,15 +545,18 @@ if needs_root "proc ipcreuse" "$([ -w /proc/sys/kernel/msg_next_id ] || echo "ms
 fi
 T_PRE=pre_victim T_POST=post_helpers
 attack proc victim "the memfd, deleted file and pipe of a process outside the session"
-# The victim makes memfds until one has the inode number of a file of /usr:
-# shmem's inode numbers only grow (until they wrap at 2^32), so on a host up
-# long enough they are beyond every inode number of /usr and none can match.
+# The victim makes memfds (up to 4,000,000) until one has the inode number of
+# a file of /usr: shmem's inode numbers only grow (until they wrap at 2^32),
+# so on a host up long enough they are beyond every inode number of /usr, and
+# where /usr's are far above them (a guest's 9p root, which remaps them high)
+# none is within reach.
 hop_possible() {
-	local next top
+	local next near
 	next=$(python3 -c 'import os; print(os.fstat(os.memfd_create("probe")).st_ino)' 2>/dev/null) || return 1
-	top=$(find /usr -xdev -printf '%i\n' 2>/dev/null | sort -n | tail -n 1)
-	[ -n "$top" ] && [ "$next" -lt "$top" ] && return 0
-	HOP_WHY="this host's memfd inode numbers ($next) are beyond every inode number of /usr ($top): no memfd can take one until they wrap at 2^32"
+	near=$(find /usr -xdev -printf '%i\n' 2>/dev/null |
+		awk -v n="$next" '$1 > n && (m == "" || $1 < m) { m = $1 } END { print m }')
+	[ -n "$near" ] && awk -v a="$near" -v n="$next" 'BEGIN { exit !(a - n < 3000000) }' && return 0
+	HOP_WHY="no inode number of /usr is within reach of this host's memfds' ($next; the nearest above: ${near:-none}): no memfd can take one (they wrap at 2^32)"
 	return 1
 }
 # (Only the parts that run it: the plain one and nobody's inner one.)
