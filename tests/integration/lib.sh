@@ -179,11 +179,11 @@ close_fds() {
 # ---------------------------------------------------------------- waiting
 
 # wait_for SECONDS COMMAND...: poll COMMAND every 50 ms until it succeeds;
-# 1 when SECONDS went by first.
+# 1 when SECONDS (times WARD_TESTS_SLOW: slow) went by first.
 wait_for() {
 	local secs=$1 end
 	shift
-	end=$((SECONDS + ${secs%.*} + 1))
+	end=$((SECONDS + $(slow "${secs%.*}") + 1))
 	while ! "$@"; do
 		[ "$SECONDS" -ge "$end" ] && return 1
 		sleep 0.05
