@@ -289,7 +289,7 @@ run_in_project() { # WARDED BIN MODE [ward options...]
 		envs+=(ATTACK_NATIVE=1)
 	fi
 	OUT=$(cd "$P" && "${wrap[@]}" env ATTACK_SECONDS="$secs" "${envs[@]}" \
-		timeout -k 5 "$T_TIMEOUT" setsid -w "${runner[@]}" "$ATT/$bin" ${mode:+"$mode"} \
+		timeout -k 5 "$(slow "$T_TIMEOUT")" setsid -w "${runner[@]}" "$ATT/$bin" ${mode:+"$mode"} \
 		</dev/null 2>&1)
 	RC=$?
 	[ -n "$T_POST" ] && "$T_POST" "$P"
@@ -369,7 +369,7 @@ run_one() { # KEY KIND DESC BIN MODE [ward options...]
 	leaks=$(printf '%s\n' "$OUT" | grep -E '^LEAK' || true)
 	wrongs=$(printf '%s\n' "$OUT" | grep -E '^WRONG' || true)
 	if [ $RC -eq 124 ] || [ $RC -eq 137 ] && ! log_end_ok "$LOG" "$RC"; then
-		why="hung or killed: timeout after ${T_TIMEOUT}s or SIGKILL (exit $RC)"
+		why="hung or killed: timeout after $(slow "$T_TIMEOUT")s or SIGKILL (exit $RC)"
 	fi
 	if [[ $OUT == *"$TOKEN"* ]]; then
 		why="${why:+$why; }the secret's content appeared in the output"
