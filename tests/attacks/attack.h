@@ -37,6 +37,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <ctype.h>
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -59,8 +60,11 @@
 #define PUBLIC_CONTENT "PUBLIC-CONTENT"
 
 static int att_through, att_wrong;
-/* Attempts stopped as they should be, and attempts that tested nothing. */
-static unsigned long att_stopped, att_missed;
+/*
+ * Attempts stopped as they should be, attempts that tested nothing, and
+ * attempts at what this kernel does not have (absent below).
+ */
+static unsigned long att_stopped, att_missed, att_absent;
 
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void say(const char *fmt, ...)
@@ -145,14 +149,62 @@ static void missed(const char *fmt, ...)
 }
 
 /*
+ * An attempt at what this kernel does not have (a call it answers ENOSYS,
+ * a device it has no node for): nothing to attack.  An attack whose every
+ * attempt is absent is skipped, with the reason (RESULT: absent).
+ */
+static void absent(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void absent(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	tell("absent", &att_absent, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * Whether this kernel lacks NAME: the driver asks the kernel itself, outside
+ * ward, and lists what it lacks in ATTACK_KERNEL_LACKS ("openat2,pidfd_open"):
+ * under ward, an ENOSYS could be ward's own answer.
+ */
+static int kernel_lacks(const char *name)
+{
+	const char *l = getenv("ATTACK_KERNEL_LACKS");
+	size_t n = strlen(name);
+
+	for (const char *p = l; p != NULL && *p != '\0'; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		if (strncmp(p, name, n) == 0 && (p[n] == ',' || p[n] == '\0'))
+			return 1;
+	return 0;
+}
+
+/* The call an attempt names: "openat2" of "openat2(secret/x, ...)" or "raw openat2(...)". */
+static int names_lacking_call(const char *how)
+{
+	char call[64];
+	size_t n = 0;
+
+	if (strncmp(how, "raw ", 4) == 0)
+		how += 4;
+	while (n < sizeof(call) - 1 && (isalnum((unsigned char)how[n]) || how[n] == '_'))
+		call[n] = how[n], n++;
+	call[n] = '\0';
+	return n > 0 && how[n] == '(' && kernel_lacks(call);
+}
+
+/*
  * A call that should have been refused failed with errno err: blocked when
- * err is want (the policy's errno), missed otherwise (the attempt never
- * reached the decision it is about).
+ * err is want (the policy's errno), absent when it is ENOSYS for a call
+ * this kernel lacks, missed otherwise (the attempt never reached the
+ * decision it is about).
  */
 static void refused(const char *how, int err, int want)
 {
 	if (err == want)
 		blocked("%s: %s", how, strerror(err));
+	else if (err == ENOSYS && names_lacking_call(how))
+		absent("%s: ENOSYS: this kernel lacks the call", how);
 	else
 		missed("%s: %s, where the policy's answer is %s", how, strerror(err), strerror(want));
 }
@@ -202,6 +254,10 @@ static int finish(void)
 		say("RESULT: wrong");
 		return 4;
 	}
+	if (att_missed == 0 && att_stopped == 0 && att_absent > 0) {
+		say("RESULT: absent");
+		return 5;
+	}
 	if (att_missed > 0 || att_stopped == 0) {
 		say("note: %lu attempts stopped, %lu missed", att_stopped, att_missed);
 		say("RESULT: not-tried");
@@ -229,6 +285,8 @@ static int native_run(void)
 static int openat2_err(int want)
 {
 	const char *m = getenv("WARD_KERNEL_FEATURES");
+	if (kernel_lacks("openat2"))
+		return ENOSYS;
 	return m != NULL && strstr(m, "-openat2") != NULL ? ENOSYS : want;
 }
 

@@ -785,10 +785,14 @@ static void mode_kinds(void)
 	try_socket("socket(AF_INET6, SOCK_DGRAM, IPPROTO_ICMPV6)", AF_INET6, SOCK_DGRAM,
 		   IPPROTO_ICMPV6);
 	/* MPTCP is TCP as far as addresses go: its connect must be decided. */
-	try_connect("MPTCP connect(127.0.0.1:TCP4)", AF_INET, SOCK_STREAM, IPPROTO_MPTCP,
-		    a4("127.0.0.1", tcp4));
-	try_sendto("MPTCP sendto(MSG_FASTOPEN, 127.0.0.1:TCP4)", AF_INET, SOCK_STREAM,
-		   IPPROTO_MPTCP, a4("127.0.0.1", tcp4), MSG_FASTOPEN);
+	if (kernel_lacks("mptcp")) {
+		absent("MPTCP: this kernel has none (5.6), or it is turned off (net.mptcp.enabled)");
+	} else {
+		try_connect("MPTCP connect(127.0.0.1:TCP4)", AF_INET, SOCK_STREAM, IPPROTO_MPTCP,
+			    a4("127.0.0.1", tcp4));
+		try_sendto("MPTCP sendto(MSG_FASTOPEN, 127.0.0.1:TCP4)", AF_INET, SOCK_STREAM,
+			   IPPROTO_MPTCP, a4("127.0.0.1", tcp4), MSG_FASTOPEN);
+	}
 
 	/* A loose source route through 127.0.0.1: the first hop replaces the destination. */
 	static const uint8_t lsrr[8] = { IPOPT_LSRR, 7, 4, 127, 0, 0, 1, IPOPT_END };

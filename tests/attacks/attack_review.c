@@ -207,6 +207,10 @@ static void mode_pgrpsig(void)
 	if (setpgid(0, 0) < 0)
 		setup_failed("setpgid(0, 0)");
 	int self = (int)syscall(SYS_pidfd_open, getpid(), 0);
+	if (self < 0 && errno == ENOSYS && kernel_lacks("pidfd_open")) {
+		absent("pidfd_open: ENOSYS: this kernel lacks the call (5.3), so pidfd_send_signal has no pidfd");
+		return;
+	}
 	if (self < 0) {
 		setup_failed("pidfd_open");
 		return;
@@ -296,6 +300,10 @@ static void mode_xfs(void)
 static void mode_uffd(void)
 {
 	int fd = open("/dev/userfaultfd", O_RDONLY | O_CLOEXEC); /* read: the default profile allows it */
+	if (fd < 0 && errno == ENOENT && kernel_lacks("/dev/userfaultfd")) {
+		absent("open(/dev/userfaultfd): ENOENT: this kernel has no such device (6.1)");
+		return;
+	}
 	if (fd < 0) {
 		/* The device is root's (0600): for anyone else the kernel refuses it already. */
 		refused("open(/dev/userfaultfd)", errno, EACCES);

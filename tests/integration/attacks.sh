@@ -157,7 +157,7 @@ declare -A DEGRADED_ABSENT=(
 # Attacks made of openat2 alone, on a kernel without it (before 5.6:
 # ward's run of one masks it) where every openat2 is ENOSYS: nothing to try.
 declare -A OPENAT2_ABSENT=(
-	["openat2_race"]="a kernel without openat2 (before 5.6, masked here) has no struct open_how to flip: every openat2 is ENOSYS"
+	["openat2_race"]="a kernel without openat2 (before 5.6, or masked) has no struct open_how to flip: every openat2 is ENOSYS"
 )
 known_open() { # MODEKEY -> 0 when it is a known open weakness
 	[ -n "${KNOWN_OPEN[$1]:-}" ]
@@ -199,6 +199,11 @@ T_NATIVE=""   # "kernel: WHY": natively the kernel stops it too;
               # "none: WHY": nothing to attack without ward, no native run
 T_NATIVE_NOBODY="" # the same, for the unprivileged pass only
 
+# Whether ward runs as on a kernel without openat2: masked, or this one's.
+no_openat2() {
+	[[ ",${WARD_KERNEL_FEATURES:-}," == *,-openat2,* || ",${ATTACK_KERNEL_LACKS:-}," == *,openat2,* ]]
+}
+
 # attack NAME MODE DESCRIPTION [ward options...]: both builds, natively
 # and under ward.
 attack() {
@@ -211,13 +216,12 @@ attack() {
 			bin=attack_$name
 			[ "$kind" = static ] && bin=$bin-static
 			if [ -n "${WARD_DEGRADED:-}" ] && [ -n "${DEGRADED_ABSENT[$name${mode:+ $mode}]:-}" ] &&
-				[[ ",${WARD_KERNEL_FEATURES:-}," != *,-openat2,* ]]; then
+				! no_openat2; then
 				selected "$name${mode:+ $mode} ($kind): $desc" &&
 					skip "$name${mode:+ $mode} ($kind): $desc" "${DEGRADED_ABSENT[$name${mode:+ $mode}]}"
 				continue
 			fi
-			if [[ ",${WARD_KERNEL_FEATURES:-}," == *,-openat2,* ]] &&
-				[ -n "${OPENAT2_ABSENT[$name${mode:+ $mode}]:-}" ]; then
+			if no_openat2 && [ -n "${OPENAT2_ABSENT[$name${mode:+ $mode}]:-}" ]; then
 				selected "$name${mode:+ $mode} ($kind): $desc" &&
 					skip "$name${mode:+ $mode} ($kind): $desc" "${OPENAT2_ABSENT[$name${mode:+ $mode}]}"
 				continue
@@ -320,6 +324,33 @@ quote_out() { # the output, secret token hidden, failures first
 		sed '/^$/d' | sed "s/$TOKEN/<TOKEN>/g"
 }
 
+# What this kernel lacks, asked of it here, outside ward (under ward an
+# ENOSYS could be ward's own): an attempt at it is absent, not missed
+# (tests/attacks/attack.h), and an attack made only of such is a skip.
+kernel_lacks_probe() {
+	python3 - <<'PY'
+import ctypes, errno, os, socket
+libc = ctypes.CDLL(None, use_errno=True)
+lacks = []
+for name, nr in (("pidfd_open", 434), ("open_tree", 428), ("openat2", 437),
+                 ("open_tree_attr", 467)):
+    if libc.syscall(nr, -1, 0, 0, 0, 0) < 0 and ctypes.get_errno() == errno.ENOSYS:
+        lacks.append(name)
+if not os.path.exists("/dev/userfaultfd"):
+    lacks.append("/dev/userfaultfd")
+try:
+    socket.socket(socket.AF_INET, socket.SOCK_STREAM, 262).close()  # IPPROTO_MPTCP
+except OSError:
+    lacks.append("mptcp")
+print(",".join(lacks))
+PY
+	env -u WARD_KERNEL_FEATURES "$WARD" --version | grep -q ': no seccomp user notification' &&
+		printf ',user_notif'
+}
+ATTACK_KERNEL_LACKS=$(kernel_lacks_probe | tr -d '\n' | sed 's/^,//') || bail "cannot ask the kernel what it lacks"
+export ATTACK_KERNEL_LACKS
+echo "# this kernel lacks: ${ATTACK_KERNEL_LACKS:-nothing the attacks ask about}"
+
 run_one() { # KEY KIND DESC BIN MODE [ward options...]
 	local key=$1 desc=$3 bin=$4 mode=$5
 	KIND=$2
@@ -344,7 +375,9 @@ run_one() { # KEY KIND DESC BIN MODE [ward options...]
 		eff=$(effects)
 		[ -s "$P.standin" ] || eff="${eff:+$eff; }the stand-in for ward did not reach its end (exit $RC)"
 		printf '%s\n' "$OUT" | grep -q '^LEAK' && eff="${eff:+$eff; }a LEAK line"
-		if [ -z "$native" ]; then
+		if [ "$r" = absent ] && [ -z "$eff" ]; then
+			skip "$ntitle" "$(printf '%s\n' "$OUT" | grep -m1 '^absent: ')"
+		elif [ -z "$native" ]; then
 			if [ "$r" = through ] || [ -n "$eff" ]; then
 				pass "$ntitle: gets through"
 			else
@@ -382,6 +415,15 @@ run_one() { # KEY KIND DESC BIN MODE [ward options...]
 		why="${why:+$why; }ward did not survive: its log does not end with session-end (status $RC); last: $(tail -c 200 "$LOG" 2>/dev/null | tail -n 1)"
 	elif [[ $(head -n 1 "$LOG") != *'"event":"session-start"'* ]]; then
 		why="${why:+$why; }ward's log lost its beginning (no session-start first)"
+	fi
+	if [ "$r" = absent ] && [ -z "$why" ] && [ $RC -eq 5 ]; then
+		local eff0
+		eff0=$(effects)
+		if [ -z "$eff0" ]; then
+			skip "$title" "$(printf '%s\n' "$OUT" | grep -m1 '^absent: ')"
+			rm -rf "$P"
+			return 0
+		fi
 	fi
 	if [ "$r" = not-tried ] && [ -z "$why" ]; then
 		why="not tried: $(printf '%s\n' "$OUT" | grep -E '^(MISSED|SETUP)' | head -n 1)"
