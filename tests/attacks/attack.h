@@ -508,6 +508,12 @@ static int write_tiny_elf_as(int fd, unsigned long base, const char *interp, con
 		memcpy(buf + ioff, interp, ilen);
 		ph++;
 	}
+	/*
+	 * The segment is the whole page: before 6.7 the kernel zeroes the rest
+	 * of an interpreter's last page past its file data, and fails the exec
+	 * (SIGSEGV) where that page is not writable (padzero in load_elf_interp).
+	 */
+	total = sizeof(buf);
 	ph->p_type = PT_LOAD;
 	ph->p_flags = PF_R | PF_X;
 	ph->p_offset = 0;

@@ -342,6 +342,10 @@ try:
     socket.socket(socket.AF_INET, socket.SOCK_STREAM, 262).close()  # IPPROTO_MPTCP
 except OSError:
     lacks.append("mptcp")
+# Before 5.18 AT_PHDR is the load address plus e_phoff (binfmt_elf): a loader
+# whose program headers lie outside its first segment crashes (loader far).
+if tuple(int(x) for x in os.uname().release.split("-")[0].split(".")[:2]) < (5, 18):
+    lacks.append("at_phdr_anywhere")
 print(",".join(lacks))
 PY
 	env -u WARD_KERNEL_FEATURES "$WARD" --version | grep -q ': no seccomp user notification' &&
