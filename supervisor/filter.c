@@ -186,11 +186,17 @@ static int row_rules(scmp_filter_ctx ctx, const struct row *r, uint32_t act,
 	}
 }
 
-/* Whether o says this kernel lacks call nr. */
-static bool lacks(const struct filter_opts *o, int nr)
+/* Call nr's bit in filter_opts.lacking; -1 for a call older than any asked about. */
+static int lacking_bit(int nr)
 {
 	int bit = nr - FIRST_NEWER_CALL;
-	return bit >= 0 && bit < 64 && (o->lacking >> bit) & 1;
+	return bit >= 0 && bit < 64 ? bit : -1;
+}
+
+bool filter_lacks(const struct filter_opts *o, int nr)
+{
+	int bit = lacking_bit(nr);
+	return bit >= 0 && (o->lacking >> bit) & 1;
 }
 
 /*
@@ -202,7 +208,7 @@ static int table_rules(scmp_filter_ctx ctx, const struct filter_opts *o)
 {
 	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
 		uint32_t act = o->degraded ? SCMP_ACT_TRACE(0) : SCMP_ACT_NOTIFY;
-		if (lacks(o, table[i].nr)) {
+		if (filter_lacks(o, table[i].nr)) {
 			/* The kernel's own ENOSYS, before anything ward would decide or refuse. */
 			int rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), table[i].nr, 0);
 			if (rc < 0)
@@ -506,9 +512,11 @@ static uint64_t lacking_calls(void)
 	static uint64_t lacking;
 	static bool asked;
 
-	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]) && !asked; i++) {
-		int bit = table[i].nr - FIRST_NEWER_CALL;
-		if (bit >= 0 && bit < 64 && table[i].family != FAM_ENOSYS && kernel_lacks(table[i].nr))
+	if (asked)
+		return lacking;
+	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
+		int bit = lacking_bit(table[i].nr);
+		if (bit >= 0 && table[i].family != FAM_ENOSYS && kernel_lacks(table[i].nr))
 			lacking |= 1ull << bit;
 	}
 	asked = true;
@@ -571,7 +579,7 @@ bool filter_notifies_with(const struct filter_opts *o, int nr, const uint64_t ar
 		if (r->nr != nr)
 			continue;
 		if ((r->family == FAM_STAT && !o->stat) || (r->family == FAM_CRED && !o->root) ||
-		    r->family == FAM_ENOSYS || r->family == FAM_EPERM || lacks(o, nr))
+		    r->family == FAM_ENOSYS || r->family == FAM_EPERM || filter_lacks(o, nr))
 			return false;
 		switch (r->notify.kind) {
 		case NOTIFY_UNLESS_OPATH:

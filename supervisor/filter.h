@@ -25,6 +25,8 @@ struct filter_opts {
 	uint64_t lacking;
 };
 struct filter_opts filter_opts_of(const struct ward_policy *p);
+/* Whether o says this kernel lacks call nr (the filter answers it ENOSYS). */
+bool filter_lacks(const struct filter_opts *o, int nr);
 /*
  * The agent will run on ward's own pty, whose session holds only the
  * session's processes: set before filter_build.

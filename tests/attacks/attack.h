@@ -170,12 +170,16 @@ static void absent(const char *fmt, ...)
  */
 static int kernel_lacks(const char *name)
 {
-	const char *l = getenv("ATTACK_KERNEL_LACKS");
+	const char *p = getenv("ATTACK_KERNEL_LACKS");
 	size_t n = strlen(name);
 
-	for (const char *p = l; p != NULL && *p != '\0'; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+	while (p != NULL && *p != '\0') {
 		if (strncmp(p, name, n) == 0 && (p[n] == ',' || p[n] == '\0'))
 			return 1;
+		p = strchr(p, ',');
+		if (p != NULL)
+			p++;
+	}
 	return 0;
 }
 

@@ -325,33 +325,11 @@ quote_out() { # the output, secret token hidden, failures first
 }
 
 # What this kernel lacks, asked of it here, outside ward (under ward an
-# ENOSYS could be ward's own): an attempt at it is absent, not missed
-# (tests/attacks/attack.h), and an attack made only of such is a skip.
-kernel_lacks_probe() {
-	python3 - <<'PY'
-import ctypes, errno, os, socket
-libc = ctypes.CDLL(None, use_errno=True)
-lacks = []
-for name, nr in (("pidfd_open", 434), ("open_tree", 428), ("openat2", 437),
-                 ("open_tree_attr", 467)):
-    if libc.syscall(nr, -1, 0, 0, 0, 0) < 0 and ctypes.get_errno() == errno.ENOSYS:
-        lacks.append(name)
-if not os.path.exists("/dev/userfaultfd"):
-    lacks.append("/dev/userfaultfd")
-try:
-    socket.socket(socket.AF_INET, socket.SOCK_STREAM, 262).close()  # IPPROTO_MPTCP
-except OSError:
-    lacks.append("mptcp")
-# Before 5.18 AT_PHDR is the load address plus e_phoff (binfmt_elf): a loader
-# whose program headers lie outside its first segment crashes (loader far).
-if tuple(int(x) for x in os.uname().release.split("-")[0].split(".")[:2]) < (5, 18):
-    lacks.append("at_phdr_anywhere")
-print(",".join(lacks))
-PY
-	env -u WARD_KERNEL_FEATURES "$WARD" --version | grep -q ': no seccomp user notification' &&
-		printf ',user_notif'
-}
-ATTACK_KERNEL_LACKS=$(kernel_lacks_probe | tr -d '\n' | sed 's/^,//') || bail "cannot ask the kernel what it lacks"
+# ENOSYS could be ward's own; lib.sh): an attempt at it is absent, not
+# missed (tests/attacks/attack.h), and an attack made only of such is a skip.
+ATTACK_KERNEL_LACKS=$(kernel_lacks_list) || bail "cannot ask the kernel what it lacks"
+env -u WARD_KERNEL_FEATURES "$WARD" --version | grep -q ': no seccomp user notification' &&
+	ATTACK_KERNEL_LACKS=${ATTACK_KERNEL_LACKS:+$ATTACK_KERNEL_LACKS,}user_notif
 export ATTACK_KERNEL_LACKS
 echo "# this kernel lacks: ${ATTACK_KERNEL_LACKS:-nothing the attacks ask about}"
 
@@ -420,14 +398,12 @@ run_one() { # KEY KIND DESC BIN MODE [ward options...]
 	elif [[ $(head -n 1 "$LOG") != *'"event":"session-start"'* ]]; then
 		why="${why:+$why; }ward's log lost its beginning (no session-start first)"
 	fi
-	if [ "$r" = absent ] && [ -z "$why" ] && [ $RC -eq 5 ]; then
-		local eff0
-		eff0=$(effects)
-		if [ -z "$eff0" ]; then
-			skip "$title" "$(printf '%s\n' "$OUT" | grep -m1 '^absent: ')"
-			rm -rf "$P"
-			return 0
-		fi
+	local eff
+	eff=$(effects)
+	if [ "$r" = absent ] && [ -z "$why" ] && [ $RC -eq 5 ] && [ -z "$eff" ]; then
+		skip "$title" "$(printf '%s\n' "$OUT" | grep -m1 '^absent: ')"
+		rm -rf "$P"
+		return 0
 	fi
 	if [ "$r" = not-tried ] && [ -z "$why" ]; then
 		why="not tried: $(printf '%s\n' "$OUT" | grep -E '^(MISSED|SETUP)' | head -n 1)"
@@ -437,8 +413,6 @@ run_one() { # KEY KIND DESC BIN MODE [ward options...]
 	elif [ $RC -ne 0 ] && [ -z "$why" ]; then
 		why="exit status $RC, expected 0"
 	fi
-	local eff
-	eff=$(effects)
 	[ -n "$eff" ] && why="${why:+$why; }$(printf '%s\n' "$eff" | paste -sd';' - | sed 's/;/; /g')"
 	if known_open "$key"; then
 		# Only its known leak is excused, and only alone.

@@ -176,6 +176,35 @@ close_fds() {
 	done
 }
 
+# ---------------------------------------------------------------- the kernel
+
+# kernel_lacks_list: what of the newer calls and devices the tests try this
+# kernel lacks, asked of it natively (run it outside ward), comma-separated:
+# a call that says ENOSYS to -1 and NULLs, /dev/userfaultfd (6.1), MPTCP
+# (5.6, or turned off), and before 5.18 "at_phdr_anywhere" (AT_PHDR is the
+# load address plus e_phoff: a loader whose program headers lie outside its
+# first segment crashes).
+kernel_lacks_list() {
+	python3 - <<'PY'
+import ctypes, errno, os, socket
+libc = ctypes.CDLL(None, use_errno=True)
+lacks = []
+for name, nr in (("pidfd_open", 434), ("open_tree", 428), ("openat2", 437),
+                 ("faccessat2", 439), ("open_tree_attr", 467)):
+    if libc.syscall(nr, -1, 0, 0, 0, 0) < 0 and ctypes.get_errno() == errno.ENOSYS:
+        lacks.append(name)
+if not os.path.exists("/dev/userfaultfd"):
+    lacks.append("/dev/userfaultfd")
+try:
+    socket.socket(socket.AF_INET, socket.SOCK_STREAM, 262).close()  # IPPROTO_MPTCP
+except OSError:
+    lacks.append("mptcp")
+if tuple(int(x) for x in os.uname().release.split("-")[0].split(".")[:2]) < (5, 18):
+    lacks.append("at_phdr_anywhere")
+print(",".join(lacks))
+PY
+}
+
 # ---------------------------------------------------------------- waiting
 
 # wait_for SECONDS COMMAND...: poll COMMAND every 50 ms until it succeeds;

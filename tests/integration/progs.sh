@@ -268,9 +268,11 @@ make_template() {
 	OPENAT2=1
 	env -i "${MODE_ENV[@]}" "$WARD" --version | grep -qE ', no openat2[ ,]' && OPENAT2=0
 	# pidfd_open (5.3) and faccessat2 (5.8), as the kernel has them (natively).
+	local lacks
+	lacks=",$(kernel_lacks_list),"
 	PIDFD=1 FACCESSAT2=1
-	"$BIN/pidfd_open" self 0 | grep -q ' = -1 ENOSYS$' && PIDFD=0
-	"$BIN/faccessat2" AT_FDCWD / F_OK 0 | grep -q ' = -1 ENOSYS$' && FACCESSAT2=0
+	[[ $lacks == *,pidfd_open,* ]] && PIDFD=0
+	[[ $lacks == *,faccessat2,* ]] && FACCESSAT2=0
 	# Extended attributes, when the filesystem has user ones.
 	XATTR=0
 	if all_zero "$TPL" setxattr xf user.a 1 0 xf user.b 22 0 readonly user.r 1 0; then

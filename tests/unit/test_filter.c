@@ -667,8 +667,7 @@ static const struct row rows[] = {
 
 static uint32_t family_answer(int nr, int family, const struct filter_opts *o)
 {
-	int bit = nr - FIRST_NEWER_CALL;
-	if (bit >= 0 && bit < 64 && (o->lacking >> bit) & 1)
+	if (filter_lacks(o, nr))
 		return ERR(ENOSYS);
 	switch (family) {
 	case FAM_STAT:
